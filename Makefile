@@ -1,0 +1,99 @@
+# roi — GCC-plugin toolkit: count typed atomic operations, estimate cycles and energy.
+#
+#   make            build the host plugin, runtime and the roi command
+#   make demo       install what is missing, build, count and estimate the matrix example
+#   make check      install what is missing, build, run the test suite (TAP, prove)
+#   make bench      overhead benchmark (figures printed, not asserted)
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# The data flow is the directory layout: gcc-plugin/ (compile) → runtime/ (run)
+# → estimator/ and models/ (estimate).
+
+# make's built-in default 'cc' would do, but the plugin must match the compiler
+# whose plugin headers it is built with: name it.
+ifeq ($(origin CC),default)
+CC       := gcc
+endif
+ifeq ($(origin CXX),default)
+CXX      := g++
+endif
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BUILD    := build
+
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE
+PLUGIN_CXXFLAGS := -std=gnu++14 -fPIC -fno-rtti -O2 -g -Wall -Wextra \
+                   -Wno-unused-parameter -Werror
+
+HOST_PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
+
+PLUGIN_SRC  := $(wildcard gcc-plugin/*.cc)
+PLUGIN_HDR  := $(wildcard gcc-plugin/*.h)
+RUNTIME_SRC := $(wildcard runtime/*.c)
+RUNTIME_HDR := $(wildcard runtime/*.h)
+ROI_SRC     := $(wildcard estimator/*.c)
+ROI_HDR     := $(wildcard estimator/*.h)
+
+HOST_PLUGIN := $(BUILD)/host/roi.so
+HOST_LIB    := $(BUILD)/host/libroi.a
+ROI_BIN     := $(BUILD)/bin/roi
+
+.PHONY: all deps demo check bench install clean
+all: $(HOST_PLUGIN) $(HOST_LIB) $(ROI_BIN)
+
+deps:
+	@sh contrib/install-deps.sh host
+
+# ---- compile: the plugin, built with the compiler's own plugin headers ----
+$(BUILD)/host/plugin/%.o: gcc-plugin/%.cc $(PLUGIN_HDR)
+	@mkdir -p $(@D)
+	$(CXX) $(PLUGIN_CXXFLAGS) -I$(HOST_PLUGIN_DIR)/include -c $< -o $@
+
+$(HOST_PLUGIN): $(PLUGIN_SRC:gcc-plugin/%.cc=$(BUILD)/host/plugin/%.o)
+	$(CXX) -shared -o $@ $^
+
+# ---- run: the host runtime ----
+$(BUILD)/host/runtime/%.o: runtime/%.c $(RUNTIME_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -fPIC -c $< -o $@
+
+$(HOST_LIB): $(RUNTIME_SRC:runtime/%.c=$(BUILD)/host/runtime/%.o)
+	rm -f $@
+	ar rcs $@ $^
+
+# ---- estimate: the roi command ----
+$(BUILD)/estimator/%.o: estimator/%.c $(ROI_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -c $< -o $@
+
+$(ROI_BIN): $(ROI_SRC:estimator/%.c=$(BUILD)/estimator/%.o)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -lcjson -lelf -lm
+
+# ---- the README's two commands ----
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh contrib/examples/demo.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	prove -f testsuite/t[0-9]*.sh
+
+bench: deps
+	@sh contrib/install-deps.sh bench
+	@$(MAKE) --no-print-directory all
+	@sh bench/overhead.sh
+
+# ---- install: roi.so into the compiler's plugin directory, so -fplugin=roi works ----
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+	           $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/roi/models \
+	           $(DESTDIR)$(HOST_PLUGIN_DIR)
+	install -m 755 $(ROI_BIN) $(DESTDIR)$(PREFIX)/bin/roi
+	install -m 644 $(HOST_LIB) $(DESTDIR)$(PREFIX)/lib/libroi.a
+	install -m 644 runtime/roi.h $(DESTDIR)$(PREFIX)/include/roi.h
+	install -m 644 models/*.json $(DESTDIR)$(PREFIX)/share/roi/models/
+	install -m 755 $(HOST_PLUGIN) $(DESTDIR)$(HOST_PLUGIN_DIR)/roi.so
+
+clean:
+	rm -rf $(BUILD) testsuite/trash

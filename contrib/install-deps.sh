@@ -1,0 +1,36 @@
+#!/bin/sh
+# install-deps.sh GROUP... — install the Debian packages roi needs, if missing.
+#
+# Groups: host (plugin, runtime, estimator, tests), bench.
+# Runs apt-get only when something is missing, so a machine that has everything
+# never touches the network.  Needs root for the install itself.
+set -e
+
+packages () {
+	case "$1" in
+	host)  echo "gcc g++ make gcc-12-plugin-dev libcjson-dev libelf-dev jq" ;;
+	bench) echo "valgrind" ;;
+	*)     echo "install-deps.sh: unknown group '$1'" >&2; exit 2 ;;
+	esac
+}
+
+wanted=
+for group in "${@:-host}"; do
+	wanted="$wanted $(packages "$group")"
+done
+
+missing=
+for p in $wanted; do
+	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "roi: missing Debian packages:$missing (install them, or run this as root)" >&2
+	exit 1
+fi
+echo "roi: installing Debian packages:$missing"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null

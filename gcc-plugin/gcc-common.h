@@ -1,0 +1,161 @@
+/* gcc-common.h — the one place where GCC versions differ.
+ *
+ * roi.so is built from the same sources for the host gcc (11, 12), Debian's
+ * arm-none-eabi-gcc (12) and Debian's avr-gcc (5.4).  Every version test lives
+ * here, gated on the version the plugin headers themselves report, so the
+ * plugin files stay version-free (the Linux kernel's scripts/gcc-plugins/ do the
+ * same).  */
+#ifndef ROI_GCC_COMMON_H
+#define ROI_GCC_COMMON_H
+
+#include "gcc-plugin.h"
+/* plugin-version.h defines gcc_version statically; only roi-plugin.cc uses it.  */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-variable"
+#include "plugin-version.h"
+#pragma GCC diagnostic pop
+
+#if GCCPLUGIN_VERSION < 5004
+#error "roi needs the plugin headers of GCC 5.4 or later"
+#endif
+
+#include "config.h"
+#include "system.h"
+#include "coretypes.h"
+#include "tm.h"
+#include "line-map.h"
+#include "input.h"
+#include "tree.h"
+#include "tree-inline.h"
+#include "version.h"
+#include "flags.h"
+#include "hard-reg-set.h"
+#include "output.h"
+#include "function.h"
+#include "toplev.h"
+#include "basic-block.h"
+#include "intl.h"
+#include "ggc.h"
+#include "timevar.h"
+#if GCCPLUGIN_VERSION >= 7000
+#include "memmodel.h"
+#endif
+#include "debug.h"
+#include "target.h"
+#include "langhooks.h"
+#include "cfgloop.h"
+#include "cgraph.h"
+#include "opts.h"
+#include "tree-pretty-print.h"
+#include "tree-pass.h"
+#include "pass_manager.h"
+#include "predict.h"
+#include "ipa-utils.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "varasm.h"
+#include "stor-layout.h"
+#include "diagnostic.h"
+#include "tree-ssa-alias.h"
+#include "internal-fn.h"
+#include "gimple-expr.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "gimplify.h"
+#include "gimple-ssa.h"
+#include "tree-cfg.h"
+#include "tree-phinodes.h"
+#include "tree-into-ssa.h"
+#include "ssa-iterators.h"
+#include "tree-ssa.h"
+#include "stmt.h"
+#include "builtins.h"
+#include "context.h"
+#include "cfghooks.h"
+#if GCCPLUGIN_VERSION >= 8000
+#include "ssa.h"
+#else
+#include "tree-ssanames.h"
+#endif
+
+/* A statement handle.  GCC 5 spells the pointer 'gimple'; GCC 6 and later made
+   'gimple' the struct.  */
+#if GCCPLUGIN_VERSION >= 6000
+typedef gimple *roi_stmt;
+#else
+typedef gimple roi_stmt;
+#endif
+
+/* Fused multiply-add was a tree code until GCC 9, an internal function since.  */
+#if GCCPLUGIN_VERSION < 9000
+#define FMA_EXPR_CODE FMA_EXPR
+#else
+#define FMA_EXPR_CODE ERROR_MARK
+#endif
+
+/* Pointer difference got its own tree code in GCC 8.  */
+#if GCCPLUGIN_VERSION < 8000
+#define POINTER_DIFF_EXPR ERROR_MARK
+#endif
+
+static inline bool
+fndecl_built_in_p_compat (const_tree fndecl)
+{
+#if GCCPLUGIN_VERSION >= 9000
+  return fndecl_built_in_p (fndecl);
+#else
+  return DECL_BUILT_IN (fndecl);
+#endif
+}
+
+#if GCCPLUGIN_VERSION >= 7000
+#define SET_DECL_ALIGN_COMPAT(decl, align) SET_DECL_ALIGN (decl, align)
+#else
+#define SET_DECL_ALIGN_COMPAT(decl, align) (DECL_ALIGN (decl) = (align))
+#endif
+
+/* get_section gained a fourth argument in GCC 10.  */
+static inline section *
+roi_get_section (const char *name, unsigned int flags)
+{
+  return get_section (name, flags, NULL_TREE);
+}
+
+/* Size in bits of a type with a constant size, or 0.  */
+static inline unsigned HOST_WIDE_INT
+roi_type_bits (const_tree type)
+{
+  if (!TYPE_SIZE (type) || !tree_fits_uhwi_p (TYPE_SIZE (type)))
+    return 0;
+  return tree_to_uhwi (TYPE_SIZE (type));
+}
+
+/* The -O level as the user wrote it.  */
+static inline const char *
+roi_opt_level (void)
+{
+#if GCCPLUGIN_VERSION >= 6000
+  if (optimize_debug)
+    return "Og";
+#endif
+  if (optimize_size)
+    return "Os";
+  if (optimize_fast)
+    return "Ofast";
+  switch (optimize)
+    {
+    case 0: return "O0";
+    case 1: return "O1";
+    case 2: return "O2";
+    default: return "O3";
+    }
+}
+
+/* Location of a declaration or statement as (file, line).  */
+static inline expanded_location
+roi_expand (location_t loc)
+{
+  return expand_location (loc);
+}
+
+#endif /* ROI_GCC_COMMON_H */

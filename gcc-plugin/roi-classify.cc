@@ -1,0 +1,335 @@
+/* roi-classify.cc — one GIMPLE statement → its typed atomic operations.
+ *
+ * GIMPLE is three-address code: an assignment either moves data between a
+ * register and memory (a load or a store) or computes one operator on
+ * registers, so every statement maps to one operation, two for a
+ * conditional (the comparison and the branch).  PHI nodes are never passed
+ * here: they are copies out-of-SSA may or may not need, not operations.  */
+#include "roi-plugin.h"
+
+static void
+emit (roi_op_sink sink, void *ctx, const char *kind, const_tree type)
+{
+  struct roi_op op;
+  memset (&op, 0, sizeof op);
+  op.kind = kind;
+  op.type = type;
+  sink (ctx, &op);
+}
+
+/* Kind of a binary or unary operator, or NULL.  */
+static const char *
+operator_kind (enum tree_code code)
+{
+  switch (code)
+    {
+    case PLUS_EXPR: return "add";
+    case MINUS_EXPR: return "sub";
+    case MULT_EXPR: case WIDEN_MULT_EXPR: case MULT_HIGHPART_EXPR: return "mul";
+    case TRUNC_DIV_EXPR: case CEIL_DIV_EXPR: case FLOOR_DIV_EXPR:
+    case ROUND_DIV_EXPR: case EXACT_DIV_EXPR: case RDIV_EXPR: return "div";
+    case TRUNC_MOD_EXPR: case CEIL_MOD_EXPR: case FLOOR_MOD_EXPR:
+    case ROUND_MOD_EXPR: return "mod";
+    case NEGATE_EXPR: return "neg";
+    case ABS_EXPR: return "abs";
+    case MIN_EXPR: return "min";
+    case MAX_EXPR: return "max";
+    case LSHIFT_EXPR: case WIDEN_LSHIFT_EXPR: return "shl";
+    case RSHIFT_EXPR: return "shr";
+    case LROTATE_EXPR: return "rotl";
+    case RROTATE_EXPR: return "rotr";
+    case BIT_AND_EXPR: return "and";
+    case BIT_IOR_EXPR: return "or";
+    case BIT_XOR_EXPR: return "xor";
+    case BIT_NOT_EXPR: return "not";
+    case TRUTH_NOT_EXPR: return "lognot";
+    case TRUTH_AND_EXPR: case TRUTH_ANDIF_EXPR: return "logand";
+    case TRUTH_OR_EXPR: case TRUTH_ORIF_EXPR: return "logor";
+    case TRUTH_XOR_EXPR: return "logxor";
+    case POINTER_PLUS_EXPR: return "ptradd";
+    case COND_EXPR: return "select";
+    case PAREN_EXPR: return "move";
+    default: return NULL;
+    }
+}
+
+/* Kind of a comparison code, or NULL.  */
+static const char *
+comparison_kind (enum tree_code code)
+{
+  switch (code)
+    {
+    case EQ_EXPR: return "eq";
+    case NE_EXPR: return "ne";
+    case LT_EXPR: return "lt";
+    case LE_EXPR: return "le";
+    case GT_EXPR: return "gt";
+    case GE_EXPR: return "ge";
+    case UNORDERED_EXPR: return "unord";
+    case ORDERED_EXPR: return "ord";
+    case UNEQ_EXPR: return "uneq";
+    case UNLT_EXPR: return "unlt";
+    case UNLE_EXPR: return "unle";
+    case UNGT_EXPR: return "ungt";
+    case UNGE_EXPR: return "unge";
+    case LTGT_EXPR: return "ltgt";
+    default: return NULL;
+    }
+}
+
+static bool
+is_conversion (enum tree_code code)
+{
+  return code == NOP_EXPR || code == CONVERT_EXPR || code == FLOAT_EXPR
+	 || code == FIX_TRUNC_EXPR || code == VIEW_CONVERT_EXPR;
+}
+
+/* True when T names memory rather than a register or a constant.  */
+static bool
+is_memory (tree t)
+{
+  if (TREE_CODE (t) == SSA_NAME || CONSTANT_CLASS_P (t))
+    return false;
+  if (DECL_P (t))
+    return !is_gimple_reg (t);
+  if (TREE_CODE (t) == VIEW_CONVERT_EXPR)
+    return is_memory (TREE_OPERAND (t, 0));
+  return REFERENCE_CLASS_P (t) || TREE_CODE (t) == TARGET_MEM_REF
+	 || TREE_CODE (t) == MEM_REF;
+}
+
+/* How a memory reference reaches its object: the outermost access decides,
+   because that is the address computation the code performs.  */
+static const char *
+access_kind (tree ref)
+{
+  switch (TREE_CODE (ref))
+    {
+    case ARRAY_REF:
+    case ARRAY_RANGE_REF:
+      return "array";
+    case COMPONENT_REF:
+      return DECL_BIT_FIELD (TREE_OPERAND (ref, 1)) ? "bitfield" : "field";
+    case BIT_FIELD_REF:
+      return "bitfield";
+    case REALPART_EXPR:
+    case IMAGPART_EXPR:
+      return "field";
+    case VIEW_CONVERT_EXPR:
+      return access_kind (TREE_OPERAND (ref, 0));
+    case TARGET_MEM_REF:
+      return TMR_INDEX (ref) || TMR_INDEX2 (ref) ? "array" : "deref";
+    case MEM_REF:
+      {
+	tree base = TREE_OPERAND (ref, 0);
+	if (TREE_CODE (base) == ADDR_EXPR && DECL_P (TREE_OPERAND (base, 0)))
+	  return "var";
+	return "deref";
+      }
+    default:
+      return "var";
+    }
+}
+
+static bool
+is_volatile_ref (tree ref)
+{
+  return TREE_THIS_VOLATILE (ref) || TYPE_VOLATILE (TREE_TYPE (ref));
+}
+
+static void
+emit_access (roi_op_sink sink, void *ctx, const char *kind, tree ref)
+{
+  struct roi_op op;
+  memset (&op, 0, sizeof op);
+  op.kind = kind;
+  op.type = TREE_TYPE (ref);
+  if (TREE_CODE (ref) == COMPONENT_REF
+      && DECL_BIT_FIELD_TYPE (TREE_OPERAND (ref, 1)))
+    op.type = DECL_BIT_FIELD_TYPE (TREE_OPERAND (ref, 1));
+  op.access = access_kind (ref);
+  op.is_volatile = is_volatile_ref (ref);
+  sink (ctx, &op);
+}
+
+static void
+emit_other (roi_op_sink sink, void *ctx, const char *kind, const char *code,
+	    const_tree type)
+{
+  struct roi_op op;
+  memset (&op, 0, sizeof op);
+  op.kind = kind;
+  op.code = code;
+  op.type = type;
+  sink (ctx, &op);
+}
+
+static void
+classify_single (roi_stmt stmt, roi_op_sink sink, void *ctx)
+{
+  tree lhs = gimple_assign_lhs (stmt);
+  tree rhs = gimple_assign_rhs1 (stmt);
+  bool lhs_mem = is_memory (lhs);
+  bool rhs_mem = is_memory (rhs);
+
+  if (lhs_mem && (rhs_mem || TREE_CODE (rhs) == CONSTRUCTOR)
+      && AGGREGATE_TYPE_P (TREE_TYPE (lhs)))
+    emit (sink, ctx, "copy", TREE_TYPE (lhs));
+  else if (lhs_mem)
+    emit_access (sink, ctx, "store", lhs);
+  else if (rhs_mem)
+    emit_access (sink, ctx, "load", rhs);
+  else if (TREE_CODE (rhs) == ADDR_EXPR)
+    emit (sink, ctx, "addr", TREE_TYPE (lhs));
+  else if (TREE_CODE (rhs) == VIEW_CONVERT_EXPR)
+    {
+      struct roi_op op;
+      memset (&op, 0, sizeof op);
+      op.kind = "conv";
+      op.type = TREE_TYPE (lhs);
+      op.from = TREE_TYPE (TREE_OPERAND (rhs, 0));
+      sink (ctx, &op);
+    }
+  else if (TREE_CODE (rhs) == SSA_NAME || CONSTANT_CLASS_P (rhs)
+	   || DECL_P (rhs))
+    emit (sink, ctx, "move", TREE_TYPE (lhs));
+  else if (comparison_kind (TREE_CODE (rhs)))
+    emit (sink, ctx, comparison_kind (TREE_CODE (rhs)),
+	  TREE_TYPE (TREE_OPERAND (rhs, 0)));
+  else if (TREE_CODE (rhs) == CONSTRUCTOR && TREE_CODE (TREE_TYPE (lhs)) == VECTOR_TYPE)
+    emit_other (sink, ctx, "vec", "constructor", TREE_TYPE (lhs));
+  else
+    emit_other (sink, ctx, "other", get_tree_code_name (TREE_CODE (rhs)),
+		TREE_TYPE (lhs));
+}
+
+static void
+classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
+{
+  enum tree_code code = gimple_assign_rhs_code (stmt);
+  tree lhs = gimple_assign_lhs (stmt);
+  const_tree type = TREE_TYPE (lhs);
+
+  if (get_gimple_rhs_class (code) == GIMPLE_SINGLE_RHS)
+    {
+      classify_single (stmt, sink, ctx);
+      return;
+    }
+  if (TREE_CODE (type) == VECTOR_TYPE)
+    {
+      emit_other (sink, ctx, "vec", get_tree_code_name (code), type);
+      return;
+    }
+  if (is_conversion (code))
+    {
+      struct roi_op op;
+      memset (&op, 0, sizeof op);
+      op.kind = "conv";
+      op.type = type;
+      op.from = TREE_TYPE (gimple_assign_rhs1 (stmt));
+      sink (ctx, &op);
+      return;
+    }
+  if (comparison_kind (code))
+    {
+      /* A comparison computes in its operands' type, not in its bool result.  */
+      emit (sink, ctx, comparison_kind (code),
+	    TREE_TYPE (gimple_assign_rhs1 (stmt)));
+      return;
+    }
+  if (code == POINTER_DIFF_EXPR)
+    {
+      emit (sink, ctx, "ptrdiff", TREE_TYPE (gimple_assign_rhs1 (stmt)));
+      return;
+    }
+  if (code == FMA_EXPR_CODE)
+    {
+      emit (sink, ctx, "fma", type);
+      return;
+    }
+  const char *kind = operator_kind (code);
+  if (kind)
+    emit (sink, ctx, kind, type);
+  else
+    emit_other (sink, ctx, "other", get_tree_code_name (code), type);
+}
+
+static const char *
+callee_name (roi_stmt stmt, bool *direct, bool *builtin, bool *internal)
+{
+  *direct = *builtin = *internal = false;
+  if (gimple_call_internal_p (stmt))
+    {
+      *internal = *direct = true;
+      return internal_fn_name (gimple_call_internal_fn (stmt));
+    }
+  tree fndecl = gimple_call_fndecl (stmt);
+  if (!fndecl)
+    return "*indirect";
+  *direct = true;
+  *builtin = fndecl_built_in_p_compat (fndecl);
+  return IDENTIFIER_POINTER (DECL_NAME (fndecl));
+}
+
+static void
+classify_call (roi_stmt stmt, roi_op_sink sink, void *ctx)
+{
+  struct roi_op op;
+  memset (&op, 0, sizeof op);
+  op.kind = "call";
+  op.callee = callee_name (stmt, &op.direct, &op.builtin, &op.internal);
+  tree lhs = gimple_call_lhs (stmt);
+  op.type = lhs ? TREE_TYPE (lhs) : NULL_TREE;
+  sink (ctx, &op);
+  /* A result that lands in memory is stored there after the call.  */
+  if (lhs && is_memory (lhs) && !AGGREGATE_TYPE_P (TREE_TYPE (lhs)))
+    emit_access (sink, ctx, "store", lhs);
+}
+
+void
+roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
+{
+  switch (gimple_code (stmt))
+    {
+    case GIMPLE_ASSIGN:
+      classify_assign (stmt, sink, ctx);
+      break;
+    case GIMPLE_COND:
+      emit (sink, ctx, comparison_kind (gimple_cond_code (stmt))
+	    ? comparison_kind (gimple_cond_code (stmt)) : "other",
+	    TREE_TYPE (gimple_cond_lhs (stmt)));
+      emit (sink, ctx, "br", NULL_TREE);
+      break;
+    case GIMPLE_SWITCH:
+      {
+	struct roi_op op;
+	memset (&op, 0, sizeof op);
+	op.kind = "switch";
+	op.type = TREE_TYPE (gimple_switch_index (as_a <gswitch *> (stmt)));
+	op.cases = gimple_switch_num_labels (as_a <gswitch *> (stmt));
+	sink (ctx, &op);
+      }
+      break;
+    case GIMPLE_CALL:
+      classify_call (stmt, sink, ctx);
+      break;
+    case GIMPLE_RETURN:
+      {
+	tree val = gimple_return_retval (as_a <greturn *> (stmt));
+	emit (sink, ctx, "ret", val ? TREE_TYPE (val) : NULL_TREE);
+      }
+      break;
+    case GIMPLE_ASM:
+      emit (sink, ctx, "asm", NULL_TREE);
+      break;
+    case GIMPLE_LABEL:
+    case GIMPLE_DEBUG:
+    case GIMPLE_NOP:
+    case GIMPLE_PREDICT:
+      break;
+    default:
+      emit_other (sink, ctx, "other", gimple_code_name[gimple_code (stmt)],
+		  NULL_TREE);
+      break;
+    }
+}

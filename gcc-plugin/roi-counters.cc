@@ -1,0 +1,204 @@
+/* roi-counters.cc — block counters, their descriptors and the unit's
+ * registration constructor.
+ *
+ * Counters are local zero-initialised arrays, one per function, so they live
+ * in .bss (zeroed by any C start-up code, on a host or a microcontroller) and
+ * static functions of equal names in two units never share one.  On a host,
+ * each function also gets a descriptor in the section roi_fn_<unit>; the
+ * unit's constructor hands that section's bounds to the runtime, the way
+ * gcov's units call __gcov_init.  */
+#include "roi-plugin.h"
+
+static tree counter_type (void)
+{
+  switch (roi_opts.counter_bits)
+    {
+    case 16: return uint16_type_node;
+    case 64: return uint64_type_node;
+    default: return uint32_type_node;	/* not unsigned_type_node: 16 bits on AVR */
+    }
+}
+
+/* The constructor is artificial, so the pass never counts it.  */
+static bool constructor_built;
+
+static tree
+new_static_var (const char *name, tree type)
+{
+  tree var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (name), type);
+  TREE_STATIC (var) = 1;
+  TREE_PUBLIC (var) = 0;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;	/* no debug info for our own objects */
+  TREE_USED (var) = 1;
+  TREE_ADDRESSABLE (var) = 1;
+  return var;
+}
+
+tree
+roi_counters_create (unsigned fn_index, unsigned n)
+{
+  char name[64];
+  snprintf (name, sizeof name, "__roi_c_%s_%u", roi_unit_id (), fn_index);
+  tree var = new_static_var (name, build_array_type_nelts (counter_type (), n));
+  varpool_node::finalize_decl (var);
+  return var;
+}
+
+/* counters[idx] += 1 at the start of BB, after its labels.  A plain
+   load-add-store unless -fplugin-arg-roi-atomic asked for a relaxed atomic
+   add; 16-bit counters saturate at 65535 instead of wrapping, so the
+   estimator can report an overflow rather than a small wrong count.  */
+void
+roi_counter_increment (basic_block bb, tree counters, unsigned idx)
+{
+  tree type = counter_type ();
+  tree ref = build4 (ARRAY_REF, type, counters,
+		     build_int_cst (integer_type_node, idx), NULL_TREE, NULL_TREE);
+  gimple_stmt_iterator gsi = gsi_after_labels (bb);
+
+  if (roi_opts.atomic)
+    {
+      enum built_in_function code
+	= roi_opts.counter_bits == 64 ? BUILT_IN_ATOMIC_FETCH_ADD_8
+	: roi_opts.counter_bits == 16 ? BUILT_IN_ATOMIC_FETCH_ADD_2
+	: BUILT_IN_ATOMIC_FETCH_ADD_4;
+      tree fn = builtin_decl_explicit (code);
+      roi_stmt call = gimple_build_call (fn, 3, build_fold_addr_expr (ref),
+					 build_int_cst (type, 1),
+					 build_int_cst (integer_type_node,
+							MEMMODEL_RELAXED));
+      gsi_insert_before (&gsi, call, GSI_SAME_STMT);
+      return;
+    }
+
+  tree old_value = make_ssa_name (type);
+  gsi_insert_before (&gsi, gimple_build_assign (old_value, ref), GSI_SAME_STMT);
+  tree step = build_int_cst (type, 1);
+  if (roi_opts.counter_bits == 16)
+    {
+      tree below_max = make_ssa_name (boolean_type_node);
+      gsi_insert_before (&gsi, gimple_build_assign (below_max, NE_EXPR, old_value,
+						    TYPE_MAX_VALUE (type)),
+			 GSI_SAME_STMT);
+      step = make_ssa_name (type);
+      gsi_insert_before (&gsi, gimple_build_assign (step, NOP_EXPR, below_max),
+			 GSI_SAME_STMT);
+    }
+  tree new_value = make_ssa_name (type);
+  gsi_insert_before (&gsi, gimple_build_assign (new_value, PLUS_EXPR, old_value, step),
+		     GSI_SAME_STMT);
+  gsi_insert_before (&gsi, gimple_build_assign (unshare_expr (ref), new_value),
+		     GSI_SAME_STMT);
+}
+
+/* struct roi_fn_desc of runtime/roi.h, built field by field.  */
+static tree
+descriptor_type (tree *fields)
+{
+  static tree type;
+  static tree field[6];
+  if (!type)
+    {
+      static const char *const names[6] = {
+	"unit", "index", "checksum", "ncounters", "counter_bits", "counters"
+      };
+      tree types[6] = { uint64_type_node, uint32_type_node, uint32_type_node,
+			uint32_type_node, uint32_type_node, ptr_type_node };
+      type = make_node (RECORD_TYPE);
+      tree chain = NULL_TREE;
+      /* finish_builtin_struct takes the fields in reverse order.  */
+      for (int i = 0; i < 6; i++)
+	{
+	  field[i] = build_decl (UNKNOWN_LOCATION, FIELD_DECL,
+				 get_identifier (names[i]), types[i]);
+	  DECL_CHAIN (field[i]) = chain;
+	  chain = field[i];
+	}
+      finish_builtin_struct (type, "roi_fn_desc", chain, NULL_TREE);
+    }
+  for (int i = 0; i < 6; i++)
+    fields[i] = field[i];
+  return type;
+}
+
+static void
+section_name (char *buf, size_t size)
+{
+  /* A C identifier, so the linker defines __start_ and __stop_ for it.  */
+  snprintf (buf, size, "roi_fn_%s", roi_unit_id ());
+}
+
+void
+roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n,
+		       tree counters)
+{
+  if (roi_opts.runtime != ROI_RUNTIME_HOST)
+    return;
+  tree field[6];
+  tree type = descriptor_type (field);
+  unsigned long long unit = strtoull (roi_unit_id (), NULL, 16);
+  tree values[6] = {
+    build_int_cstu (uint64_type_node, unit),
+    build_int_cst (uint32_type_node, fn_index),
+    build_int_cst (uint32_type_node, checksum),
+    build_int_cst (uint32_type_node, n),
+    build_int_cst (uint32_type_node, roi_opts.counter_bits),
+    fold_convert (ptr_type_node, build_fold_addr_expr (counters)),
+  };
+  vec<constructor_elt, va_gc> *elts = NULL;
+  for (int i = 0; i < 6; i++)
+    CONSTRUCTOR_APPEND_ELT (elts, field[i], values[i]);
+
+  char name[64], section[64];
+  snprintf (name, sizeof name, "__roi_d_%s_%u", roi_unit_id (), fn_index);
+  tree var = new_static_var (name, type);
+  DECL_INITIAL (var) = build_constructor (type, elts);
+  /* The runtime walks the section as an array: no alignment beyond the
+     type's own, or the target could pad between descriptors.  */
+  SET_DECL_ALIGN_COMPAT (var, TYPE_ALIGN (type));
+  DECL_USER_ALIGN (var) = 1;
+  DECL_PRESERVE_P (var) = 1;
+  section_name (section, sizeof section);
+  set_decl_section_name (var, section);
+  varpool_node::finalize_decl (var);
+}
+
+static tree
+section_bound (const char *prefix)
+{
+  char name[96];
+  snprintf (name, sizeof name, "%sroi_fn_%s", prefix, roi_unit_id ());
+  tree var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (name),
+			 char_type_node);
+  TREE_PUBLIC (var) = 1;
+  DECL_EXTERNAL (var) = 1;
+  DECL_ARTIFICIAL (var) = 1;
+  /* Weak: if every instrumented function of the unit was optimised away the
+     section is empty, the linker defines no bounds, and both are null.  */
+  DECL_WEAK (var) = 1;
+  DECL_VISIBILITY (var) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED (var) = 1;
+  return var;
+}
+
+/* Built before the IPA passes, the point where GCC builds gcov's own
+   constructor, because functions added later would be compiled in the middle
+   of another function's passes.  */
+void
+roi_constructor_create (void)
+{
+  if (roi_opts.runtime != ROI_RUNTIME_HOST || constructor_built || seen_error ())
+    return;
+  tree fntype = build_function_type_list (void_type_node, uint32_type_node,
+					  const_ptr_type_node,
+					  const_ptr_type_node, NULL_TREE);
+  tree fn = build_fn_decl ("__roi_register_unit", fntype);
+  DECL_EXTERNAL (fn) = 1;
+  TREE_PUBLIC (fn) = 1;
+  tree call = build_call_expr (fn, 3, build_int_cst (uint32_type_node, 1),
+			       build_fold_addr_expr (section_bound ("__start_")),
+			       build_fold_addr_expr (section_bound ("__stop_")));
+  cgraph_build_static_cdtor ('I', call, DEFAULT_INIT_PRIORITY);
+  constructor_built = true;
+}

@@ -1,0 +1,288 @@
+/* roi-pass.cc — the GIMPLE pass: count every basic block of every function.
+ *
+ * Placed just before GCC's "optimized" pass, which runs at every -O level
+ * after all tree optimisations, so the counted blocks and operations are those
+ * of the code GCC is about to expand into machine instructions.  */
+#include "roi-plugin.h"
+
+/* Why FUN is not counted, or NULL when it is.  */
+static const char *
+is_instrumentable (function *fun)
+{
+  tree decl = fun->decl;
+  if (!gimple_has_body_p (decl) || !fun->cfg)
+    return "no body";
+  if (DECL_ARTIFICIAL (decl))
+    return "artificial (compiler-generated)";
+  /* The attribute, not DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT: GCC sets that
+     flag on every function when -finstrument-functions is off.  */
+  if (lookup_attribute ("no_instrument_function", DECL_ATTRIBUTES (decl)))
+    return "no_instrument_function attribute";
+  if (lookup_attribute ("no_profile_instrument_function", DECL_ATTRIBUTES (decl)))
+    return "no_profile_instrument_function attribute";
+  if (lookup_attribute ("naked", DECL_ATTRIBUTES (decl)))
+    return "naked function (no prologue to count in)";
+  return NULL;
+}
+
+/* Make every edge count derivable from block counts (docs/formats.md): split
+   critical edges, and give the function an entry block nobody jumps back to,
+   so counter 0 counts calls even when the first block is a loop header.  */
+static void
+prepare_cfg (function *fun)
+{
+  auto_vec<edge> critical;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+	if (EDGE_CRITICAL_P (e)
+	    && !(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
+	  critical.safe_push (e);
+    }
+  for (unsigned i = 0; i < critical.length (); i++)
+    split_edge (critical[i]);
+
+  edge entry = single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun));
+  if (!single_pred_p (entry->dest))
+    split_edge (entry);
+
+  free_dominance_info (CDI_DOMINATORS);
+  free_dominance_info (CDI_POST_DOMINATORS);
+}
+
+static bool
+is_normal_edge (edge e)
+{
+  return !(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE));
+}
+
+/* One row of a block's "ops": how many times OP appears at FILE:LINE.  */
+struct op_row
+{
+  unsigned op, file, line, n;
+};
+
+struct block_ops
+{
+  auto_vec<op_row> rows;
+  auto_vec<unsigned> lines;	/* (file, line) pairs, flattened */
+  unsigned file, line;		/* location of the statement being classified */
+};
+
+static void
+add_line (struct block_ops *b, unsigned file, unsigned line)
+{
+  for (unsigned i = 0; i + 1 < b->lines.length (); i += 2)
+    if (b->lines[i] == file && b->lines[i + 1] == line)
+      return;
+  b->lines.safe_push (file);
+  b->lines.safe_push (line);
+}
+
+static void
+record_op (void *ctx, const struct roi_op *op)
+{
+  struct block_ops *b = (struct block_ops *) ctx;
+  unsigned index = roi_meta_op (op);
+  for (unsigned i = 0; i < b->rows.length (); i++)
+    if (b->rows[i].op == index && b->rows[i].file == b->file
+	&& b->rows[i].line == b->line)
+      {
+	b->rows[i].n++;
+	return;
+      }
+  op_row row = { index, b->file, b->line, 1 };
+  b->rows.safe_push (row);
+}
+
+static int
+compare_line_pairs (const void *pa, const void *pb)
+{
+  const unsigned *a = (const unsigned *) pa, *b = (const unsigned *) pb;
+  if (a[0] != b[0])
+    return a[0] < b[0] ? -1 : 1;
+  return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+/* Classify BB's statements and write its JSON object to OUT.  */
+static void
+describe_block (function *fun, basic_block bb, const int *counter_of,
+		bool is_entry, struct roi_buf *out)
+{
+  struct block_ops b;
+  expanded_location fn_loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));
+  b.file = roi_meta_file (fn_loc.file);
+  b.line = fn_loc.line;
+  /* gcov gives the function's own line to its first block; so do we.  */
+  if (is_entry)
+    add_line (&b, b.file, b.line);
+
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      roi_stmt stmt = gsi_stmt (gsi);
+      if (is_gimple_debug (stmt))
+	continue;
+      location_t loc = gimple_location (stmt);
+      if (LOCATION_LOCUS (loc) != UNKNOWN_LOCATION)
+	{
+	  expanded_location x = roi_expand (loc);
+	  b.file = roi_meta_file (x.file);
+	  b.line = x.line;
+	  add_line (&b, b.file, b.line);
+	}
+      roi_classify_stmt (stmt, record_op, &b);
+    }
+  /* A goto, break or continue leaves no statement, only the location of the
+     jump it became; gcov counts its line, so keep it.  */
+  if (single_succ_p (bb)
+      && LOCATION_LOCUS (single_succ_edge (bb)->goto_locus) != UNKNOWN_LOCATION)
+    {
+      expanded_location x = roi_expand (single_succ_edge (bb)->goto_locus);
+      add_line (&b, roi_meta_file (x.file), x.line);
+    }
+
+  roi_buf_add (out, "{\"succ\":[");
+  edge e;
+  edge_iterator ei;
+  bool first = true;
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    if (is_normal_edge (e))
+      {
+	int to = e->dest == EXIT_BLOCK_PTR_FOR_FN (fun) ? -1 : counter_of[e->dest->index];
+	roi_buf_printf (out, "%s%d", first ? "" : ",", to);
+	first = false;
+      }
+  roi_buf_add (out, "],\"lines\":[");
+  if (b.lines.length ())
+    qsort (b.lines.address (), b.lines.length () / 2, 2 * sizeof (unsigned),
+	   compare_line_pairs);
+  for (unsigned i = 0; i + 1 < b.lines.length (); i += 2)
+    roi_buf_printf (out, "%s[%u,%u]", i ? "," : "", b.lines[i], b.lines[i + 1]);
+  roi_buf_add (out, "],\"ops\":[");
+  for (unsigned i = 0; i < b.rows.length (); i++)
+    roi_buf_printf (out, "%s[%u,%u,%u,%u]", i ? "," : "", b.rows[i].op,
+		    b.rows[i].file, b.rows[i].line, b.rows[i].n);
+  roi_buf_add (out, "]}");
+}
+
+/* Names of the functions whose bodies GCC inlined into FUN: their calls from
+   here never reach their own entry block, and the estimator must know that
+   before comparing call counts with gcov's.  */
+static void
+collect_inlined (tree block, struct roi_strings *names)
+{
+  for (; block; block = BLOCK_CHAIN (block))
+    {
+      tree origin = BLOCK_ABSTRACT_ORIGIN (block);
+      if (origin && TREE_CODE (origin) == FUNCTION_DECL)
+	roi_strings_intern (names, IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (origin)));
+      collect_inlined (BLOCK_SUBBLOCKS (block), names);
+    }
+}
+
+static unsigned int
+roi_instrument (function *fun)
+{
+  const char *why_not = is_instrumentable (fun);
+  if (why_not)
+    {
+      if (roi_opts.verbose)
+	inform (DECL_SOURCE_LOCATION (fun->decl), "roi: not counting %qD: %s",
+		fun->decl, why_not);
+      return 0;
+    }
+
+  prepare_cfg (fun);
+
+  /* Counter 0 is the entry block; the rest follow in block order.  */
+  auto_vec<basic_block> order;
+  int *counter_of = XNEWVEC (int, last_basic_block_for_fn (fun));
+  basic_block entry = single_succ (ENTRY_BLOCK_PTR_FOR_FN (fun));
+  order.safe_push (entry);
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    if (bb != entry)
+      order.safe_push (bb);
+  for (unsigned i = 0; i < order.length (); i++)
+    counter_of[order[i]->index] = (int) i;
+
+  struct roi_buf blocks = { NULL, 0, 0 };
+  roi_buf_add (&blocks, "[");
+  for (unsigned i = 0; i < order.length (); i++)
+    {
+      if (i)
+	roi_buf_add (&blocks, ",\n ");
+      describe_block (fun, order[i], counter_of, i == 0, &blocks);
+    }
+  roi_buf_add (&blocks, "]");
+  XDELETEVEC (counter_of);
+
+  const char *asm_name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
+  unsigned checksum = crc32_string (crc32_string (0, asm_name), blocks.text);
+  unsigned fn_index = roi_meta_next_function_index ();
+  unsigned n = order.length ();
+
+  tree counters = roi_counters_create (fn_index, n);
+  for (unsigned i = 0; i < n; i++)
+    roi_counter_increment (order[i], counters, i);
+  roi_descriptor_create (fn_index, checksum, n, counters);
+
+  expanded_location loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));
+  struct roi_buf json = { NULL, 0, 0 };
+  roi_buf_add (&json, "{\"name\":");
+  roi_buf_json_string (&json, lang_hooks.decl_printable_name (fun->decl, 2));
+  roi_buf_add (&json, ",\"asm\":");
+  roi_buf_json_string (&json, asm_name);
+  roi_buf_printf (&json, ",\"file\":%u,\"line\":%d,\"static\":%s,"
+		  "\"counters\":\"__roi_c_%s_%u\",\"checksum\":\"0x%08x\",\"inlined\":[",
+		  roi_meta_file (loc.file), loc.line,
+		  TREE_PUBLIC (fun->decl) ? "false" : "true", roi_unit_id (),
+		  fn_index, checksum);
+  struct roi_strings inlined = { NULL, 0, 0 };
+  collect_inlined (DECL_INITIAL (fun->decl), &inlined);
+  for (unsigned i = 0; i < inlined.count; i++)
+    {
+      if (i)
+	roi_buf_add (&json, ",");
+      roi_buf_json_string (&json, inlined.items[i]);
+      free (inlined.items[i]);
+    }
+  free (inlined.items);
+  roi_buf_add (&json, "],\n\"blocks\":");
+  roi_buf_add (&json, blocks.text);
+  roi_buf_add (&json, "}");
+  roi_meta_add_function (json.text);
+  free (json.text);
+  free (blocks.text);
+
+  return TODO_update_ssa;
+}
+
+static const pass_data roi_pass_data = {
+  GIMPLE_PASS,			/* type */
+  "roi",			/* name */
+  OPTGROUP_NONE,		/* optinfo_flags */
+  TV_NONE,			/* tv_id */
+  PROP_cfg | PROP_ssa,		/* properties_required */
+  0,				/* properties_provided */
+  0,				/* properties_destroyed */
+  0,				/* todo_flags_start */
+  0,				/* todo_flags_finish: returned by execute */
+};
+
+class roi_pass : public gimple_opt_pass
+{
+public:
+  roi_pass () : gimple_opt_pass (roi_pass_data, g) {}
+  virtual unsigned int execute (function *fun) { return roi_instrument (fun); }
+};
+
+opt_pass *
+roi_make_pass (void)
+{
+  return new roi_pass ();
+}

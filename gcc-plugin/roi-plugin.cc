@@ -1,0 +1,142 @@
+/* roi-plugin.cc — plugin_init: version check, arguments, pass registration.
+ *
+ *   gcc -fplugin=roi.so [-fplugin-arg-roi-KEY[=VALUE] ...]
+ *
+ * Every argument mistake is a compiler error naming the argument: a build that
+ * asked for something roi cannot do must not succeed quietly.  */
+#include "roi-plugin.h"
+
+int plugin_is_GPL_compatible;
+
+struct roi_options roi_opts = { 32, false, ROI_RUNTIME_HOST, false };
+
+static const char roi_help[] =
+  "roi: count typed atomic operations per basic block\n"
+  "  -fplugin-arg-roi-counter-bits=16|32|64  counter width (default 32; 16 saturates)\n"
+  "  -fplugin-arg-roi-atomic                 update counters with atomic adds (threads)\n"
+  "  -fplugin-arg-roi-runtime=host|none      host: register with libroi at start-up;\n"
+  "                                          none: counters only, read by 'roi run'\n"
+  "                                          (default: none for avr and *-none-* targets)\n"
+  "  -fplugin-arg-roi-verbose                say which functions are not counted and why\n"
+  "  -fplugin-arg-roi-help                   print this text\n";
+
+static struct plugin_info roi_info = { "0.1", roi_help };
+
+/* Bare-metal targets have no C library start-up to run constructors into a
+   runtime that writes files: counters are read from RAM by a runner.  */
+static bool
+target_is_bare_metal (void)
+{
+  const char *t = strstr (configuration_arguments, "--target=");
+  if (!t)
+    return false;
+  t += strlen ("--target=");
+  return strncmp (t, "avr", 3) == 0 || strstr (t, "-none-") != NULL
+	 || strstr (t, "-elf") != NULL;
+}
+
+static bool
+parse_argument (const char *plugin_name, const struct plugin_argument *arg)
+{
+  const char *key = arg->key, *value = arg->value;
+  bool takes_value = !strcmp (key, "counter-bits") || !strcmp (key, "runtime");
+
+  if (takes_value && !value)
+    {
+      error ("missing value for option %<-fplugin-arg-%s-%s%>", plugin_name, key);
+      return false;
+    }
+  if (!takes_value && value && (!strcmp (key, "atomic") || !strcmp (key, "verbose")
+				|| !strcmp (key, "help")))
+    {
+      error ("option %<-fplugin-arg-%s-%s%> takes no value", plugin_name, key);
+      return false;
+    }
+
+  if (!strcmp (key, "counter-bits"))
+    {
+      if (strcmp (value, "16") && strcmp (value, "32") && strcmp (value, "64"))
+	{
+	  error ("bad value %qs for %<-fplugin-arg-%s-counter-bits%>: expected 16, 32 or 64",
+		 value, plugin_name);
+	  return false;
+	}
+      roi_opts.counter_bits = atoi (value);
+    }
+  else if (!strcmp (key, "runtime"))
+    {
+      if (!strcmp (value, "host"))
+	roi_opts.runtime = ROI_RUNTIME_HOST;
+      else if (!strcmp (value, "none"))
+	roi_opts.runtime = ROI_RUNTIME_NONE;
+      else
+	{
+	  error ("bad value %qs for %<-fplugin-arg-%s-runtime%>: expected host or none",
+		 value, plugin_name);
+	  return false;
+	}
+    }
+  else if (!strcmp (key, "atomic"))
+    roi_opts.atomic = true;
+  else if (!strcmp (key, "verbose"))
+    roi_opts.verbose = true;
+  else if (!strcmp (key, "help"))
+    fputs (roi_help, stderr);
+  else
+    {
+      error ("unknown option %<-fplugin-arg-%s-%s%>", plugin_name, key);
+      return false;
+    }
+  return true;
+}
+
+static void
+on_all_ipa_passes_start (void *, void *)
+{
+  roi_constructor_create ();
+}
+
+static void
+on_finish_unit (void *, void *)
+{
+  roi_meta_emit ();
+}
+
+int
+plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+  if (!plugin_default_version_check (version, &gcc_version))
+    {
+      error ("incompatible gcc/plugin versions: %qs was built for GCC %s, "
+	     "this is GCC %s", info->full_name, gcc_version.basever,
+	     version->basever);
+      return 1;
+    }
+
+  if (target_is_bare_metal ())
+    roi_opts.runtime = ROI_RUNTIME_NONE;
+  bool ok = true;
+  for (int i = 0; i < info->argc; i++)
+    ok &= parse_argument (info->base_name, &info->argv[i]);
+  if (!ok)
+    return 1;
+  if (roi_opts.atomic && roi_opts.counter_bits == 16)
+    {
+      error ("%<-fplugin-arg-%s-atomic%> needs 32- or 64-bit counters",
+	     info->base_name);
+      return 1;
+    }
+
+  register_callback (info->base_name, PLUGIN_INFO, NULL, &roi_info);
+
+  struct register_pass_info pass;
+  pass.pass = roi_make_pass ();
+  pass.reference_pass_name = "optimized";
+  pass.ref_pass_instance_number = 1;
+  pass.pos_op = PASS_POS_INSERT_BEFORE;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
+		     on_all_ipa_passes_start, NULL);
+  register_callback (info->base_name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);
+  return 0;
+}

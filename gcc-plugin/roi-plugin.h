@@ -1,0 +1,85 @@
+/* roi-plugin.h — declarations shared by the files of roi.so.
+ *
+ * Data flow inside the plugin: roi-pass.cc walks each function's blocks,
+ * roi-classify.cc turns each statement into typed atomic operations (named by
+ * roi-types.cc), roi-counters.cc inserts the block counters, and roi-meta.cc
+ * collects everything into the unit's metadata record, written at the end of
+ * the unit.  */
+#ifndef ROI_PLUGIN_H
+#define ROI_PLUGIN_H
+
+#include "gcc-common.h"
+
+enum roi_runtime { ROI_RUNTIME_HOST, ROI_RUNTIME_NONE };
+
+struct roi_options
+{
+  int counter_bits;          /* 16, 32 or 64 */
+  bool atomic;               /* counters updated with relaxed atomic adds */
+  enum roi_runtime runtime;  /* host: constructor registration; none: a runner reads RAM */
+  bool verbose;              /* say which functions are skipped and why */
+};
+extern struct roi_options roi_opts;
+
+/* ---- roi-util.cc: growable text and small tables, plain C style ---- */
+struct roi_buf
+{
+  char *text;
+  size_t len, cap;
+};
+void roi_buf_add (struct roi_buf *b, const char *s);
+void roi_buf_addn (struct roi_buf *b, const char *s, size_t n);
+void roi_buf_printf (struct roi_buf *b, const char *fmt, ...) ATTRIBUTE_PRINTF_2;
+void roi_buf_json_string (struct roi_buf *b, const char *s);
+void roi_buf_reset (struct roi_buf *b);
+
+/* A list of distinct strings; roi_strings_intern returns the index.  */
+struct roi_strings
+{
+  char **items;
+  unsigned count, cap;
+};
+unsigned roi_strings_intern (struct roi_strings *t, const char *s);
+
+unsigned long long roi_fnv1a64 (unsigned long long h, const char *s);
+
+/* ---- roi-types.cc ---- */
+/* Width-and-signedness class of TYPE: "i16", "u8", "f32", "ptr", "agg"...  */
+const char *roi_type_class (const_tree type);
+/* Canonical C name of TYPE, typedefs and qualifiers resolved.  */
+void roi_ctype_name (const_tree type, struct roi_buf *out);
+
+/* ---- roi-classify.cc ---- */
+struct roi_op
+{
+  const char *kind;       /* "add", "load", "call", ...  */
+  const_tree type;        /* the type computed in, or NULL */
+  const_tree from;        /* conv: the source type */
+  const char *access;     /* load/store: var array field bitfield deref */
+  bool is_volatile;
+  const char *callee;     /* call: callee name or "*indirect" */
+  bool direct, builtin, internal;
+  const char *code;       /* vec/other: GCC's tree or statement code */
+  unsigned long cases;    /* switch: number of labels */
+};
+typedef void (*roi_op_sink) (void *ctx, const struct roi_op *op);
+void roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx);
+
+/* ---- roi-meta.cc ---- */
+const char *roi_unit_id (void);
+unsigned roi_meta_op (const struct roi_op *op);
+unsigned roi_meta_file (const char *file);
+unsigned roi_meta_next_function_index (void);
+void roi_meta_add_function (const char *json);
+void roi_meta_emit (void);
+
+/* ---- roi-counters.cc ---- */
+tree roi_counters_create (unsigned fn_index, unsigned n);
+void roi_counter_increment (basic_block bb, tree counters, unsigned idx);
+void roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n, tree counters);
+void roi_constructor_create (void);
+
+/* ---- roi-pass.cc ---- */
+opt_pass *roi_make_pass (void);
+
+#endif /* ROI_PLUGIN_H */

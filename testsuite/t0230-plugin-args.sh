@@ -1,0 +1,69 @@
+#!/bin/sh
+test_description='plugin arguments: every mistake is a compiler error naming it'
+. "$(dirname "$0")/test-lib.sh"
+
+cat >prog.c <<'CEOF'
+int main(void) { return 0; }
+CEOF
+
+test_expect_success 'an unknown argument is an error, not a warning' '
+	test_must_fail gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-bogus -c prog.c 2>err &&
+	test_grep "error: unknown option .-fplugin-arg-roi-bogus." err &&
+	! test -f prog.o
+'
+
+test_expect_success 'a missing value is an error' '
+	test_must_fail gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-counter-bits -c prog.c 2>err &&
+	test_grep "error: missing value for option .-fplugin-arg-roi-counter-bits." err
+'
+
+test_expect_success 'a bad value is an error naming what is expected' '
+	test_must_fail gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-counter-bits=12 -c prog.c 2>err &&
+	test_grep "bad value .12. for .-fplugin-arg-roi-counter-bits.: expected 16, 32 or 64" err &&
+	test_must_fail gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-runtime=cloud -c prog.c 2>err &&
+	test_grep "expected host or none" err
+'
+
+test_expect_success 'a flag given a value is an error' '
+	test_must_fail gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-atomic=yes -c prog.c 2>err &&
+	test_grep "takes no value" err
+'
+
+test_expect_success 'atomic 16-bit counters are refused' '
+	test_must_fail gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-atomic \
+		-fplugin-arg-roi-counter-bits=16 -c prog.c 2>err &&
+	test_grep "needs 32- or 64-bit counters" err
+'
+
+test_expect_success 'help documents every argument' '
+	gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-help -c prog.c 2>help &&
+	for a in counter-bits atomic runtime verbose help; do
+		test_grep "fplugin-arg-roi-$a" help || return 1
+	done
+'
+
+test_expect_success 'verbose names the functions not counted and why' '
+	cat >skip.c <<-CEOF &&
+	__attribute__((no_instrument_function)) int quiet(int x) { return x + 1; }
+	int loud(int x) { return x + 2; }
+	CEOF
+	gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-verbose -c skip.c 2>err &&
+	test_grep "not counting .quiet.: no_instrument_function attribute" err &&
+	! grep "not counting .loud." err
+'
+
+test_expect_success 'the plugin never changes what a program computes: -O0 to -O3' '
+	cat >calc.c <<-CEOF &&
+	#include <stdio.h>
+	static unsigned h(unsigned x) { return x * 2654435761u >> 7; }
+	int main(void) { unsigned s = 0; for (unsigned i = 0; i < 1000; i++) s ^= h(i + s); printf("%u\n", s); return 0; }
+	CEOF
+	for O in -O0 -O1 -O2 -O3 -Os; do
+		gcc $O calc.c -o plain && ./plain >want &&
+		gcc $O -fplugin="$ROI_PLUGIN" calc.c "$ROI_LIB" -o counted &&
+		ROI_OUTPUT=calc.roi ./counted >got &&
+		test_cmp want got || return 1
+	done
+'
+
+test_done

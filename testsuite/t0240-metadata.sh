@@ -1,0 +1,73 @@
+#!/bin/sh
+test_description='metadata in the object file: non-allocated, versioned, self-describing'
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-roi.sh"
+
+cat >one.c <<'CEOF'
+static int twice(int v) { return 2 * v; }
+int api(int v) { return twice(v) + 1; }
+CEOF
+
+test_expect_success 'the object carries a .roi.meta section without the ALLOC flag' '
+	gcc -O0 -fplugin="$ROI_PLUGIN" -c one.c &&
+	readelf -SW one.o >sections &&
+	test_grep " \.roi\.meta " sections &&
+	grep " \.roi\.meta " sections >line &&
+	! grep -E "PROGBITS.* [WX]*A[WX]* " line
+'
+
+test_expect_success 'the record is JSON with the documented fields' '
+	meta_json one.o >meta.json &&
+	test_equal 1 "$(jq length meta.json)" &&
+	test_equal 1 "$(jq ".[0].roi" meta.json)" &&
+	test_equal "\"O0\"" "$(jq ".[0].opt" meta.json)" &&
+	test_equal 32 "$(jq ".[0].abi.int" meta.json)" &&
+	test_equal "\"one.c\"" "$(jq ".[0].source" meta.json)" &&
+	jq -e ".[0].target | startswith(\"x86_64\")" meta.json &&
+	jq -e "[.[0].functions[].name] == [\"twice\", \"api\"]" meta.json &&
+	jq -e ".[0].functions[0].static == true and .[0].functions[1].static == false" meta.json
+'
+
+test_expect_success 'counters are local .bss arrays, one counter per block' '
+	nm -S one.o >syms &&
+	unit=$(jq -r ".[0].unit" meta.json) &&
+	test_grep " b __roi_c_${unit}_0\$" syms &&
+	test_grep " b __roi_c_${unit}_1\$" syms &&
+	blocks=$(jq ".[0].functions[0].blocks | length" meta.json) &&
+	size=$(awk "/__roi_c_${unit}_0\$/ { print \$2 }" syms) &&
+	test_equal $((blocks * 4)) $((0x$size))
+'
+
+test_expect_success 'the checksum changes when the counted structure changes' '
+	old=$(jq -r ".[0].functions[1].checksum" meta.json) &&
+	sed "s/+ 1/* 3/" one.c >two.c &&
+	gcc -O0 -fplugin="$ROI_PLUGIN" -c two.c -o two.o &&
+	new=$(meta_json two.o | jq -r ".[0].functions[1].checksum") &&
+	test "$old" != "$new" &&
+	gcc -O0 -fplugin="$ROI_PLUGIN" -c one.c -o again.o &&
+	same=$(meta_json again.o | jq -r ".[0].functions[1].checksum") &&
+	test_equal "$old" "$same"
+'
+
+test_expect_success 'linking keeps one record per unit; PHIs are not operations' '
+	cat >main.c <<-CEOF &&
+	int api(int v);
+	int main(int argc, char **argv) { (void) argv; int s = 0; for (int i = 0; i < argc; i++) s += api(i); return s != 1; }
+	CEOF
+	roi_link prog -O2 one.c main.c &&
+	meta_json prog >linked.json &&
+	test_equal 2 "$(jq length linked.json)" &&
+	! jq -r ".[].ops[].kind" linked.json | grep -i phi
+'
+
+test_expect_success '64-bit counters on request' '
+	gcc -O0 -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-counter-bits=64 -c one.c -o wide.o &&
+	test_equal 64 "$(meta_json wide.o | jq ".[0].counter_bits")" &&
+	nm -S wide.o >syms64 &&
+	unit=$(meta_json wide.o | jq -r ".[0].unit") &&
+	size=$(awk "/__roi_c_${unit}_0\$/ { print \$2 }" syms64) &&
+	blocks=$(meta_json wide.o | jq ".[0].functions[0].blocks | length") &&
+	test_equal $((blocks * 8)) $((0x$size))
+'
+
+test_done
