@@ -9,7 +9,7 @@ set -e
 packages () {
 	case "$1" in
 	host)  echo "gcc g++ make gcc-12-plugin-dev libcjson-dev libelf-dev jq" ;;
-	bench) echo "valgrind" ;;
+	bench) echo "valgrind bc gcc-12-source" ;;
 	*)     echo "install-deps.sh: unknown group '$1'" >&2; exit 2 ;;
 	esac
 }

@@ -1,0 +1,71 @@
+#!/bin/bash
+# overhead.sh — what counting costs: instructions executed (valgrind's
+# callgrind: deterministic, whatever else the machine does) by the plain
+# build, the roi build and the gcov (--coverage) build of each program, at -O0
+# and -O2; and the compile time of a large real translation unit with and
+# without the plugin.  Figures are printed, never asserted: goals live in
+# the README, regressions are read off this table.
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+plugin=$top/build/host/roi.so
+lib=$top/build/host/libroi.a
+work=$top/build/bench
+mkdir -p "$work" && cd "$work"
+
+programs="$top/contrib/examples/matrix/matrix.c"
+for p in goto shortcircuit switch loops recursion fnptr wide; do
+	programs="$programs $top/testsuite/programs/$p.c"
+done
+if [ -d "$top/contrib/calibration" ]; then
+	programs="$programs $(ls "$top"/contrib/calibration/*.c 2>/dev/null)"
+fi
+
+# instructions PROGRAM: instructions executed, from callgrind's summary line.
+instructions () {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "./$1" 2>&1 >/dev/null |
+		awk '/Collected :/ { print $NF }'
+}
+
+printf '%-16s %-4s %12s %12s %12s %8s %8s\n' program opt plain roi gcov roi/pl gcov/pl
+for src in $programs; do
+	name=$(basename "$src" .c)
+	for opt in -O0 -O2; do
+		gcc $opt "$src" -o plain
+		gcc $opt -fplugin="$plugin" "$src" "$lib" -o counted
+		gcc $opt --coverage "$src" -o gcov
+		p=$(instructions plain)
+		r=$(ROI_OUTPUT=/dev/null instructions counted)
+		g=$(instructions gcov)
+		rm -f ./*.gcda
+		printf '%-16s %-4s %12d %12d %12d %8.2f %8.2f\n' "$name" "$opt" "$p" "$r" "$g" \
+			"$(echo "$r / $p" | bc -l)" "$(echo "$g / $p" | bc -l)"
+	done
+done
+
+# Compile time: libiberty's C++ demangler (7000 lines of C) from Debian's
+# gcc-12-source, best of five runs each, user + system seconds.
+tarball=$(ls /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz 2>/dev/null || true)
+if [ -z "$tarball" ]; then
+	echo "compile time: skipped (install gcc-12-source for the large translation unit)"
+	exit 0
+fi
+if [ ! -f gcc-12.2.0/libiberty/cp-demangle.c ]; then
+	tar xf "$tarball" gcc-12.2.0/libiberty/cp-demangle.c gcc-12.2.0/libiberty/cp-demangle.h gcc-12.2.0/include
+fi
+best () {
+	local best=
+	for _ in 1 2 3 4 5; do
+		local t
+		t=$( { TIMEFORMAT='%U %S'; time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ print $1 + $2 }')
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
+	done
+	echo "$best"
+}
+cd gcc-12.2.0/libiberty
+for opt in -O0 -O2; do
+	flags="$opt -DHAVE_STRING_H -DHAVE_STDLIB_H -I../include -c cp-demangle.c -o /dev/null"
+	plain=$(best gcc $flags)
+	counted=$(best gcc -fplugin="$plugin" $flags)
+	printf 'compile cp-demangle.c %s: plain %.2fs, roi %.2fs (%+.1f%%)\n' "$opt" "$plain" "$counted" \
+		"$(echo "($counted - $plain) * 100 / $plain" | bc -l)"
+done
