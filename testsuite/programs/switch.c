@@ -1,14 +1,20 @@
-/* One switch executed 10 times (c = 0..9), through a noinline function so its
-   call count is visible.  Results: 10 + 20 + 20 + 70 and six defaults of -1,
-   so s = 114.  */
-static int __attribute__((noinline)) classify(int c)
+/* A dense switch executed 10 times (c = 0..9): cases 0..6 once each, the
+   default three times.  Dense, so GCC keeps it as one multi-way jump (a jump
+   table) at every -O level; a sparse switch would reach roi already lowered
+   into comparisons and branches, and be counted as those.  */
+volatile int out[8];
+
+static void __attribute__((noinline)) dispatch(int c)
 {
 	switch (c) {
-	case 0: return 10;
-	case 1:
-	case 2: return 20;
-	case 7: return 70;
-	default: return -1;
+	case 0: out[0] = 1; break;
+	case 1: out[1] = 2; break;
+	case 2: out[2] = 3; break;
+	case 3: out[3] = 5; break;
+	case 4: out[4] = 7; break;
+	case 5: out[5] = 11; break;
+	case 6: out[6] = 13; break;
+	default: out[7] = 17; break;
 	}
 }
 
@@ -16,6 +22,8 @@ int main(void)
 {
 	int s = 0;
 	for (int c = 0; c < 10; c++)
-		s += classify(c);
-	return s - 114;
+		dispatch(c);
+	for (int i = 0; i < 8; i++)
+		s += out[i];
+	return s - 59;
 }
