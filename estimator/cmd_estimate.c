@@ -1,0 +1,133 @@
+/* cmd_estimate.c — "roi estimate": metadata + profile (+ model) -> counts, cycles, time, energy. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "counts.h"
+#include "estimate.h"
+#include "model.h"
+#include "profile.h"
+#include "report.h"
+
+static const char usage[] =
+	"usage: roi estimate [--model FILE] [--json] PROGRAM [PROFILE]\n"
+	"\n"
+	"Joins the roi metadata in PROGRAM (an ELF compiled with -fplugin=roi) with the counts in\n"
+	"PROFILE (default ./<basename of PROGRAM>.roi) and lists the executed operations by type,\n"
+	"function and line. With a cost model it adds cycles, time and energy; a profile taken on\n"
+	"the host is mapped through the model's ABI when PROGRAM was not compiled for its arch.\n"
+	"\n"
+	"  -m, --model FILE   cost model (JSON, see models/README.md)\n"
+	"      --json         one JSON document on stdout (see docs/estimate-json.md)\n"
+	"  -h, --help         this help\n";
+
+/* The last word of a compiler description: "avr-gcc 5.4.0" -> "5.4.0". */
+static const char *version_of(const char *s)
+{
+	const char *sp = strrchr(s, ' ');
+
+	return sp ? sp + 1 : s;
+}
+
+/* Costs measured for another compiler or optimisation level may not apply: say so, once. */
+static void check_model_fit(const struct roi_model *m, const struct roi_program *p)
+{
+	const char *compiler = roi_program_common(p, offsetof(struct roi_unit, compiler));
+	const char *opt = roi_program_common(p, offsetof(struct roi_unit, opt));
+	bool other_opt = m->opt && strcmp(m->opt, "any") != 0 && strcmp(m->opt, opt) != 0;
+	bool other_compiler = m->compiler && strcmp(version_of(m->compiler), version_of(compiler)) != 0;
+
+	if (other_opt || other_compiler)
+		roi_warn("model %s has costs for %s%s%s, %s was compiled by GCC %s at -%s; the estimate may be off",
+			 m->path, m->compiler ? m->compiler : "any compiler", m->opt ? " -" : "", m->opt ? m->opt : "",
+			 p->path, compiler, opt);
+}
+
+static void check_missing(const struct roi_counts *c, const struct roi_program *p, const char *profile)
+{
+	const struct roi_function *first = NULL;
+
+	if (!c->nmissing)
+		return;
+	for (size_t u = 0; u < p->nunits && !first; u++)
+		for (size_t f = 0; f < p->units[u].nfunctions && !first; f++)
+			if (!c->present[p->units[u].functions[f].gindex])
+				first = &p->units[u].functions[f];
+	roi_warn("%s: no counts for %zu of %zu functions of %s (first: %s in %s); they count as never run", profile,
+		 c->nmissing, p->nfunctions, p->path, first->name, first->unit->source);
+}
+
+int cmd_estimate(int argc, char **argv)
+{
+	const char *model_path = NULL, *pos[2], *profile_path;
+	bool json = false;
+	int npos, rc, status = ROI_EXIT_DATA;
+	struct roi_option opts[] = {
+		{.name = "model", .short_name = 'm', .value = &model_path},
+		{.name = "json", .flag = &json},
+	};
+	struct roi_err err;
+	struct roi_program prog = {0};
+	struct roi_profile prof = {0};
+	struct roi_model model = {0};
+	struct roi_counts counts = {0};
+	struct roi_estimate est;
+	char *def = NULL;
+
+	rc = roi_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 2, &npos, &err);
+	if (rc == 1) {
+		fputs(usage, stdout);
+		return ROI_EXIT_OK;
+	}
+	if (rc < 0)
+		return roi_usage_error(argv[0], "%s", err.msg);
+	if (npos < 1)
+		return roi_usage_error(argv[0], "missing PROGRAM");
+	profile_path = npos > 1 ? pos[1] : NULL;
+	if (!profile_path) {
+		const char *base = strrchr(pos[0], '/');
+		size_t n = strlen(base ? base + 1 : pos[0]) + 7;
+
+		def = malloc(n);
+		if (!def)
+			return ROI_EXIT_DATA;
+		snprintf(def, n, "./%s.roi", base ? base + 1 : pos[0]);
+		profile_path = def;
+	}
+
+	if (roi_program_load(pos[0], &prog, &err) != 0 || roi_profile_load(profile_path, &prof, &err) != 0 ||
+	    roi_counts_join(&counts, &prog, &prof, &err) != 0 ||
+	    (model_path && roi_model_load(model_path, &model, &err) != 0)) {
+		roi_data_error(&err);
+		goto out;
+	}
+	check_missing(&counts, &prog, profile_path);
+	if (model_path)
+		check_model_fit(&model, &prog);
+
+	struct roi_source src = {profile_path, counts.runs};
+	roi_estimate_compute(&est, &prog, &counts, model_path ? &model : NULL);
+	if (json) {
+		cJSON *doc = roi_report_json(&est, &src);
+		char *text = cJSON_Print(doc);
+
+		if (text)
+			puts(text);
+		free(text);
+		cJSON_Delete(doc);
+	} else {
+		roi_report_text(stdout, &est, &src);
+	}
+	roi_estimate_free(&est);
+	status = fflush(stdout) == 0 && !ferror(stdout) ? ROI_EXIT_OK : ROI_EXIT_DATA;
+	if (status != ROI_EXIT_OK)
+		fprintf(stderr, "roi: cannot write the output\n");
+out:
+	roi_counts_free(&counts);
+	roi_model_free(&model);
+	roi_profile_free(&prof);
+	roi_program_free(&prog);
+	free(def);
+	return status;
+}

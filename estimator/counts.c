@@ -1,0 +1,55 @@
+/* counts.c — joining a profile with a program's metadata, see counts.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "counts.h"
+
+void roi_counts_init(struct roi_counts *c, const struct roi_program *prog)
+{
+	c->block = roi_xrealloc(NULL, prog->nblocks, sizeof *c->block);
+	c->present = roi_xrealloc(NULL, prog->nfunctions, sizeof *c->present);
+	memset(c->block, 0, prog->nblocks * sizeof *c->block);
+	memset(c->present, 0, prog->nfunctions * sizeof *c->present);
+	c->nmissing = prog->nfunctions;
+	c->runs = 0;
+}
+
+void roi_counts_free(struct roi_counts *c)
+{
+	free(c->block);
+	free(c->present);
+	memset(c, 0, sizeof *c);
+}
+
+int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const struct roi_profile *prof,
+		    struct roi_err *err)
+{
+	roi_counts_init(c, prog);
+	c->runs = prof->runs;
+	for (size_t i = 0; i < prof->nfns; i++) {
+		const struct roi_profile_fn *pf = &prof->fns[i];
+		const struct roi_unit *u = roi_program_unit(prog, pf->unit);
+		const struct roi_function *fn;
+
+		if (!u)
+			return roi_err_set(err, "%s: unit %016llx is not in %s (profile from another build)", prof->path,
+					   (unsigned long long)pf->unit, prog->path);
+		if (pf->index >= u->nfunctions)
+			return roi_err_set(err, "%s: function %u of unit %s is not in %s (profile from another build)",
+					   prof->path, (unsigned)pf->index, u->id_hex, prog->path);
+		fn = &u->functions[pf->index];
+		if (pf->checksum != fn->checksum)
+			return roi_err_set(err, "%s: function %s (unit %s) does not match %s: checksum 0x%08x != 0x%08x "
+					   "(profile from another build)", prof->path, fn->name, u->id_hex, prog->path,
+					   (unsigned)pf->checksum, (unsigned)fn->checksum);
+		if (pf->ncounters != fn->nblocks)
+			return roi_err_set(err, "%s: function %s (unit %s) does not match %s: %zu counters != %zu blocks "
+					   "(profile from another build)", prof->path, fn->name, u->id_hex, prog->path,
+					   pf->ncounters, fn->nblocks);
+		memcpy(&c->block[fn->gblock0], pf->counts, fn->nblocks * sizeof *c->block);
+		c->present[fn->gindex] = true;
+		c->nmissing--;
+	}
+	return 0;
+}

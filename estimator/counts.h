@@ -1,0 +1,38 @@
+/* counts.h — block counts of a program, joined from a profile by (unit, index).
+ *
+ * Counts are kept program-wide: block b of function f is block[f->gblock0 + b]. A runner
+ * that reads counters itself (roi run) fills a roi_counts from roi_counts_init directly. */
+#ifndef ROI_COUNTS_H
+#define ROI_COUNTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "meta.h"
+#include "profile.h"
+
+struct roi_counts {
+	uint64_t *block;        /* [prog->nblocks] */
+	bool *present;          /* [prog->nfunctions], by gindex: false when the profile has no counts */
+	size_t nmissing;        /* functions without counts (their blocks count 0) */
+	uint64_t runs;
+};
+
+/* All zero, every function absent. */
+void roi_counts_init(struct roi_counts *c, const struct roi_program *prog);
+void roi_counts_free(struct roi_counts *c);
+
+/* Joins: every profile function must exist in the program with the same checksum and counter
+ * count, else "PROFILE: function NAME (unit U) does not match PROGRAM: checksum 0xP != 0xM
+ * (profile from another build)" (profile's value first). Functions of the program absent from
+ * the profile count 0 and are flagged in present[]; the caller decides whether to warn. */
+int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const struct roi_profile *prof,
+		    struct roi_err *err);
+
+static inline uint64_t roi_block_count(const struct roi_counts *c, const struct roi_function *fn, size_t b)
+{
+	return c->block[fn->gblock0 + b];
+}
+
+#endif

@@ -1,0 +1,240 @@
+/* elffile.c — libelf access to .roi.meta and .symtab, see elffile.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gelf.h>
+#include <libelf.h>
+
+#include "arena.h"
+#include "elffile.h"
+
+struct roi_elf {
+	char *path;
+	int fd;
+	Elf *elf;
+	size_t shstrndx;
+};
+
+static int damaged(const struct roi_elf *e, struct roi_err *err)
+{
+	return roi_err_set(err, "%s: damaged ELF file: %s", e->path, elf_errmsg(-1));
+}
+
+int roi_elf_open(const char *path, struct roi_elf **out, struct roi_err *err)
+{
+	struct roi_elf *e;
+	struct stat st;
+	GElf_Ehdr eh;
+	size_t shnum;
+	int fd, serr;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return roi_err_set(err, "%s: libelf: %s", path, elf_errmsg(-1));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return roi_err_set(err, "%s: %s", path, strerror(errno));
+	serr = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+	if (serr) {
+		close(fd);
+		return roi_err_set(err, "%s: %s", path, strerror(serr));
+	}
+	e = calloc(1, sizeof *e);
+	if (e)
+		e->path = strdup(path);
+	if (!e || !e->path) {
+		free(e);
+		close(fd);
+		return roi_err_set(err, "%s: out of memory", path);
+	}
+	e->fd = fd;
+	e->elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || gelf_getclass(e->elf) == ELFCLASSNONE) {
+		roi_elf_close(e);
+		return roi_err_set(err, "%s: not an ELF file", path);
+	}
+	/* libelf quietly sees no sections when their headers lie past the end of a truncated file. */
+	shnum = gelf_getehdr(e->elf, &eh) && eh.e_shoff ? (eh.e_shnum ? eh.e_shnum : 1) : 0;
+	if (shnum && (eh.e_shoff > (uint64_t)st.st_size ||
+		      shnum * (uint64_t)eh.e_shentsize > (uint64_t)st.st_size - eh.e_shoff)) {
+		roi_elf_close(e);
+		return roi_err_set(err, "%s: damaged ELF file: section headers past the end (truncated file?)", path);
+	}
+	if (elf_getshdrstrndx(e->elf, &e->shstrndx) != 0) {
+		damaged(e, err);
+		roi_elf_close(e);
+		return -1;
+	}
+	*out = e;
+	return 0;
+}
+
+void roi_elf_close(struct roi_elf *e)
+{
+	if (!e)
+		return;
+	if (e->elf)
+		elf_end(e->elf);
+	close(e->fd);
+	free(e->path);
+	free(e);
+}
+
+const char *roi_elf_path(const struct roi_elf *e)
+{
+	return e->path;
+}
+
+void roi_elf_info(const struct roi_elf *e, struct roi_elf_info *info)
+{
+	GElf_Ehdr eh;
+
+	memset(info, 0, sizeof *info);
+	if (!gelf_getehdr(e->elf, &eh))
+		return;
+	info->machine = eh.e_machine;
+	info->bits = eh.e_ident[EI_CLASS] == ELFCLASS64 ? 64 : 32;
+	info->little_endian = eh.e_ident[EI_DATA] == ELFDATA2LSB;
+	info->relocatable = eh.e_type == ET_REL;
+}
+
+static const char *section_name(const struct roi_elf *e, Elf_Scn *scn, GElf_Shdr *sh)
+{
+	if (!gelf_getshdr(scn, sh))
+		return NULL;
+	return elf_strptr(e->elf, e->shstrndx, sh->sh_name);
+}
+
+/* Appends the contents of every .roi.meta section (a relocatable link may keep several). */
+static int read_meta(struct roi_elf *e, char **buf, size_t *size, struct roi_err *err)
+{
+	Elf_Scn *scn = NULL;
+	size_t cap = 0;
+
+	*buf = NULL;
+	*size = 0;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name = section_name(e, scn, &sh);
+		Elf_Data *d = NULL;
+
+		if (!name)
+			goto bad;
+		if (strcmp(name, ".roi.meta") != 0)
+			continue;
+		if (sh.sh_type == SHT_NOBITS) {
+			free(*buf);
+			return roi_err_set(err, "%s: section .roi.meta has no contents", e->path);
+		}
+		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			goto bad;
+		while ((d = elf_getdata(scn, d))) {
+			if (!d->d_buf || !d->d_size)
+				continue;
+			if (*size + d->d_size + 1 > cap)
+				*buf = roi_xrealloc(*buf, cap = 2 * (*size + d->d_size + 1), 1);
+			memcpy(*buf + *size, d->d_buf, d->d_size);
+			*size += d->d_size;
+		}
+		if (elf_errno() != 0)
+			goto bad;
+	}
+	if (elf_errno() != 0)
+		goto bad;
+	return 0;
+bad:
+	free(*buf);
+	*buf = NULL;
+	return damaged(e, err);
+}
+
+int roi_elf_meta_records(struct roi_elf *e, struct roi_records *r, struct roi_err *err)
+{
+	size_t size, n = 0;
+
+	memset(r, 0, sizeof *r);
+	if (read_meta(e, &r->buf, &size, err) != 0)
+		return -1;
+	for (size_t i = 0; i < size; i++)
+		n += (r->buf[i] == '\0' && i > 0 && r->buf[i - 1] != '\0');
+	if (size > 0 && r->buf[size - 1] != '\0')
+		n++;
+	if (n == 0) {
+		roi_records_free(r);
+		return roi_err_set(err, "%s: no roi metadata (was it compiled with -fplugin=roi?)", e->path);
+	}
+	r->text = roi_xrealloc(NULL, n, sizeof *r->text);
+	r->len = roi_xrealloc(NULL, n, sizeof *r->len);
+	for (size_t i = 0; i < size;) {
+		if (r->buf[i] == '\0') {
+			i++;
+			continue;
+		}
+		const char *end = memchr(r->buf + i, '\0', size - i);
+		if (!end) {
+			int k = (int)r->n + 1;
+			roi_records_free(r);
+			return roi_err_set(err, "%s: .roi.meta record %d: not NUL-terminated (truncated section?)",
+					   e->path, k);
+		}
+		r->text[r->n] = r->buf + i;
+		r->len[r->n++] = (size_t)(end - (r->buf + i));
+		i = (size_t)(end - r->buf) + 1;
+	}
+	return 0;
+}
+
+void roi_records_free(struct roi_records *r)
+{
+	free(r->buf);
+	free(r->text);
+	free(r->len);
+	memset(r, 0, sizeof *r);
+}
+
+int roi_elf_symbol(struct roi_elf *e, const char *name, struct roi_symbol *sym, struct roi_err *err)
+{
+	Elf_Scn *scn = NULL;
+	bool have_symtab = false;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh))
+			return damaged(e, err);
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		have_symtab = true;
+		d = elf_getdata(scn, NULL);
+		if (!d || !sh.sh_entsize)
+			return damaged(e, err);
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *n;
+
+			if (!gelf_getsym(d, (int)i, &s))
+				return damaged(e, err);
+			n = elf_strptr(e->elf, sh.sh_link, s.st_name);
+			if (!n || strcmp(n, name) != 0 || s.st_shndx == SHN_UNDEF)
+				continue;
+			memset(sym, 0, sizeof *sym);
+			sym->value = s.st_value;
+			sym->size = s.st_size;
+			sym->shndx = s.st_shndx;
+			sym->local = GELF_ST_BIND(s.st_info) == STB_LOCAL;
+			if (s.st_shndx < SHN_LORESERVE) {
+				GElf_Shdr ss;
+				Elf_Scn *sec = elf_getscn(e->elf, s.st_shndx);
+				sym->section = sec ? section_name(e, sec, &ss) : NULL;
+			}
+			return 0;
+		}
+	}
+	if (!have_symtab)
+		return roi_err_set(err, "%s: no symbol table (stripped?)", e->path);
+	return roi_err_set(err, "%s: no symbol %s", e->path, name);
+}

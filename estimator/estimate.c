@@ -1,0 +1,210 @@
+/* estimate.c — aggregation of executed operations by kind/type, function and line. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "estimate.h"
+
+void roi_opdesc_of(struct roi_opdesc *d, const struct roi_op *op, const struct roi_abi *abi)
+{
+	memset(d, 0, sizeof *d);
+	d->kind = op->kind;
+	d->ctype = op->ctype;
+	d->access = op->access;
+	d->callee = op->callee;
+	d->from_ctype = op->from_ctype;
+	d->code = op->code;
+	d->is_volatile = op->is_volatile;
+	d->type = abi ? roi_type_to_target(op->type, op->ctype, abi) : op->type;
+	d->from = abi ? roi_type_to_target(op->from, op->from_ctype, abi) : op->from;
+	if (d->type != op->type && (!d->type || !op->type || strcmp(d->type, op->type) != 0))
+		d->host_type = op->type;
+	if (d->from != op->from && (!d->from || !op->from || strcmp(d->from, op->from) != 0))
+		d->host_from = op->from;
+}
+
+bool roi_unit_mapped(const struct roi_unit *u, const struct roi_model *model)
+{
+	return model && !roi_model_matches_target(model, u->target);
+}
+
+/* Per entry of a unit's op table: its description, cost per execution and executed count. */
+struct uop {
+	struct roi_op_total t;
+	double cyc, ej;         /* per execution */
+	char *key;              /* identity for merging equal descriptions across units */
+};
+
+static char *key_of(struct roi_arena *a, const struct roi_opdesc *d)
+{
+#define F(s) ((s) ? (s) : "\x01")
+	return roi_arena_printf(a, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%d", F(d->kind),
+				F(d->type), F(d->ctype), F(d->access), F(d->callee), F(d->from), F(d->from_ctype),
+				F(d->code), F(d->host_type), F(d->host_from), d->is_volatile);
+#undef F
+}
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp((*(const struct uop *const *)a)->key, (*(const struct uop *const *)b)->key);
+}
+
+static int by_cost(const void *a, const void *b)
+{
+	const struct roi_op_total *x = a, *y = b;
+
+	if (x->cycles != y->cycles)
+		return x->cycles > y->cycles ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->d.kind, y->d.kind);
+}
+
+static int fn_by_cost(const void *a, const void *b)
+{
+	const struct roi_fn_total *x = a, *y = b;
+
+	if (x->cycles != y->cycles)
+		return x->cycles > y->cycles ? -1 : 1;
+	if (x->ops != y->ops)
+		return x->ops > y->ops ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	return x->fn->gindex < y->fn->gindex ? -1 : x->fn->gindex > y->fn->gindex;
+}
+
+static int by_line(const void *a, const void *b)
+{
+	const struct roi_line_total *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	return c ? c : x->line < y->line ? -1 : x->line > y->line;
+}
+
+static void compute_ops(struct roi_estimate *e, struct uop **unit_ops)
+{
+	const struct roi_program *p = e->prog;
+	const struct roi_model *m = e->model;
+	size_t nall = 0, nexec = 0;
+
+	for (size_t u = 0; u < p->nunits; u++)
+		nall += p->units[u].nops;
+	struct uop **exec = roi_xrealloc(NULL, nall, sizeof *exec);
+	for (size_t u = 0; u < p->nunits; u++)
+		for (size_t i = 0; i < p->units[u].nops; i++)
+			if (unit_ops[u][i].t.count)
+				exec[nexec++] = &unit_ops[u][i];
+	qsort(exec, nexec, sizeof *exec, by_key);
+	e->ops = roi_arena_array(&e->arena, nexec, sizeof *e->ops);
+	for (size_t i = 0; i < nexec; i++) {
+		struct roi_op_total *t = &exec[i]->t;
+
+		if (e->nops && strcmp(exec[i]->key, exec[i - 1]->key) == 0) {
+			e->ops[e->nops - 1].count += t->count;
+			e->ops[e->nops - 1].cycles += t->cycles;
+			e->ops[e->nops - 1].energy_j += t->energy_j;
+		} else {
+			e->ops[e->nops++] = *t;
+		}
+		if (m && !t->cost)
+			e->unmodelled_ops += t->count;
+	}
+	free(exec);
+	qsort(e->ops, e->nops, sizeof *e->ops, by_cost);
+}
+
+void roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, const struct roi_counts *counts,
+			  const struct roi_model *m)
+{
+	struct roi_line_total *lines = NULL;
+	size_t nlines = 0, cap = 0;
+
+	memset(e, 0, sizeof *e);
+	e->prog = p;
+	e->model = m;
+	struct uop **unit_ops = roi_arena_array(&e->arena, p->nunits, sizeof *unit_ops);
+	for (size_t u = 0; u < p->nunits; u++) {
+		const struct roi_unit *unit = &p->units[u];
+		bool mapped = roi_unit_mapped(unit, m);
+
+		e->mapped |= mapped;
+		unit_ops[u] = roi_arena_array(&e->arena, unit->nops, sizeof **unit_ops);
+		for (size_t i = 0; i < unit->nops; i++) {
+			struct uop *o = &unit_ops[u][i];
+
+			roi_opdesc_of(&o->t.d, &unit->ops[i], mapped ? &m->abi : NULL);
+			o->key = key_of(&e->arena, &o->t.d);
+			if (!m)
+				continue;
+			struct roi_opkey k = {o->t.d.kind, o->t.d.type, o->t.d.access, o->t.d.callee, o->t.d.from};
+			o->t.cost = roi_model_lookup(m, &k, &o->t.fallback);
+			if (o->t.cost) {
+				o->cyc = o->t.cost->cycles;
+				o->ej = roi_cost_energy(m, o->t.cost);
+			}
+		}
+	}
+
+	e->fns = roi_arena_array(&e->arena, p->nfunctions, sizeof *e->fns);
+	for (size_t u = 0; u < p->nunits; u++) {
+		const struct roi_unit *unit = &p->units[u];
+
+		for (size_t f = 0; f < unit->nfunctions; f++) {
+			const struct roi_function *fn = &unit->functions[f];
+			struct roi_fn_total *ft = &e->fns[e->nfns++];
+
+			ft->fn = fn;
+			ft->profiled = counts->present[fn->gindex];
+			ft->calls = roi_block_count(counts, fn, 0);
+			for (size_t b = 0; b < fn->nblocks; b++) {
+				uint64_t bc = roi_block_count(counts, fn, b);
+
+				for (size_t r = 0; bc && r < fn->blocks[b].nops; r++) {
+					const struct roi_op_row *row = &fn->blocks[b].ops[r];
+					struct uop *o = &unit_ops[u][row->op];
+					uint64_t n = bc * row->n;
+					double cyc = (double)n * o->cyc, ej = (double)n * o->ej;
+
+					if (!n)
+						continue;
+					o->t.count += n;
+					o->t.cycles += cyc;
+					o->t.energy_j += ej;
+					ft->ops += n;
+					ft->cycles += cyc;
+					ft->energy_j += ej;
+					if (nlines == cap)
+						lines = roi_xrealloc(lines, cap = cap ? 2 * cap : 256, sizeof *lines);
+					lines[nlines++] = (struct roi_line_total){unit->files[row->file], row->line, n, cyc, ej};
+				}
+			}
+			e->total_ops += ft->ops;
+			e->cycles += ft->cycles;
+			e->energy_j += ft->energy_j;
+		}
+	}
+	if (m)
+		e->seconds = e->cycles / m->clock_hz;
+	compute_ops(e, unit_ops);
+	qsort(e->fns, e->nfns, sizeof *e->fns, fn_by_cost);
+
+	qsort(lines, nlines, sizeof *lines, by_line);
+	e->lines = roi_arena_array(&e->arena, nlines, sizeof *e->lines);
+	for (size_t i = 0; i < nlines; i++) {
+		struct roi_line_total *last = e->nlines ? &e->lines[e->nlines - 1] : NULL;
+
+		if (last && last->line == lines[i].line && strcmp(last->file, lines[i].file) == 0) {
+			last->ops += lines[i].ops;
+			last->cycles += lines[i].cycles;
+			last->energy_j += lines[i].energy_j;
+		} else {
+			e->lines[e->nlines++] = lines[i];
+		}
+	}
+	free(lines);
+}
+
+void roi_estimate_free(struct roi_estimate *e)
+{
+	roi_arena_free(&e->arena);
+	memset(e, 0, sizeof *e);
+}

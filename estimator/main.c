@@ -1,0 +1,52 @@
+/* main.c — git-like dispatch: "roi <command> [options]". Adding a command is one line in the
+ * table below plus its cmd_*.c file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{"ops", cmd_ops, "list the operations in a program's roi metadata, per function and line"},
+	{"estimate", cmd_estimate, "count executed operations; with a cost model, cycles, time and energy"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: roi <command> [options] [arguments]\n"
+		"       roi <command> --help\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : NULL;
+
+	if (!name) {
+		usage(stderr);
+		return ROI_EXIT_USAGE;
+	}
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || (strcmp(name, "help") == 0 && argc == 2)) {
+		usage(stdout);
+		return ROI_EXIT_OK;
+	}
+	if (strcmp(name, "help") == 0) {
+		/* "roi help CMD" is "roi CMD --help" */
+		name = argv[2];
+		argv[1] = argv[2];
+		argv[2] = "--help";
+	}
+	if (name[0] == '-') {
+		fprintf(stderr, "roi: unknown option '%s' (see 'roi --help')\n", name);
+		return ROI_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "roi: unknown command '%s' (see 'roi --help')\n", name);
+	return ROI_EXIT_USAGE;
+}

@@ -1,0 +1,336 @@
+/* meta.c — loading and validating .roi.meta records into a struct roi_program. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "elffile.h"
+#include "jv.h"
+#include "meta.h"
+
+/* Parses "0x" followed by 1 to 8 hex digits. */
+static bool parse_checksum(const char *s, uint32_t *out)
+{
+	size_t n;
+
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	n = strspn(s + 2, "0123456789abcdefABCDEF");
+	if (n == 0 || n > 8 || s[2 + n] != '\0')
+		return false;
+	*out = (uint32_t)strtoul(s + 2, NULL, 16);
+	return true;
+}
+
+static int parse_op(const struct jv *v, const cJSON *o, const char *w, struct roi_op *op)
+{
+	bool is_call;
+
+	op->bytes = op->cases = -1;
+	if (jv_object(v, o, w) || jv_string(v, o, w, "kind", true, &op->kind) ||
+	    jv_one_of(v, w, "kind", op->kind, roi_kinds))
+		return -1;
+	is_call = strcmp(op->kind, "call") == 0;
+	if (jv_string(v, o, w, "type", false, &op->type) || jv_string(v, o, w, "ctype", false, &op->ctype) ||
+	    jv_string(v, o, w, "access", false, &op->access) ||
+	    jv_string(v, o, w, "callee", is_call, &op->callee) ||
+	    jv_string(v, o, w, "from", strcmp(op->kind, "conv") == 0, &op->from) ||
+	    jv_string(v, o, w, "from_ctype", false, &op->from_ctype) ||
+	    jv_string(v, o, w, "code", false, &op->code) ||
+	    jv_bool(v, o, w, "volatile", false, &op->is_volatile) || jv_bool(v, o, w, "direct", false, &op->direct) ||
+	    jv_bool(v, o, w, "builtin", false, &op->builtin) ||
+	    jv_bool(v, o, w, "internal", false, &op->internal) ||
+	    jv_integer(v, o, w, "bytes", false, 0, LLONG_MAX, &op->bytes) ||
+	    jv_integer(v, o, w, "cases", false, 0, LLONG_MAX, &op->cases))
+		return -1;
+	if ((op->type && jv_one_of(v, w, "type", op->type, roi_type_names)) ||
+	    (op->from && jv_one_of(v, w, "from", op->from, roi_type_names)) ||
+	    (op->access && jv_one_of(v, w, "access", op->access, roi_accesses)))
+		return -1;
+	return 0;
+}
+
+/* An array of fixed-length integer tuples: lines [file, line] and ops [op, file, line, n]. */
+static int parse_tuple(const struct jv *v, const cJSON *t, const char *w, int len, const long long *max,
+		       long long *out)
+{
+	char ew[320];
+	int i = 0;
+	const cJSON *x;
+
+	if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) != len)
+		return jv_fail(v, w, "must be an array of %d integers", len);
+	cJSON_ArrayForEach(x, t) {
+		snprintf(ew, sizeof ew, "%s[%d]", w, i);
+		if (jv_integer_item(v, x, ew, 0, max[i], &out[i]) != 0)
+			return -1;
+		i++;
+	}
+	return 0;
+}
+
+static int parse_block(const struct jv *v, const cJSON *b, const char *w, const struct roi_unit *u,
+		       size_t nblocks, struct roi_block *blk)
+{
+	const cJSON *succ, *lines, *ops, *x;
+	const long long line_max[2] = {(long long)u->nfiles - 1, INT_MAX};
+	const long long row_max[4] = {(long long)u->nops - 1, (long long)u->nfiles - 1, INT_MAX, 1LL << 53};
+	char ew[320];
+	size_t i;
+
+	if (jv_object(v, b, w) || jv_array(v, b, w, "succ", true, &succ) || jv_array(v, b, w, "lines", true, &lines) ||
+	    jv_array(v, b, w, "ops", true, &ops))
+		return -1;
+
+	int *s = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(succ), sizeof *s);
+	i = 0;
+	cJSON_ArrayForEach(x, succ) {
+		long long k;
+		snprintf(ew, sizeof ew, "%s.succ[%zu]", w, i);
+		if (jv_integer_item(v, x, ew, -1, (long long)nblocks - 1, &k) != 0)
+			return -1;
+		s[i++] = (int)k;
+	}
+	blk->succ = s;
+	blk->nsucc = i;
+
+	struct roi_line *l = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(lines), sizeof *l);
+	i = 0;
+	cJSON_ArrayForEach(x, lines) {
+		long long t[2];
+		snprintf(ew, sizeof ew, "%s.lines[%zu]", w, i);
+		if (parse_tuple(v, x, ew, 2, line_max, t) != 0)
+			return -1;
+		l[i++] = (struct roi_line){(unsigned)t[0], (unsigned)t[1]};
+	}
+	blk->lines = l;
+	blk->nlines = i;
+
+	struct roi_op_row *r = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops), sizeof *r);
+	i = 0;
+	cJSON_ArrayForEach(x, ops) {
+		long long t[4];
+		snprintf(ew, sizeof ew, "%s.ops[%zu]", w, i);
+		if (parse_tuple(v, x, ew, 4, row_max, t) != 0)
+			return -1;
+		r[i++] = (struct roi_op_row){(unsigned)t[0], (unsigned)t[1], (unsigned)t[2], (uint64_t)t[3]};
+	}
+	blk->ops = r;
+	blk->nops = i;
+	return 0;
+}
+
+static int parse_function(const struct jv *v, const cJSON *f, const char *w, struct roi_unit *u,
+			  struct roi_function *fn)
+{
+	const cJSON *blocks, *b, *inlined = NULL;
+	const char *checksum;
+	long long file, line;
+	char bw[256];
+	size_t i = 0;
+
+	fn->unit = u;
+	if (jv_object(v, f, w) || jv_string(v, f, w, "name", true, &fn->name) ||
+	    jv_string(v, f, w, "asm", true, &fn->asm_name) ||
+	    jv_integer(v, f, w, "file", true, 0, (long long)u->nfiles - 1, &file) ||
+	    jv_integer(v, f, w, "line", true, 0, INT_MAX, &line) ||
+	    jv_bool(v, f, w, "static", false, &fn->is_static) ||
+	    jv_string(v, f, w, "counters", true, &fn->counters) ||
+	    jv_string(v, f, w, "checksum", true, &checksum) || jv_array(v, f, w, "blocks", true, &blocks))
+		return -1;
+	fn->file = (unsigned)file;
+	fn->line = (unsigned)line;
+	if (jv_array(v, f, w, "inlined", false, &inlined) != 0)
+		return -1;
+	if (inlined) {
+		const char **names = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(inlined), sizeof *names);
+
+		cJSON_ArrayForEach(b, inlined) {
+			if (!cJSON_IsString(b) || !b->valuestring) {
+				snprintf(bw, sizeof bw, "%s.inlined[%zu]", w, fn->ninlined);
+				return jv_fail(v, bw, "must be a string");
+			}
+			names[fn->ninlined++] = roi_arena_strdup(v->arena, b->valuestring);
+		}
+		fn->inlined = names;
+	}
+	if (!parse_checksum(checksum, &fn->checksum))
+		return jv_fail(v, w, "checksum: '%s' is not 0x followed by up to 8 hex digits", checksum);
+	fn->nblocks = (size_t)cJSON_GetArraySize(blocks);
+	if (fn->nblocks == 0)
+		return jv_fail(v, w, "blocks: empty (block 0 is the entry block)");
+	struct roi_block *blk = roi_arena_array(v->arena, fn->nblocks, sizeof *blk);
+	cJSON_ArrayForEach(b, blocks) {
+		snprintf(bw, sizeof bw, "%s.blocks[%zu]", w, i);
+		if (parse_block(v, b, bw, u, fn->nblocks, &blk[i]) != 0)
+			return -1;
+		i++;
+	}
+	fn->blocks = blk;
+	return 0;
+}
+
+static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
+{
+	static const char *const runtimes[] = {"host", "none", NULL};
+	const cJSON *files, *ops, *fns, *x;
+	const char *id;
+	long long version, bits;
+	char w[64];
+	size_t i;
+
+	if (jv_object(v, root, ""))
+		return -1;
+	if (!cJSON_GetObjectItemCaseSensitive(root, "roi"))
+		return jv_fail(v, "", "missing 'roi' (not a roi metadata record)");
+	if (jv_integer(v, root, "", "roi", true, 0, INT_MAX, &version))
+		return -1;
+	if (version != 1)
+		return jv_fail(v, "", "unsupported metadata version %lld (this roi reads version 1)", version);
+	if (jv_string(v, root, "", "unit", true, &id))
+		return -1;
+	if (strlen(id) != 16 || strspn(id, "0123456789abcdef") != 16)
+		return jv_fail(v, "unit", "'%s' is not 16 lower-case hex digits", id);
+	u->id = strtoull(id, NULL, 16);
+	memcpy(u->id_hex, id, 17);
+	if (jv_string(v, root, "", "source", true, &u->source) ||
+	    jv_string(v, root, "", "source_abs", false, &u->source_abs) ||
+	    jv_string(v, root, "", "compiler", true, &u->compiler) ||
+	    jv_string(v, root, "", "target", true, &u->target) || jv_string(v, root, "", "opt", true, &u->opt) ||
+	    jv_integer(v, root, "", "counter_bits", true, 0, 64, &bits) ||
+	    jv_bool(v, root, "", "atomic", false, &u->atomic) ||
+	    jv_string(v, root, "", "runtime", true, &u->runtime) || jv_one_of(v, "", "runtime", u->runtime, runtimes) ||
+	    roi_abi_parse(v, root, "", "abi", &u->abi) || jv_array(v, root, "", "files", true, &files) ||
+	    jv_array(v, root, "", "ops", true, &ops) || jv_array(v, root, "", "functions", true, &fns))
+		return -1;
+	if (bits != 16 && bits != 32 && bits != 64)
+		return jv_fail(v, "counter_bits", "%lld is not 16, 32 or 64", bits);
+	u->counter_bits = (int)bits;
+
+	const char **f = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(files), sizeof *f);
+	i = 0;
+	cJSON_ArrayForEach(x, files) {
+		if (!cJSON_IsString(x) || !x->valuestring)
+			return jv_fail(v, "", "files[%zu]: must be a string", i);
+		f[i++] = roi_arena_strdup(v->arena, x->valuestring);
+	}
+	u->files = f;
+	u->nfiles = i;
+
+	struct roi_op *o = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops), sizeof *o);
+	i = 0;
+	cJSON_ArrayForEach(x, ops) {
+		snprintf(w, sizeof w, "ops[%zu]", i);
+		if (parse_op(v, x, w, &o[i]) != 0)
+			return -1;
+		i++;
+	}
+	u->ops = o;
+	u->nops = i;
+
+	struct roi_function *fn = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(fns), sizeof *fn);
+	i = 0;
+	cJSON_ArrayForEach(x, fns) {
+		snprintf(w, sizeof w, "functions[%zu]", i);
+		fn[i].index = i;
+		if (parse_function(v, x, w, u, &fn[i]) != 0)
+			return -1;
+		i++;
+	}
+	u->functions = fn;
+	u->nfunctions = i;
+	return 0;
+}
+
+int roi_program_from_records(const char *path, const char *const *text, size_t n, struct roi_program *prog,
+			     struct roi_err *err)
+{
+	struct roi_unit *units;
+
+	memset(prog, 0, sizeof *prog);
+	prog->path = roi_arena_strdup(&prog->arena, path);
+	units = roi_arena_array(&prog->arena, n, sizeof *units);
+	for (size_t r = 0; r < n; r++) {
+		char prefix[1024];
+		struct jv v = {err, prefix, &prog->arena};
+		const char *end = NULL;
+		cJSON *root;
+		int rc;
+
+		snprintf(prefix, sizeof prefix, "%s: .roi.meta record %zu", path, r + 1);
+		root = cJSON_ParseWithOpts(text[r], &end, 1);
+		if (!root)
+			return jv_fail(&v, "", "malformed JSON at byte %zu", end ? (size_t)(end - text[r]) : 0);
+		units[r].record = r + 1;
+		rc = parse_unit(&v, root, &units[r]);
+		cJSON_Delete(root);
+		if (rc != 0)
+			return -1;
+		for (size_t k = 0; k < r; k++)
+			if (units[k].id == units[r].id)
+				return jv_fail(&v, "", "duplicate unit %s (also record %zu)", units[r].id_hex, k + 1);
+	}
+	prog->units = units;
+	prog->nunits = n;
+	for (size_t r = 0; r < n; r++) {
+		struct roi_function *fn = (struct roi_function *)units[r].functions;
+
+		for (size_t i = 0; i < units[r].nfunctions; i++) {
+			fn[i].gindex = prog->nfunctions++;
+			fn[i].gblock0 = prog->nblocks;
+			prog->nblocks += fn[i].nblocks;
+		}
+	}
+	return 0;
+}
+
+int roi_program_load(const char *path, struct roi_program *prog, struct roi_err *err)
+{
+	struct roi_elf *elf;
+	struct roi_records rec;
+	int rc;
+
+	memset(prog, 0, sizeof *prog);
+	if (roi_elf_open(path, &elf, err) != 0)
+		return -1;
+	rc = roi_elf_meta_records(elf, &rec, err);
+	roi_elf_close(elf);
+	if (rc != 0)
+		return -1;
+	rc = roi_program_from_records(path, rec.text, rec.n, prog, err);
+	roi_records_free(&rec);
+	return rc;
+}
+
+void roi_program_free(struct roi_program *prog)
+{
+	roi_arena_free(&prog->arena);
+	memset(prog, 0, sizeof *prog);
+}
+
+const struct roi_unit *roi_program_unit(const struct roi_program *prog, uint64_t id)
+{
+	for (size_t i = 0; i < prog->nunits; i++)
+		if (prog->units[i].id == id)
+			return &prog->units[i];
+	return NULL;
+}
+
+const char *roi_program_common(const struct roi_program *prog, size_t field_offset)
+{
+	const char *first = NULL;
+
+	for (size_t i = 0; i < prog->nunits; i++) {
+		const char *s = *(const char *const *)((const char *)&prog->units[i] + field_offset);
+
+		if (!s)
+			s = "";
+		if (!first)
+			first = s;
+		else if (strcmp(first, s) != 0)
+			return "mixed";
+	}
+	return first ? first : "";
+}

@@ -1,0 +1,107 @@
+/* meta.h — a program as its .roi.meta records describe it (docs/formats.md §1).
+ *
+ * A program is the union of its units (one record per translation unit). Everything is
+ * validated on load, so users of these structs may index without checks: op, file and
+ * successor indices are in range, every function has at least one block. */
+#ifndef ROI_META_H
+#define ROI_META_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "err.h"
+#include "types.h"
+
+struct roi_unit;
+
+/* One entry of a unit's operation table. Absent fields are NULL / false / -1. */
+struct roi_op {
+	const char *kind;               /* one of roi_kinds */
+	const char *type, *ctype;       /* computed type and C type; calls have none */
+	const char *access;             /* load/store: var array field bitfield deref */
+	const char *callee;             /* call: name or "*indirect" */
+	const char *from, *from_ctype;  /* conv: source type */
+	const char *code;               /* vec/other: GCC tree code */
+	bool is_volatile, direct, builtin, internal;
+	long long bytes, cases;         /* copy size, switch labels; -1 when absent */
+};
+
+struct roi_line {
+	unsigned file, line;            /* file indexes the unit's files */
+};
+
+struct roi_op_row {
+	unsigned op, file, line;        /* op indexes the unit's ops */
+	uint64_t n;                     /* executions per execution of the block */
+};
+
+struct roi_block {
+	const int *succ;                /* successor block indices, -1 = function exit */
+	size_t nsucc;
+	const struct roi_line *lines;
+	size_t nlines;
+	const struct roi_op_row *ops;
+	size_t nops;
+};
+
+struct roi_function {
+	const struct roi_unit *unit;
+	size_t index;                   /* position in the unit's functions = profile INDEX */
+	const char *name, *asm_name;
+	unsigned file, line;
+	bool is_static;
+	const char *counters;           /* symbol of the counter array */
+	uint32_t checksum;
+	const char *const *inlined;     /* assembler names GCC inlined into it (optional field) */
+	size_t ninlined;
+	const struct roi_block *blocks; /* block i = counter i; block 0 is the entry */
+	size_t nblocks;
+	size_t gindex;                  /* position among all functions of the program */
+	size_t gblock0;                 /* program-wide number of block 0 (see struct roi_counts) */
+};
+
+struct roi_unit {
+	uint64_t id;
+	char id_hex[17];
+	size_t record;                  /* 1-based record number in .roi.meta */
+	const char *source, *source_abs, *compiler, *target, *opt, *runtime;
+	int counter_bits;
+	bool atomic;
+	struct roi_abi abi;
+	const char *const *files;
+	size_t nfiles;
+	const struct roi_op *ops;
+	size_t nops;
+	const struct roi_function *functions;
+	size_t nfunctions;
+};
+
+struct roi_program {
+	const char *path;
+	const struct roi_unit *units;
+	size_t nunits;
+	size_t nfunctions;              /* over all units */
+	size_t nblocks;                 /* over all functions */
+	struct roi_arena arena;
+};
+
+/* Opens the ELF at path and loads every record. Errors name the file and, for a bad record,
+ * "PATH: .roi.meta record N: <field>: <what>". Free with roi_program_free even on failure. */
+int roi_program_load(const char *path, struct roi_program *prog, struct roi_err *err);
+
+/* Loads from records already read (records[i] is record i+1); "path" names them in messages. */
+int roi_program_from_records(const char *path, const char *const *text, size_t nrecords,
+			     struct roi_program *prog, struct roi_err *err);
+
+void roi_program_free(struct roi_program *prog);
+
+/* The unit with that id, or NULL. */
+const struct roi_unit *roi_program_unit(const struct roi_program *prog, uint64_t id);
+
+/* The value all units share for a string field (offsetof(struct roi_unit, target), ...), or
+ * "mixed" when they differ; "" without units. */
+const char *roi_program_common(const struct roi_program *prog, size_t field_offset);
+
+#endif

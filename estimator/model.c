@@ -1,0 +1,183 @@
+/* model.c — loading cost models and looking costs up, see model.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "jv.h"
+#include "model.h"
+#include "readfile.h"
+
+static const char *const cost_fields[] = {
+	"kind", "type", "class", "access", "callee", "from", "cycles", "energy_j", "note", NULL,
+};
+
+static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct roi_cost *c)
+{
+	const cJSON *f;
+
+	if (jv_object(v, o, w) || jv_string(v, o, w, "kind", true, &c->kind) ||
+	    jv_number(v, o, w, "cycles", true, 0, HUGE_VAL, &c->cycles) ||
+	    jv_one_of(v, w, "kind", c->kind, roi_kinds) || jv_string(v, o, w, "type", false, &c->type) ||
+	    jv_string(v, o, w, "class", false, &c->cls) || jv_string(v, o, w, "access", false, &c->access) ||
+	    jv_string(v, o, w, "callee", false, &c->callee) || jv_string(v, o, w, "from", false, &c->from) ||
+	    jv_string(v, o, w, "note", false, &c->note))
+		return -1;
+	if ((c->type && jv_one_of(v, w, "type", c->type, roi_type_names)) ||
+	    (c->cls && jv_one_of(v, w, "class", c->cls, roi_classes)) ||
+	    (c->access && jv_one_of(v, w, "access", c->access, roi_accesses)) ||
+	    (c->from && jv_one_of(v, w, "from", c->from, roi_type_names)))
+		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(o, "energy_j")) {
+		if (jv_number(v, o, w, "energy_j", true, 0, HUGE_VAL, &c->energy_j) != 0)
+			return -1;
+		c->has_energy = true;
+	}
+	/* An unknown field is most likely a misspelt match field, which would silently widen the match. */
+	cJSON_ArrayForEach(f, o) {
+		size_t i = 0;
+		while (cost_fields[i] && strcmp(cost_fields[i], f->string) != 0)
+			i++;
+		if (!cost_fields[i])
+			return jv_fail(v, w, "unknown field '%s'", f->string);
+	}
+	c->specificity = 2 * !!c->type + !!c->cls + !!c->access + !!c->callee + !!c->from;
+	return 0;
+}
+
+static int parse_model(const struct jv *v, const cJSON *root, struct roi_model *m)
+{
+	const cJSON *costs, *x;
+	long long version;
+	size_t i = 0;
+	char w[64];
+
+	if (jv_object(v, root, ""))
+		return -1;
+	if (!cJSON_GetObjectItemCaseSensitive(root, "roi_model"))
+		return jv_fail(v, "", "missing 'roi_model' (not a roi cost model)");
+	if (jv_integer(v, root, "", "roi_model", true, 0, 1000000, &version))
+		return -1;
+	if (version != 1)
+		return jv_fail(v, "", "unsupported model version %lld (this roi reads version 1)", version);
+	if (jv_string(v, root, "", "part", true, &m->part) || jv_string(v, root, "", "arch", true, &m->arch) ||
+	    jv_string(v, root, "", "core", false, &m->core) ||
+	    jv_number(v, root, "", "clock_hz", true, 1, HUGE_VAL, &m->clock_hz) ||
+	    jv_number(v, root, "", "supply_v", false, 0, HUGE_VAL, &m->supply_v) ||
+	    jv_number(v, root, "", "energy_per_cycle_j", true, 0, HUGE_VAL, &m->energy_per_cycle_j) ||
+	    jv_string(v, root, "", "compiler", false, &m->compiler) || jv_string(v, root, "", "opt", false, &m->opt) ||
+	    roi_abi_parse(v, root, "", "abi", &m->abi) || jv_array(v, root, "", "costs", true, &costs))
+		return -1;
+	if (!*m->arch)
+		return jv_fail(v, "", "arch: must not be empty");
+	struct roi_cost *c = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(costs), sizeof *c);
+	cJSON_ArrayForEach(x, costs) {
+		snprintf(w, sizeof w, "costs[%zu]", i);
+		c[i].index = i;
+		if (parse_cost(v, x, w, &c[i]) != 0)
+			return -1;
+		i++;
+	}
+	m->costs = c;
+	m->ncosts = i;
+	return 0;
+}
+
+int roi_model_parse(const char *path, const char *text, size_t len, struct roi_model *m, struct roi_err *err)
+{
+	struct jv v = {err, path, &m->arena};
+	const char *end = NULL, *nul;
+	cJSON *root;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	m->path = roi_arena_strdup(&m->arena, path);
+	v.prefix = m->path;
+	/* text[len] is NUL; counting it lets cJSON check that nothing follows the document. */
+	nul = memchr(text, '\0', len);
+	root = nul ? NULL : cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+	if (!root) {
+		const char *at = nul ? nul : end ? end : text;
+		unsigned line = 1, col = 1;
+
+		for (const char *p = text; p < at; p++) {
+			if (*p == '\n') {
+				line++;
+				col = 1;
+			} else {
+				col++;
+			}
+		}
+		return roi_err_set(err, "%s:%u:%u: malformed JSON", path, line, col);
+	}
+	rc = parse_model(&v, root, m);
+	cJSON_Delete(root);
+	return rc;
+}
+
+int roi_model_load(const char *path, struct roi_model *m, struct roi_err *err)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (roi_read_file(path, &text, &len, err) != 0)
+		return -1;
+	rc = roi_model_parse(path, text, len, m, err);
+	free(text);
+	return rc;
+}
+
+void roi_model_free(struct roi_model *m)
+{
+	roi_arena_free(&m->arena);
+	memset(m, 0, sizeof *m);
+}
+
+/* An entry's field agrees when it is absent or equal to the operation's. */
+static bool agrees(const char *entry, const char *op)
+{
+	return !entry || (op && strcmp(entry, op) == 0);
+}
+
+const struct roi_cost *roi_model_lookup(const struct roi_model *m, const struct roi_opkey *op, bool *fallback)
+{
+	const char *cls = roi_class_name(roi_type_class(op->type));
+	const struct roi_cost *best = NULL;
+
+	for (size_t i = 0; i < m->ncosts; i++) {
+		const struct roi_cost *c = &m->costs[i];
+
+		if (strcmp(c->kind, op->kind) != 0 || !agrees(c->type, op->type) || !agrees(c->cls, cls) ||
+		    !agrees(c->access, op->access) || !agrees(c->callee, op->callee) || !agrees(c->from, op->from))
+			continue;
+		if (!best || c->specificity > best->specificity)
+			best = c;
+	}
+	*fallback = best && ((op->type && strcmp(op->type, "void") != 0 && !best->type) ||
+			     (op->access && !best->access) || (op->callee && !best->callee) ||
+			     (op->from && !best->from));
+	return best;
+}
+
+double roi_cost_energy(const struct roi_model *m, const struct roi_cost *c)
+{
+	return c->has_energy ? c->energy_j : c->cycles * m->energy_per_cycle_j;
+}
+
+const char *roi_cost_describe(const struct roi_cost *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s%s", c->kind, c->type ? " type=" : "", c->type ? c->type : "",
+		 c->cls ? " class=" : "", c->cls ? c->cls : "", c->access ? " access=" : "", c->access ? c->access : "",
+		 c->callee ? " callee=" : "", c->callee ? c->callee : "", c->from ? " from=" : "",
+		 c->from ? c->from : "");
+	return buf;
+}
+
+bool roi_model_matches_target(const struct roi_model *m, const char *target)
+{
+	return strncmp(target, m->arch, strlen(m->arch)) == 0;
+}

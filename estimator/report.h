@@ -1,0 +1,21 @@
+/* report.h — an estimate as text for people and as JSON for tools (docs/estimate-json.md). */
+#ifndef ROI_REPORT_H
+#define ROI_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "estimate.h"
+
+/* Where the counts came from, for the header. */
+struct roi_source {
+	const char *profile;    /* path, or a description such as "simavr run" */
+	uint64_t runs;
+};
+
+void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src);
+cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *src);
+
+#endif

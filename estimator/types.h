@@ -1,0 +1,39 @@
+/* types.h — roi's vocabulary (operation kinds, types, accesses; docs/formats.md §1), the C ABI
+ * description shared by metadata and models, and the mapping of host types to a target ABI
+ * (models/README.md, "Host profiles and the target ABI"). */
+#ifndef ROI_TYPES_H
+#define ROI_TYPES_H
+
+#include <stdbool.h>
+
+#include "jv.h"
+
+/* NULL-terminated lists of the documented names. */
+extern const char *const roi_kinds[];
+extern const char *const roi_type_names[];
+extern const char *const roi_accesses[];
+extern const char *const roi_classes[];     /* "int", "float", "ptr" */
+
+enum roi_tclass { ROI_TC_NONE, ROI_TC_INT, ROI_TC_FLOAT, ROI_TC_PTR };
+
+/* i*, u* and bool are int; f* float; ptr ptr; agg, vec, cplx, void have no class. */
+enum roi_tclass roi_type_class(const char *type);
+const char *roi_class_name(enum roi_tclass c);  /* NULL for ROI_TC_NONE */
+
+/* Widths in bits, as in the metadata's and the model's "abi" objects. */
+struct roi_abi {
+	int char_bits, short_bits, int_bits, long_bits, llong_bits;
+	int pointer_bits, float_bits, double_bits, ldouble_bits;
+	bool char_signed;
+};
+
+/* Reads obj[key] (all fields required). */
+int roi_abi_parse(const struct jv *v, const cJSON *obj, const char *where, const char *key, struct roi_abi *abi);
+
+/* The type an operation computed in `type` (host) with C type `ctype` has under `abi`: integer
+ * C types take the ABI width (signedness from `type`, except plain char, whose signedness is
+ * the ABI's), floating C types become f<width>, pointers stay ptr. Anything else (no ctype,
+ * an unknown C type, a class mismatch, _Bool) keeps `type`. Returns a static string or `type`. */
+const char *roi_type_to_target(const char *type, const char *ctype, const struct roi_abi *abi);
+
+#endif

@@ -1,0 +1,218 @@
+#!/bin/sh
+test_description='roi estimate and roi ops on bad input
+
+Every input roi reads can be wrong: the program (not an ELF, no metadata, a bad
+record), the profile (truncated, edited, from another build) and the model
+(malformed JSON, schema errors). Each must give one line naming the file and
+the cause, exit 1 (2 for usage errors), and never crash.
+
+The fixtures are written here by hand, without the plugin: a C file puts a JSON
+record into .roi.meta with .incbin, the profile is sealed with the CRC-32 from
+gzip'"'"'s trailer, and a small AVR model prices the operations.'
+. "$(dirname "$0")/test-lib.sh"
+
+# crc32 <FILE: CRC-32 (IEEE) of the input as 8 hex digits; gzip's trailer holds
+# it, little-endian, before the size.
+crc32 () {
+	gzip -c | tail -c 8 | head -c 4 | od -An -tx1 | awk '{ print $4 $3 $2 $1 }'
+}
+
+# seal BODY: BODY followed by its end line "end FNCOUNT CRC".
+seal () {
+	cat "$1" && echo "end $(grep -c '^fn ' "$1") $(crc32 <"$1")"
+}
+
+# elf_with_meta OUT JSON: an executable whose .roi.meta holds the record JSON.
+elf_with_meta () {
+	tr -d '\n' <"$2" >"$1.meta" &&
+	printf '__asm__(".pushsection .roi.meta,\\"\\",@progbits\\n.incbin \\"%s\\"\\n.byte 0\\n.popsection");\nint main(void) { return 0; }\n' \
+		"$1.meta" >"$1.c" &&
+	gcc -o "$1" "$1.c"
+}
+
+# fails STATUS PATTERN CMD...: CMD exits with STATUS (so not by a signal) and
+# prints exactly one line on stderr, which matches PATTERN.
+fails () {
+	status=$1 pattern=$2
+	shift 2
+	if "$@" >out 2>err; then got=0; else got=$?; fi
+	test_equal "$status" "$got" "exit status of '$*'" &&
+	test_equal 1 "$(wc -l <err | tr -d ' ')" "lines on stderr of '$*'" &&
+	test_grep "$pattern" err
+}
+
+test_expect_success 'fixtures: a program with metadata, its profile, a model' '
+	cat >meta.json <<-\EOF &&
+	{"roi": 1, "unit": "9f86d081884c7d65", "source": "prog.c", "compiler": "12.2.0",
+	 "target": "x86_64-linux-gnu", "opt": "O0", "counter_bits": 64, "runtime": "host",
+	 "abi": {"char": 8, "short": 16, "int": 32, "long": 64, "long long": 64, "pointer": 64,
+	         "float": 32, "double": 64, "long double": 128, "char_signed": true},
+	 "files": ["prog.c"],
+	 "ops": [{"kind": "add", "type": "i32", "ctype": "int"},
+	         {"kind": "mul", "type": "u16", "ctype": "unsigned short"},
+	         {"kind": "load", "type": "u16", "ctype": "unsigned short", "access": "array"},
+	         {"kind": "call", "callee": "printf", "direct": true},
+	         {"kind": "lt", "type": "i32", "ctype": "int"},
+	         {"kind": "br"},
+	         {"kind": "add", "type": "f64", "ctype": "double"}],
+	 "functions": [
+	  {"name": "main", "asm": "main", "file": 0, "line": 3, "counters": "__roi_c_9f86d081884c7d65_0",
+	   "checksum": "0x1a2b3c4d",
+	   "blocks": [{"succ": [1], "lines": [[0, 4]], "ops": [[0, 0, 4, 1]]},
+	              {"succ": [2, 3], "lines": [[0, 5]], "ops": [[4, 0, 5, 1], [5, 0, 5, 1]]},
+	              {"succ": [1], "lines": [[0, 6]], "ops": [[1, 0, 6, 1], [2, 0, 6, 2], [6, 0, 6, 1]]},
+	              {"succ": [-1], "lines": [[0, 8]], "ops": [[3, 0, 8, 1]]}]}]}
+	EOF
+	elf_with_meta prog meta.json &&
+	cat >body <<-\EOF &&
+	roi-profile 1
+	program /somewhere/prog
+	runs 1
+	fn 9f86d081884c7d65 0 0x1a2b3c4d 4 1 11 10 1
+	EOF
+	seal body >prog.roi &&
+	cat >avr.json <<-\EOF &&
+	{
+	  "roi_model": 1,
+	  "part": "ATmega32U4",
+	  "arch": "avr",
+	  "clock_hz": 16000000,
+	  "energy_per_cycle_j": 1e-9,
+	  "compiler": "avr-gcc 5.4.0",
+	  "opt": "O0",
+	  "abi": {"char": 8, "short": 16, "int": 16, "long": 32, "long long": 64,
+	          "pointer": 16, "float": 32, "double": 32, "long double": 32, "char_signed": true},
+	  "costs": [
+	    {"kind": "add", "type": "i16", "cycles": 2},
+	    {"kind": "mul", "type": "u16", "cycles": 10},
+	    {"kind": "load", "type": "u16", "cycles": 4},
+	    {"kind": "lt", "class": "int", "cycles": 2},
+	    {"kind": "br", "cycles": 1.25},
+	    {"kind": "add", "type": "f32", "cycles": 100}
+	  ]
+	}
+	EOF
+	echo "int main(void) { return 0; }" >plain.c &&
+	gcc -o plain plain.c
+'
+
+test_expect_success 'the fixtures are good: counts and costs by hand' '
+	# ops: 1 add + 11 lt + 11 br + 10 mul + 20 load + 10 fadd + 1 call = 64
+	# cycles (host int add -> i16, double -> f32 on AVR):
+	#   2 + 22 + 13.75 + 100 + 80 + 1000 = 1217.75, at 16 MHz 76.11 us, at 1 nJ each 1.218 uJ
+	"$ROI" estimate prog >out &&
+	test_grep "^total  *64 ops$" out &&
+	"$ROI" estimate --model avr.json prog prog.roi >out 2>err &&
+	test_grep "^total  *64 ops (1 unmodelled), 1217.75 cycles, 76.11 us, 1.218 uJ$" out &&
+	test_grep "^mapping   host ABI mapped to avr" out &&
+	test_grep "fallback: load type=u16" out &&
+	test_grep "^roi: warning: model avr.json has costs for avr-gcc 5.4.0 -O0" err
+'
+
+test_expect_success 'a file that is not ELF' '
+	echo "just text" >notelf &&
+	fails 1 "^roi: notelf: not an ELF file$" "$ROI" estimate notelf prog.roi &&
+	fails 1 "^roi: notelf: not an ELF file$" "$ROI" ops notelf
+'
+
+test_expect_success 'a truncated ELF' '
+	head -c 1000 prog >cut &&
+	fails 1 "^roi: cut: damaged ELF file: .*truncated" "$ROI" ops cut
+'
+
+test_expect_success 'an ELF without metadata' '
+	fails 1 "^roi: plain: no roi metadata (was it compiled with -fplugin=roi?)$" "$ROI" estimate plain prog.roi
+'
+
+test_expect_success 'a missing program and a missing profile' '
+	fails 1 "^roi: nothere: No such file or directory$" "$ROI" estimate nothere &&
+	fails 1 "^roi: nothere.roi: No such file or directory$" "$ROI" estimate prog nothere.roi
+'
+
+test_expect_success 'metadata records: version, indices, duplicate units' '
+	sed "s/\"roi\": 1/\"roi\": 2/" meta.json >v2.json && elf_with_meta v2 v2.json &&
+	fails 1 "^roi: v2: .roi.meta record 1: unsupported metadata version 2" "$ROI" ops v2 &&
+	sed "s/\"succ\": \[1\]/\"succ\": [7]/" meta.json >succ.json && elf_with_meta succ succ.json &&
+	fails 1 "^roi: succ: .roi.meta record 1: functions\[0\].blocks\[0\].succ\[0\]: 7 is out of range" \
+		"$ROI" ops succ &&
+	sed "s/\"checksum\": \"0x1a2b3c4d\",//" meta.json >nock.json && elf_with_meta nock nock.json &&
+	fails 1 "^roi: nock: .roi.meta record 1: functions\[0\]: missing .checksum.$" "$ROI" ops nock &&
+	{ tr -d "\n" <meta.json && printf "\\0" && tr -d "\n" <meta.json; } >twice.json &&
+	elf_with_meta dup twice.json &&
+	fails 1 "^roi: dup: .roi.meta record 2: duplicate unit 9f86d081884c7d65 (also record 1)$" "$ROI" ops dup
+'
+
+test_expect_success 'malformed model JSON: file, line and column' '
+	cat >broken.json <<-\EOF &&
+	{
+	  "roi_model": 1,
+	  "part": "ATmega32U4"
+	  "arch": "avr"
+	}
+	EOF
+	fails 1 "^roi: broken.json:4:3: malformed JSON$" "$ROI" estimate --model broken.json prog &&
+	printf "{\"roi_model\": 1,\n \"costs\": [1, 2,]}\n" >comma.json &&
+	fails 1 "^roi: comma.json:2:17: malformed JSON$" "$ROI" estimate --model comma.json prog &&
+	: >empty.json &&
+	fails 1 "^roi: empty.json:1:1: malformed JSON$" "$ROI" estimate --model empty.json prog
+'
+
+test_expect_success 'model schema errors name the field' '
+	sed "s/\"cycles\": 1.25/\"cyles\": 1.25/" avr.json >typo.json &&
+	fails 1 "^roi: typo.json: costs\[4\]: missing .cycles.$" "$ROI" estimate -m typo.json prog &&
+	sed "s/\"class\": \"int\"/\"class\": \"integer\"/" avr.json >class.json &&
+	fails 1 "^roi: class.json: costs\[3\].class: unknown value .integer." "$ROI" estimate -m class.json prog &&
+	sed "s/\"clock_hz\": 16000000,//" avr.json >noclock.json &&
+	fails 1 "^roi: noclock.json: missing .clock_hz.$" "$ROI" estimate -m noclock.json prog &&
+	sed "s/\"int\": 16,/\"int\": \"16\",/" avr.json >abi.json &&
+	fails 1 "^roi: abi.json: abi.int: must be an integer$" "$ROI" estimate -m abi.json prog &&
+	sed "s/\"roi_model\": 1/\"roi_model\": 9/" avr.json >v9.json &&
+	fails 1 "^roi: v9.json: unsupported model version 9" "$ROI" estimate -m v9.json prog
+'
+
+test_expect_success 'a truncated profile' '
+	head -c 60 prog.roi >cut.roi &&
+	fails 1 "^roi: cut.roi:4: .*missing end line (truncated profile?)$" "$ROI" estimate prog cut.roi &&
+	head -n 4 prog.roi >lines.roi &&
+	fails 1 "^roi: lines.roi:5: missing end line (truncated profile?)$" "$ROI" estimate prog lines.roi &&
+	: >empty.roi &&
+	fails 1 "^roi: empty.roi:1: " "$ROI" estimate prog empty.roi
+'
+
+test_expect_success 'a profile with a bad CRC' '
+	sed "s/ 11 10 1$/ 11 10 2/" prog.roi >edited.roi &&
+	fails 1 "^roi: edited.roi:5: CRC mismatch: end line says $(crc32 <body), content has " \
+		"$ROI" estimate prog edited.roi
+'
+
+test_expect_success 'malformed profile lines' '
+	sed "s/^fn .*/& 5/" body >extra && seal extra >extra.roi &&
+	fails 1 "^roi: extra.roi:4: more than the 4 counts announced$" "$ROI" estimate prog extra.roi &&
+	sed "s/^roi-profile 1/roi-profile 2/" body >v2 && seal v2 >v2.roi &&
+	fails 1 "^roi: v2.roi:1: unsupported profile version 2" "$ROI" estimate prog v2.roi &&
+	fails 1 "^roi: prog:1: not a roi profile" "$ROI" estimate prog prog
+'
+
+test_expect_success 'a profile from another build' '
+	sed "s/0x1a2b3c4d/0x0badf00d/" meta.json >other.json && elf_with_meta other other.json &&
+	fails 1 "^roi: prog.roi: function main (unit 9f86d081884c7d65) does not match other: checksum 0x1a2b3c4d != 0x0badf00d (profile from another build)$" \
+		"$ROI" estimate other prog.roi &&
+	sed "s/ 4 1 11 10 1$/ 3 1 11 10/" body >short && seal short >short.roi &&
+	fails 1 "^roi: short.roi: function main (unit 9f86d081884c7d65) does not match prog: 3 counters != 4 blocks" \
+		"$ROI" estimate prog short.roi &&
+	sed "s/^fn 9f86d081884c7d65/fn 0000000000000001/" body >unit && seal unit >unit.roi &&
+	fails 1 "^roi: unit.roi: unit 0000000000000001 is not in prog (profile from another build)$" \
+		"$ROI" estimate prog unit.roi
+'
+
+test_expect_success 'usage errors exit 2' '
+	fails 2 "^roi: unknown command .frobnicate." "$ROI" frobnicate &&
+	fails 2 "^roi estimate: unknown option .--bogus." "$ROI" estimate --bogus prog &&
+	fails 2 "^roi estimate: missing PROGRAM" "$ROI" estimate &&
+	fails 2 "^roi estimate: option .--model. needs a value" "$ROI" estimate prog --model &&
+	fails 2 "^roi ops: unexpected argument .b." "$ROI" ops a b &&
+	"$ROI" estimate --help >out && test_grep "^usage: roi estimate" out &&
+	"$ROI" --help >out && test_grep "^  estimate " out
+'
+
+test_done
