@@ -1,6 +1,7 @@
 # roi — GCC-plugin toolkit: count typed atomic operations, estimate cycles and energy.
 #
 #   make            build the host plugin, runtime and the roi command
+#   make avr / arm  build roi.so for avr-gcc / arm-none-eabi-gcc (all-targets: all three)
 #   make demo       install what is missing, build, count and estimate the matrix example
 #   make check      install what is missing, build, run the test suite (TAP, prove)
 #   make bench      overhead benchmark (figures printed, not asserted)
@@ -25,7 +26,16 @@ CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE
 PLUGIN_CXXFLAGS := -std=gnu++14 -fPIC -fno-rtti -O2 -g -Wall -Wextra \
                    -Wno-unused-parameter -Werror
 
+AVR_CC   ?= avr-gcc
+ARM_CC   ?= arm-none-eabi-gcc
+
 HOST_PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
+AVR_PLUGIN_DIR  := $(shell $(AVR_CC) -print-file-name=plugin 2>/dev/null)
+ARM_PLUGIN_DIR  := $(shell $(ARM_CC) -print-file-name=plugin 2>/dev/null)
+
+# GCC 5's headers (avr-gcc) predate C++14 and use string macros glued to
+# literals; the code is the same, only the dialect differs.
+AVR_PLUGIN_CXXFLAGS := $(subst gnu++14,gnu++11,$(PLUGIN_CXXFLAGS)) -Wno-literal-suffix
 
 PLUGIN_SRC  := $(wildcard gcc-plugin/*.cc)
 PLUGIN_HDR  := $(wildcard gcc-plugin/*.h)
@@ -35,14 +45,22 @@ ROI_SRC     := $(wildcard estimator/*.c)
 ROI_HDR     := $(wildcard estimator/*.h)
 
 HOST_PLUGIN := $(BUILD)/host/roi.so
+AVR_PLUGIN  := $(BUILD)/avr/roi.so
+ARM_PLUGIN  := $(BUILD)/arm/roi.so
 HOST_LIB    := $(BUILD)/host/libroi.a
 ROI_BIN     := $(BUILD)/bin/roi
 
-.PHONY: all deps demo check bench install clean
+.PHONY: all avr arm all-targets deps deps-all demo check bench install clean
 all: $(HOST_PLUGIN) $(HOST_LIB) $(ROI_BIN)
+avr: $(AVR_PLUGIN)
+arm: $(ARM_PLUGIN)
+all-targets: all avr arm
 
 deps:
 	@sh contrib/install-deps.sh host
+
+deps-all:
+	@sh contrib/install-deps.sh host avr arm
 
 # ---- compile: the plugin, built with the compiler's own plugin headers ----
 $(BUILD)/host/plugin/%.o: gcc-plugin/%.cc $(PLUGIN_HDR)
@@ -50,6 +68,20 @@ $(BUILD)/host/plugin/%.o: gcc-plugin/%.cc $(PLUGIN_HDR)
 	$(CXX) $(PLUGIN_CXXFLAGS) -I$(HOST_PLUGIN_DIR)/include -c $< -o $@
 
 $(HOST_PLUGIN): $(PLUGIN_SRC:gcc-plugin/%.cc=$(BUILD)/host/plugin/%.o)
+	$(CXX) -shared -o $@ $^
+
+$(BUILD)/avr/plugin/%.o: gcc-plugin/%.cc $(PLUGIN_HDR)
+	@mkdir -p $(@D)
+	$(CXX) $(AVR_PLUGIN_CXXFLAGS) -I$(AVR_PLUGIN_DIR)/include -c $< -o $@
+
+$(AVR_PLUGIN): $(PLUGIN_SRC:gcc-plugin/%.cc=$(BUILD)/avr/plugin/%.o)
+	$(CXX) -shared -o $@ $^
+
+$(BUILD)/arm/plugin/%.o: gcc-plugin/%.cc $(PLUGIN_HDR)
+	@mkdir -p $(@D)
+	$(CXX) $(PLUGIN_CXXFLAGS) -I$(ARM_PLUGIN_DIR)/include -c $< -o $@
+
+$(ARM_PLUGIN): $(PLUGIN_SRC:gcc-plugin/%.cc=$(BUILD)/arm/plugin/%.o)
 	$(CXX) -shared -o $@ $^
 
 # ---- run: the host runtime ----
@@ -62,21 +94,25 @@ $(HOST_LIB): $(RUNTIME_SRC:runtime/%.c=$(BUILD)/host/runtime/%.o)
 	ar rcs $@ $^
 
 # ---- estimate: the roi command ----
+# simavr is linked in: 'roi run --target avr' simulates the firmware itself.
+SIMAVR_CFLAGS := $(shell pkg-config --cflags simavr 2>/dev/null)
+ROI_LIBS      := -lcjson -lelf -lsimavr -lm
+
 $(BUILD)/estimator/%.o: estimator/%.c $(ROI_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) $(SIMAVR_CFLAGS) -c $< -o $@
 
 $(ROI_BIN): $(ROI_SRC:estimator/%.c=$(BUILD)/estimator/%.o)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ -lcjson -lelf -lm
+	$(CC) -o $@ $^ $(ROI_LIBS)
 
 # ---- the README's two commands ----
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh contrib/examples/demo.sh
 
-check: deps
-	@$(MAKE) --no-print-directory all
+check: deps-all
+	@$(MAKE) --no-print-directory all-targets
 	prove -f testsuite/t[0-9]*.sh
 
 bench: deps
@@ -94,6 +130,13 @@ install: all
 	install -m 644 runtime/roi.h $(DESTDIR)$(PREFIX)/include/roi.h
 	install -m 644 models/*.json $(DESTDIR)$(PREFIX)/share/roi/models/
 	install -m 755 $(HOST_PLUGIN) $(DESTDIR)$(HOST_PLUGIN_DIR)/roi.so
+	@# Cross plugins, when built (make all-targets), go to their own compiler.
+	if [ -f $(AVR_PLUGIN) ]; then \
+		install -d $(DESTDIR)$(AVR_PLUGIN_DIR) && \
+		install -m 755 $(AVR_PLUGIN) $(DESTDIR)$(AVR_PLUGIN_DIR)/roi.so; fi
+	if [ -f $(ARM_PLUGIN) ]; then \
+		install -d $(DESTDIR)$(ARM_PLUGIN_DIR) && \
+		install -m 755 $(ARM_PLUGIN) $(DESTDIR)$(ARM_PLUGIN_DIR)/roi.so; fi
 
 clean:
 	rm -rf $(BUILD) testsuite/trash

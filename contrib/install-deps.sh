@@ -1,14 +1,17 @@
 #!/bin/sh
 # install-deps.sh GROUP... — install the Debian packages roi needs, if missing.
 #
-# Groups: host (plugin, runtime, estimator, tests), bench.
+# Groups: host (plugin, runtime, estimator, tests), avr (avr-gcc, avr-libc,
+# simavr), arm (arm-none-eabi-gcc, newlib, QEMU), bench.
 # Runs apt-get only when something is missing, so a machine that has everything
 # never touches the network.  Needs root for the install itself.
 set -e
 
 packages () {
 	case "$1" in
-	host)  echo "gcc g++ make gcc-12-plugin-dev libcjson-dev libelf-dev jq" ;;
+	host)  echo "gcc g++ make pkg-config gcc-12-plugin-dev libcjson-dev libelf-dev libsimavr-dev jq" ;;
+	avr)   echo "gcc-avr avr-libc binutils-avr simavr" ;;
+	arm)   echo "gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm" ;;
 	bench) echo "valgrind bc gcc-12-source" ;;
 	*)     echo "install-deps.sh: unknown group '$1'" >&2; exit 2 ;;
 	esac

@@ -1,7 +1,9 @@
 /* cli.c — option parsing and messages shared by subcommands, see cli.h. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -91,4 +93,28 @@ void roi_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+char *roi_default_profile(const char *program)
+{
+	const char *base = strrchr(program, '/');
+	size_t n = strlen(program) + 8;
+	char *path = malloc(n);
+
+	if (!path)
+		return NULL;
+	snprintf(path, n, "./%s.roi", base ? base + 1 : program);
+	if (access(path, F_OK) != 0) {
+		char *beside = malloc(n);
+
+		if (beside) {
+			snprintf(beside, n, "%s.roi", program);
+			if (access(beside, F_OK) == 0) {
+				free(path);
+				return beside;
+			}
+			free(beside);
+		}
+	}
+	return path;
 }

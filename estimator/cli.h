@@ -29,6 +29,11 @@ int roi_data_error(const struct roi_err *err);
 /* "roi: warning: MSG" on stderr. */
 void roi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The profile of PROGRAM when none is named: ./<basename>.roi (where a host program writes it),
+ * else <PROGRAM>.roi (where 'roi run' writes it, next to the firmware) if that one exists.
+ * Malloc'd; NULL when out of memory. */
+char *roi_default_profile(const char *program);
+
 /* The subcommands; argv[0] is the command's name. Table and dispatch: main.c. */
 int cmd_ops(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);

@@ -14,7 +14,7 @@ static const char usage[] =
 	"usage: roi estimate [--model FILE] [--json] PROGRAM [PROFILE]\n"
 	"\n"
 	"Joins the roi metadata in PROGRAM (an ELF compiled with -fplugin=roi) with the counts in\n"
-	"PROFILE (default ./<basename of PROGRAM>.roi) and lists the executed operations by type,\n"
+	"PROFILE (default ./<basename of PROGRAM>.roi, else PROGRAM.roi) and lists the executed operations by type,\n"
 	"function and line. With a cost model it adds cycles, time and energy; a profile taken on\n"
 	"the host is mapped through the model's ABI when PROGRAM was not compiled for its arch.\n"
 	"\n"
@@ -58,6 +58,26 @@ static void check_missing(const struct roi_counts *c, const struct roi_program *
 		 c->nmissing, p->nfunctions, p->path, first->name, first->unit->source);
 }
 
+/* A 16-bit counter sticks at 65535 instead of wrapping (-fplugin-arg-roi-counter-bits=16): a
+ * count that reached it is a lower bound, and the estimate must say so. */
+static void check_saturation(const struct roi_counts *c, const struct roi_program *p)
+{
+	for (size_t u = 0; u < p->nunits; u++) {
+		if (p->units[u].counter_bits != 16)
+			continue;
+		for (size_t f = 0; f < p->units[u].nfunctions; f++) {
+			const struct roi_function *fn = &p->units[u].functions[f];
+			size_t full = 0;
+
+			for (size_t b = 0; b < fn->nblocks; b++)
+				full += roi_block_count(c, fn, b) >= 65535;
+			if (full)
+				roi_warn("%zu of the 16-bit counters of %s (%s) reached 65535 and saturated: "
+					 "its counts are lower bounds", full, fn->name, p->units[u].source);
+		}
+	}
+}
+
 int cmd_estimate(int argc, char **argv)
 {
 	const char *model_path = NULL, *pos[2], *profile_path;
@@ -86,13 +106,9 @@ int cmd_estimate(int argc, char **argv)
 		return roi_usage_error(argv[0], "missing PROGRAM");
 	profile_path = npos > 1 ? pos[1] : NULL;
 	if (!profile_path) {
-		const char *base = strrchr(pos[0], '/');
-		size_t n = strlen(base ? base + 1 : pos[0]) + 7;
-
-		def = malloc(n);
+		def = roi_default_profile(pos[0]);
 		if (!def)
 			return ROI_EXIT_DATA;
-		snprintf(def, n, "./%s.roi", base ? base + 1 : pos[0]);
 		profile_path = def;
 	}
 
@@ -103,6 +119,7 @@ int cmd_estimate(int argc, char **argv)
 		goto out;
 	}
 	check_missing(&counts, &prog, profile_path);
+	check_saturation(&counts, &prog);
 	if (model_path)
 		check_model_fit(&model, &prog);
 

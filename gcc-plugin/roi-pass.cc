@@ -5,12 +5,12 @@
  * of the code GCC is about to expand into machine instructions.  */
 #include "roi-plugin.h"
 
-/* Why FUN is not counted, or NULL when it is.  */
-static const char *
-is_instrumentable (function *fun)
+/* Why the function DECL is not counted, or NULL when it is.  */
+const char *
+roi_why_not_counted (tree decl)
 {
-  tree decl = fun->decl;
-  if (!gimple_has_body_p (decl) || !fun->cfg)
+  function *fun = DECL_STRUCT_FUNCTION (decl);
+  if (!fun || !gimple_has_body_p (decl) || !fun->cfg)
     return "no body";
   if (DECL_ARTIFICIAL (decl))
     return "artificial (compiler-generated)";
@@ -187,7 +187,9 @@ collect_inlined (tree block, struct roi_strings *names)
 static unsigned int
 roi_instrument (function *fun)
 {
-  const char *why_not = is_instrumentable (fun);
+  if (roi_opts.disabled)
+    return 0;
+  const char *why_not = roi_why_not_counted (fun->decl);
   if (why_not)
     {
       if (roi_opts.verbose)

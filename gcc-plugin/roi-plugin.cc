@@ -8,7 +8,7 @@
 
 int plugin_is_GPL_compatible;
 
-struct roi_options roi_opts = { 32, false, ROI_RUNTIME_HOST, false };
+struct roi_options roi_opts = { 32, false, ROI_RUNTIME_HOST, false, false };
 
 static const char roi_help[] =
   "roi: count typed atomic operations per basic block\n"
@@ -90,10 +90,25 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
   return true;
 }
 
+/* Before the IPA passes every function of the unit is known; a unit with
+   nothing to count gets no constructor, so it never needs libroi.  */
 static void
 on_all_ipa_passes_start (void *, void *)
 {
-  roi_constructor_create ();
+  if (flag_lto || in_lto_p)
+    {
+      warning (0, "roi: link-time optimisation (%<-flto%>) is not supported; "
+	       "this unit is not counted");
+      roi_opts.disabled = true;
+      return;
+    }
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    if (!roi_why_not_counted (node->decl))
+      {
+	roi_constructor_create ();
+	return;
+      }
 }
 
 static void

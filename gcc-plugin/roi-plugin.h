@@ -18,6 +18,7 @@ struct roi_options
   bool atomic;               /* counters updated with relaxed atomic adds */
   enum roi_runtime runtime;  /* host: constructor registration; none: a runner reads RAM */
   bool verbose;              /* say which functions are skipped and why */
+  bool disabled;             /* nothing is counted in this unit (-flto) */
 };
 extern struct roi_options roi_opts;
 
@@ -81,5 +82,6 @@ void roi_constructor_create (void);
 
 /* ---- roi-pass.cc ---- */
 opt_pass *roi_make_pass (void);
+const char *roi_why_not_counted (tree fndecl);
 
 #endif /* ROI_PLUGIN_H */
