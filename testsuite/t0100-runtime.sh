@@ -102,7 +102,7 @@ test_expect_success 'the profile is named after the executable, in the current d
 test_expect_success 'an executable deleted while running still names its profile' '
 	mkdir del && cp fake-unit del/ &&
 	(cd del && exec ./fake-unit 2 touch ../running wait ../go) &
-	while [ ! -e running ]; do sleep 0.05; done &&
+	n=0 && while [ ! -e running ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done &&
 	rm del/fake-unit && touch go && wait $! &&
 	rm go running &&
 	expect_profile expect 1 2 1a2b3c4d "$here/del/fake-unit" &&

@@ -13,7 +13,7 @@
  *     reset         call roi_reset()
  *     output PATH   set ROI_OUTPUT to PATH
  *     touch FILE    create FILE (to say the program is running)
- *     wait FILE     wait until FILE exists (to make parallel runs exit together)
+ *     wait FILE     wait until FILE exists, at most 30 s (to make parallel runs exit together)
  *     sigxfsz       print "SIGXFSZ=default" or "SIGXFSZ=other": the runtime must restore it
  *     exit K        exit(K) at once; otherwise main returns 0
  *
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 				fclose(f);
 			i++;
 		} else if (!strcmp(step, "wait")) {
-			while (access(arg, F_OK) != 0)
+			for (int ms = 0; ms < 30000 && access(arg, F_OK) != 0; ms++)
 				usleep(1000);
 			i++;
 		} else if (!strcmp(step, "sigxfsz")) {

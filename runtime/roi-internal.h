@@ -1,0 +1,56 @@
+/* roi-internal.h — what the runtime's files share; not installed. */
+#ifndef ROI_INTERNAL_H
+#define ROI_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roi.h"
+
+/* Internal names start with __roi_ (reserved, like libgcov's __gcov_) so that they cannot collide with
+ * a program's own, and stay hidden when libroi.a is linked into a shared object. */
+#pragma GCC visibility push(hidden)
+
+/* One "fn" line of a profile. */
+struct roi_fn {
+	uint64_t unit;
+	uint32_t index;
+	uint32_t checksum;
+	uint32_t ncounters;
+	uint64_t *counts;       /* ncounters entries inside roi_profile.counts */
+};
+
+/* A profile in memory: fns sorted by (unit, index), each key once. */
+struct roi_profile {
+	uint64_t runs;
+	size_t nfns;
+	struct roi_fn *fns;
+	uint64_t *counts;       /* storage for every fn's counts */
+};
+
+/* roi-register.c */
+size_t __roi_registered_units(void);
+int __roi_snapshot(struct roi_profile *prof);       /* 0, or -1 with errno */
+void __roi_profile_free(struct roi_profile *prof);
+
+/* roi-profile-merge.c: merges the text of an existing profile into prof (counts and runs added).
+ * Returns ROI_MERGED, or ROI_CORRUPT / ROI_OTHER_BUILD with a reason for the message in why. */
+enum roi_merge_result { ROI_MERGED, ROI_CORRUPT, ROI_OTHER_BUILD };
+enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct roi_profile *prof,
+					  char *why, size_t whysize);
+
+/* roi-profile-write.c: merges prof into the profile at path and writes it atomically.
+ * Returns 0, or -1 after printing one line on stderr. */
+int __roi_profile_save(const char *path, struct roi_profile *prof);
+
+/* roi-crc32.c: IEEE CRC-32 (as zlib's crc32), continued from crc; start with 0. */
+uint32_t __roi_crc32(uint32_t crc, const void *buf, size_t len);
+
+/* roi-dump.c */
+void __roi_exit_writer(void);
+void __roi_program_path(char *buf, size_t size);
+void __roi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#pragma GCC visibility pop
+
+#endif /* ROI_INTERNAL_H */

@@ -1,0 +1,206 @@
+/* roi-profile-merge.c — reading an existing profile (docs/formats.md §3) and adding it to this run's.
+ *
+ * Counts are added only when the file is intact and comes from the same build: the same (unit, index)
+ * set, and for each the same checksum and counter count. Like gcov, anything else is refused rather
+ * than mixed; the caller keeps the old file aside. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "roi-internal.h"
+
+/* Every line is checked to end in '\n' before it is parsed, so the parsers below can rely on that
+ * '\n' to stop them and never look past the line. */
+
+static bool take(const char **s, const char *lit)
+{
+	size_t i;
+
+	for (i = 0; lit[i]; i++)
+		if ((*s)[i] != lit[i])
+			return false;
+	*s += i;
+	return true;
+}
+
+static bool dec(const char **s, uint64_t max, uint64_t *v)
+{
+	const char *p = *s;
+
+	for (*v = 0; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (*v > (max - d) / 10)
+			return false;
+		*v = *v * 10 + d;
+	}
+	if (p == *s)
+		return false;
+	*s = p;
+	return true;
+}
+
+/* Exactly ndigits lower-case hex digits, as the writer prints them. */
+static bool hex(const char **s, int ndigits, uint64_t *v)
+{
+	const char *p = *s;
+
+	for (*v = 0; p < *s + ndigits; p++) {
+		if (*p >= '0' && *p <= '9')
+			*v = *v << 4 | (uint64_t)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			*v = *v << 4 | (uint64_t)(*p - 'a' + 10);
+		else
+			return false;
+	}
+	*s = p;
+	return true;
+}
+
+/* "UNIT INDEX 0xCHECKSUM N", after "fn ". */
+static bool fn_head(const char **s, struct roi_fn *fn)
+{
+	uint64_t unit, index, checksum, n;
+
+	if (!hex(s, 16, &unit) || !take(s, " ") || !dec(s, UINT32_MAX, &index) || !take(s, " 0x") ||
+	    !hex(s, 8, &checksum) || !take(s, " ") || !dec(s, UINT32_MAX, &n))
+		return false;
+	*fn = (struct roi_fn){unit, (uint32_t)index, (uint32_t)checksum, (uint32_t)n, NULL};
+	return true;
+}
+
+static const char *next_line(const char *s)
+{
+	while (*s != '\n')
+		s++;
+	return s + 1;
+}
+
+static bool key_less(const struct roi_fn *a, const struct roi_fn *b)
+{
+	return a->unit < b->unit || (a->unit == b->unit && a->index < b->index);
+}
+
+/* Checks the whole file: header, every line, the end line's count and CRC. Returns the number of
+ * runs, or 0 with the first problem in why. */
+static uint64_t check(const char *text, size_t len, char *why, size_t whysize)
+{
+	const char *end = text + len, *s, *eol;
+	struct roi_fn fn, prev = {0};
+	uint64_t runs = 0, nfns = 0, v, crc;
+	const char *err;
+	unsigned line;
+
+	for (line = 1, s = text;; line++, s = eol + 1) {
+		if (s == end) {
+			err = line == 1 ? "empty file" : "truncated: no end line";
+			break;
+		}
+		eol = memchr(s, '\n', (size_t)(end - s));
+		if (!eol) {
+			err = "truncated line";
+			break;
+		}
+		const char *start = s;
+		if (line == 1) {
+			err = !take(&s, "roi-profile ") ? "not a roi profile"
+			    : !take(&s, "1\n")          ? "unsupported format version" : NULL;
+		} else if (line == 2) {
+			err = take(&s, "program ") ? NULL : "expected 'program PATH'";
+		} else if (line == 3) {
+			err = take(&s, "runs ") && dec(&s, UINT64_MAX, &runs) && *s == '\n' && runs > 0
+			    ? NULL : "expected 'runs N'";
+		} else if (take(&s, "fn ")) {
+			err = NULL;
+			if (!fn_head(&s, &fn))
+				err = "malformed fn line";
+			else if (nfns > 0 && !key_less(&prev, &fn))
+				err = "fn lines out of order";
+			for (uint32_t i = 0; !err && i < fn.ncounters; i++)
+				if (!take(&s, " ") || !dec(&s, UINT64_MAX, &v))
+					err = "fewer counts than announced, or a malformed count";
+			if (!err && *s != '\n')
+				err = "more counts than announced";
+			prev = fn;
+			nfns++;
+		} else if (take(&s, "end ")) {
+			if (!dec(&s, UINT64_MAX, &v) || !take(&s, " ") || !hex(&s, 8, &crc) || *s != '\n')
+				err = "malformed end line";
+			else if (v != nfns)
+				err = "fn line count differs from the end line's";
+			else if ((uint32_t)crc != __roi_crc32(0, text, (size_t)(start - text)))
+				err = "CRC mismatch";
+			else if (eol + 1 == end)
+				return runs;
+			else
+				err = "data after the end line";
+			break;
+		} else {
+			err = "unknown line";
+		}
+		if (err)
+			break;
+	}
+	snprintf(why, whysize, "line %u: %s", line, err);
+	return 0;
+}
+
+/* Walks the fn lines of a checked file alongside prof. Without add, reports the first difference in
+ * why; with add, adds the counts. */
+static bool walk(const char *text, struct roi_profile *prof, bool add, char *why, size_t whysize)
+{
+	const char *s = text;
+	struct roi_fn fn;
+	size_t j = 0;
+	uint64_t v;
+
+	for (int i = 0; i < 3; i++)
+		s = next_line(s);
+	for (; take(&s, "fn "); s = next_line(s), j++) {
+		fn_head(&s, &fn);
+		struct roi_fn *mine = j < prof->nfns ? &prof->fns[j] : NULL;
+		if (!mine || key_less(&fn, mine)) {
+			snprintf(why, whysize, "function %u of unit %016llx is not in this program",
+				 (unsigned)fn.index, (unsigned long long)fn.unit);
+			return false;
+		}
+		if (key_less(mine, &fn))
+			break;
+		if (fn.checksum != mine->checksum) {
+			snprintf(why, whysize, "function %u of unit %016llx: checksum 0x%08x in the profile, "
+				 "0x%08x in this program", (unsigned)fn.index, (unsigned long long)fn.unit,
+				 (unsigned)fn.checksum, (unsigned)mine->checksum);
+			return false;
+		}
+		if (fn.ncounters != mine->ncounters) {
+			snprintf(why, whysize, "function %u of unit %016llx: %u counters in the profile, "
+				 "%u in this program", (unsigned)fn.index, (unsigned long long)fn.unit,
+				 (unsigned)fn.ncounters, (unsigned)mine->ncounters);
+			return false;
+		}
+		for (uint32_t c = 0; add && c < fn.ncounters; c++) {
+			take(&s, " ");
+			dec(&s, UINT64_MAX, &v);
+			mine->counts[c] += v;
+		}
+	}
+	if (j < prof->nfns) {
+		snprintf(why, whysize, "function %u of unit %016llx is not in the profile",
+			 (unsigned)prof->fns[j].index, (unsigned long long)prof->fns[j].unit);
+		return false;
+	}
+	return true;
+}
+
+enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct roi_profile *prof,
+					  char *why, size_t whysize)
+{
+	uint64_t runs = check(text, len, why, whysize);
+
+	if (runs == 0)
+		return ROI_CORRUPT;
+	if (!walk(text, prof, false, why, whysize))
+		return ROI_OTHER_BUILD;
+	walk(text, prof, true, why, whysize);
+	prof->runs += runs;
+	return ROI_MERGED;
+}
