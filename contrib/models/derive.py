@@ -1,0 +1,796 @@
+#!/usr/bin/env python3
+"""derive.py - derive roi's first cost models from compiler output and manual timings.
+
+For every (kind, type[, access|from]) the roi plugin produces, a tiny C snippet
+isolates the operation between two inline-asm markers; the target compiler
+compiles all snippets at -O0 (-S and linked).  The instructions between the
+markers are the operation's instructions (the difference against the same
+function without the statement); their cycles come from a timing table typed in
+from the AVR Instruction Set Manual / the Cortex-M4 TRM.  A call into a library
+routine (soft float, AVR 32-bit division...) is costed by walking the linked
+routine's disassembly along its typical path (forward branches not taken unless
+TYPICAL says otherwise, loops iterated as TYPICAL says).
+
+At -O0 named locals live in stack slots and roi counts no load/store for them,
+so each operation is charged the frame traffic of its operands in proportion to
+how often operands are named locals in real -O0 GIMPLE (measured on a corpus of C
+files with the host gcc; see README.md).
+
+  contrib/models/derive.py [--arch avr|arm] [--out DIR] [--corpus FILE...] [--trace SYMBOL] [--keep DIR]
+"""
+import argparse, collections, glob, json, os, re, shutil, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, '..', '..'))
+INTS = ['i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64']
+ARM_FLAGS = ['-mcpu=cortex-m4', '-mthumb', '-mfloat-abi=hard', '-mfpu=fpv4-sp-d16']
+
+TARGETS = {
+    'avr': dict(
+        file='atmega32u4.json', part='ATmega32U4', core='AVR8 (avr5), 16-bit PC', cmt=';',
+        cc=['avr-gcc', '-mmcu=atmega32u4', '-O0', '-w'],
+        link=['-Wl,--defsym=__TEXT_REGION_LENGTH__=1M'], tools='avr-',
+        compiler='avr-gcc 5.4.0', flags='-mmcu=atmega32u4 -O0', clock=16e6, supply=5.0,
+        current=20e-3, native='i16', floats=['f32'],
+        ctypes=dict(i8='signed char', u8='unsigned char', i16='int', u16='unsigned int', i32='long',
+                    u32='unsigned long', i64='long long', u64='unsigned long long', f32='float', ptr='ptr_t'),
+        abi={"char": 8, "short": 16, "int": 16, "long": 32, "long long": 64, "pointer": 16,
+             "float": 32, "double": 32, "long double": 32, "char_signed": True},
+        energy_source=("Atmel ATmega16U4/ATmega32U4 datasheet 7766F-AVR-11/10, Electrical Characteristics, "
+                       "DC Characteristics table, row ICC 'Power Supply Current, Active 8MHz, VCC = 5V' (page 379): "
+                       "the datasheet's typical value, 10 mA (max 15 mA). The table has no 16 MHz row: the typical "
+                       "current is scaled linearly with the clock to 20 mA at 16 MHz (active current is dominated by "
+                       "switching, so energy per cycle is the same as at 8 MHz): 5 V x 20 mA / 16 MHz = 6.25 nJ per "
+                       "cycle. Not checked against the datasheet's 'Active Supply Current vs. Frequency' figure.")),
+    'arm': dict(
+        file='stm32f401re.json', part='STM32F401RE', core='ARM Cortex-M4F (ARMv7E-M, FPv4-SP)', cmt='@',
+        cc=['arm-none-eabi-gcc'] + ARM_FLAGS + ['-O0', '-w'], link=['--specs=nosys.specs'],
+        tools='arm-none-eabi-', compiler='arm-none-eabi-gcc 12.2.1',
+        flags=' '.join(ARM_FLAGS) + ' -O0', clock=84e6, supply=3.3, current=128e-6 * 84,
+        native='i32', floats=['f32', 'f64'],
+        ctypes=dict(i8='signed char', u8='unsigned char', i16='short', u16='unsigned short', i32='int',
+                    u32='unsigned int', i64='long long', u64='unsigned long long', f32='float', f64='double',
+                    ptr='ptr_t'),
+        abi={"char": 8, "short": 16, "int": 32, "long": 32, "long long": 64, "pointer": 32,
+             "float": 32, "double": 64, "long double": 64, "char_signed": False},
+        energy_source=("STMicroelectronics STM32F401xD/xE datasheet DocID025644, page 1 (Features): run-mode current "
+                       "128 uA/MHz running from Flash (peripherals off), the datasheet's typical value: 10.75 mA at "
+                       "84 MHz, VDD 3.3 V: 3.3 V x 10.75 mA / 84 MHz = 0.42 nJ per cycle. The 84 MHz row of the "
+                       "Run-mode current table in section 6.3.6 (Supply current characteristics) was not checked; "
+                       "with all peripherals enabled the current is higher.")),
+}
+
+# ---- timing tables -----------------------------------------------------------------------------
+# AVR Instruction Set Manual, cycle column for a 16-bit-PC device (ATmega32U4: 32 KiB flash).
+AVR_CYC = {}
+for _m in ('add adc sub subi sbc sbci and andi or ori eor com neg sbr cbr inc dec tst clr ser mov movw ldi '
+           'cp cpc cpi lsl lsr rol ror asr swap bst bld sec clc sen cln sez clz sei cli ses cls sev clv set '
+           'clt seh clh bset bclr nop in out wdr sleep').split():
+    AVR_CYC[_m] = 1
+for _m in 'adiw sbiw mul muls mulsu fmul fmuls fmulsu ld ldd lds st std sts push pop rjmp ijmp cbi sbi'.split():
+    AVR_CYC[_m] = 2
+for _m in 'rcall icall jmp lpm elpm'.split():
+    AVR_CYC[_m] = 3
+for _m in 'call ret reti'.split():
+    AVR_CYC[_m] = 4
+AVR_BR = (1, 2)          # brXX not taken / taken
+AVR_SKIP = (1, 2)        # cpse sbrc sbrs sbic sbis: no skip / skip of a one-word instruction
+
+# Cortex-M4 TRM r0p1 Table 3-1 "Cortex-M4 instruction set summary" and the FPU TRM's FPU instruction
+# table.  P (pipeline refill, 1..3) is taken as 2; SDIV/UDIV (2..12, early termination) as 7.
+P = 2
+ARM_ONE = set(('mov mvn movw movt add addw adc sub subw sbc rsb and orr orn eor bic lsl lsr asr ror rrx cmp cmn '
+               'tst teq mul mla mls umull smull umlal smlal sxtb sxth uxtb uxth sxtab sxtah uxtab uxtah ubfx sbfx '
+               'bfi bfc clz rbit rev rev16 revsh adr neg nop it cpsid cpsie dmb dsb isb ssat usat '
+               'smulbb smulbt smultb smultt smlabb smlabt smlatb smlatt smulwb smulwt smlawb smlawt umaal '
+               'smmul smmla smlad smuad uadd8 usub8 sel qadd qsub').split())
+ARM_CONDS = 'eq ne cs hs cc lo mi pl vs vc hi ls ge lt gt le al'.split()
+ARM_BR = (1, 1 + P)      # b<cond>, cbz, cbnz: not taken / taken
+ARM_LOADS = ('ldr', 'ldrb', 'ldrh', 'ldrsb', 'ldrsh')
+ARM_STORES = ('str', 'strb', 'strh')
+
+
+def arm_base(m):
+    """Mnemonic without width qualifier, flag-setting 's' and condition: ('adds.w' -> 'add', cond)."""
+    m = re.sub(r'\.(n|w)$', '', m)
+    if re.fullmatch(r'it[te]{0,3}', m):
+        return 'it', None
+    cands = [(m, None)]
+    if len(m) > 2 and m[-2:] in ARM_CONDS:
+        cands.append((m[:-2], m[-2:]))
+    known = lambda x: x in ARM_ONE or x in ARM_LOADS or x in ARM_STORES or x in (
+        'ldrd', 'strd', 'ldm', 'ldmia', 'ldmdb', 'stm', 'stmia', 'stmdb', 'push', 'pop', 'sdiv', 'udiv',
+        'tbb', 'tbh', 'b', 'bl', 'blx', 'bx', 'cbz', 'cbnz')
+    for b, c in cands:                        # exact or with a condition, then flag-setting 's'
+        if known(b):
+            return b, c
+    for b, c in cands:
+        if b.endswith('s') and known(b[:-1]):
+            return b[:-1], c
+    return m, None
+
+
+def nregs(ops):
+    lst = re.search(r'\{([^}]*)\}', ops)
+    n = 0
+    for part in (lst.group(1).split(',') if lst else []):
+        r = re.findall(r'\d+', part)
+        n += int(r[1]) - int(r[0]) + 1 if '-' in part and len(r) == 2 else 1
+    return n
+
+
+def arm_cycles(m, ops, prev_load):
+    """Cycles of a non-branch ARM instruction; prev_load: the previous instruction was a single load."""
+    if m.startswith('v'):
+        b = m.split('.')[0]
+        if b in ('vdiv', 'vsqrt'):
+            return 14
+        if b in ('vmla', 'vmls', 'vnmla', 'vnmls', 'vfma', 'vfms', 'vfnma', 'vfnms'):
+            return 3
+        if b in ('vldr', 'vstr'):
+            return 3 if ('.64' in m or re.match(r'\s*d\d', ops)) else 2
+        if b in ('vpush', 'vpop', 'vldm', 'vstm', 'vldmia', 'vstmia', 'vstmdb'):
+            return 1 + nregs(ops) * (2 if re.search(r'\{\s*d', ops) else 1)
+        if b == 'vmov' and len(ops.split(',')) == 3:
+            return 2
+        return 1
+    b, _ = arm_base(m)
+    if b in ARM_ONE:
+        return 1
+    if b in ARM_LOADS or b in ARM_STORES:
+        return 1 if prev_load else 2
+    if b in ('ldrd', 'strd'):
+        return 3
+    if b in ('ldm', 'ldmia', 'ldmdb', 'stm', 'stmia', 'stmdb', 'push', 'pop'):
+        return 1 + nregs(ops)
+    if b in ('sdiv', 'udiv'):
+        return 7
+    raise KeyError(m)
+
+
+def classify(arch, m, ops):
+    """-> (class, target): op, cbr (conditional branch), jmp, call, ret, cret (conditional return),
+    ijmp (indirect jump), skip (AVR skip)."""
+    tgt = None
+    if arch == 'avr':
+        t = re.search(r';\s*0x([0-9a-f]+)', ops)
+        tgt = int(t.group(1), 16) if t else (ops.strip() if re.fullmatch(r'[.\w]+', ops.strip()) else None)
+        if m in ('rjmp', 'jmp'):
+            return 'jmp', tgt
+        if m in ('rcall', 'call'):
+            return ('op', None) if ops.split(';')[0].strip() in ('.', '.+0') else ('call', tgt)
+        if m in ('ret', 'reti'):
+            return 'ret', None
+        if m == 'ijmp':
+            return 'ijmp', None
+        if m.startswith('br'):
+            return 'cbr', tgt
+        if m in ('cpse', 'sbrc', 'sbrs', 'sbic', 'sbis'):
+            return 'skip', None
+        return 'op', None
+    t = re.search(r'(?:^|,)\s*([0-9a-f]+)\s+<[^>]*>\s*$', ops)
+    last = ops.split(',')[-1].strip()
+    tgt = int(t.group(1), 16) if t else (
+        last if re.fullmatch(r'[.\w]+', last) and not re.fullmatch(r'r\d+|lr|pc|sp|ip|fp', last) else None)
+    b, c = arm_base(m)
+    if b in ('bl', 'blx'):
+        return (('ccall' if c else 'call'), tgt) if tgt is not None else ('op', None)
+    if b == 'bx':
+        return ('cret' if c else 'ret'), None
+    if b == 'b':
+        return ('cbr' if c else 'jmp'), tgt
+    if b in ('cbz', 'cbnz'):
+        return 'cbr', tgt
+    if b in ('pop', 'ldm', 'ldmia') and re.search(r'\bpc\b', ops):
+        return ('cret' if c else 'ret'), None
+    if b == 'ldr' and re.match(r'\s*pc\b', ops):
+        return ('ret', None) if re.search(r'\[sp\],', ops) else ('ijmp', None)
+    if b in ('tbb', 'tbh'):
+        return 'ijmp', None
+    return 'op', None
+
+
+def cost(arch, m, ops, cls, prev_load, taken=None):
+    """Cycles of one instruction; taken None means the average of taken and not taken."""
+    if arch == 'avr':
+        if cls in ('cbr', 'skip'):
+            nt, tk = AVR_BR if cls == 'cbr' else AVR_SKIP
+            return (nt + tk) / 2 if taken is None else (tk if taken else nt)
+        if m not in AVR_CYC:
+            raise KeyError(m)
+        return AVR_CYC[m]
+    if cls in ('cbr', 'cret', 'ccall'):
+        nt, tk = (1, 1 + P) if cls != 'cret' or m.startswith('bx') else (1, 1 + nregs(ops) + P)
+        return (nt + tk) / 2 if taken is None else (tk if taken else nt)
+    if cls in ('jmp', 'call'):
+        return 1 + P
+    if cls == 'ret':
+        b = arm_base(m)[0]
+        return 1 + P if b == 'bx' else 2 + P if b == 'ldr' else 1 + nregs(ops) + P
+    if cls == 'ijmp':
+        return 2 + P
+    return arm_cycles(m, ops, prev_load)
+
+
+def is_load(arch, m):
+    return arch == 'arm' and arm_base(m)[0] in ARM_LOADS
+
+
+def frame_access(arch, m, ops):
+    """'r' or 'w' when the instruction reads or writes a named local's stack slot."""
+    if arch == 'avr':
+        if m in ('ldd', 'ld') and re.fullmatch(r'r\d+\s*,\s*Y(\+\d+)?', ops.strip()):
+            return 'r'
+        if m in ('std', 'st') and re.match(r'\s*Y(\+\d+)?\s*,', ops):
+            return 'w'
+        return None
+    b = arm_base(m)[0] if not m.startswith('v') else m.split('.')[0]
+    if '[r7' in ops.replace(' ', ''):
+        if b in ARM_LOADS or b in ('ldrd', 'vldr'):
+            return 'r'
+        if b in ARM_STORES or b in ('strd', 'vstr'):
+            return 'w'
+    return None
+
+
+# ---- typical paths of library routines ---------------------------------------------------------
+# The walk follows a routine from its entry: forward conditional branches (and skips, conditional
+# returns) are not taken, a backward conditional branch is taken while it has been visited fewer
+# than N times (N = iterations of the loop), and a forward branch visited more than N times is taken
+# (the exit of a loop closed by an unconditional jump).  N is iters[branch site], else
+# iters[routine], else 1.  taken
+# lists forward branches on the typical path, by "symbol+0xOFF" in the linked routine, taken from
+# their k-th visit on.  Sites are toolchain-version specific: unused ones are reported.
+NEVER = 10 ** 9
+TYPICAL = {
+    # avr-libc 2.0 libm (float) and libgcc 5.4.0 (integer): operands non-negative, normal floats of
+    # different magnitude (exponents 2 apart), division and multiplication loops run once per bit.
+    'avr': dict(
+        iters={'__udivmodqi4': 9, '__udivmodhi4': 17, '__udivmodsi4': 33, '__addsf3x': 2,
+               '__divsf3_pse+0xa4': 8,
+               # 64-bit division: 4 leading zero bytes skipped, then 32 bit steps
+               '__udivmod64+0x1e': 4, '__udivmod64+0x40': 8, '__udivmod64+0x92': 32},
+        taken={'__divmodhi4+0x4': 1, '__divmodhi4+0xa': 1, '__divmodhi4+0x12': 1, '__divmodhi4+0x16': 1,
+               '__divmodsi4+0x4': 1, '__divmodsi4+0xc': 1, '__divmodsi4+0x14': 1, '__divmodsi4+0x18': 1,
+               '__addsf3x+0x14': 1, '__addsf3x+0x3c': 1, '__addsf3x+0x60': 1, '__addsf3x+0x88': 1,
+               '__addsf3x+0x9e': 1, '__fp_round+0x6': 1, '__fp_round+0xe': 1, '__fp_cmp+0x28': 1,
+               '__addsf3x+0x6': NEVER, '__mulsf3_pse+0x7e': 1, '__divsf3_pse+0x66': 1, '__fixsfsi+0x6': 1}),
+    # libgcc 12.2.1 (ieee754-df.S, bpabi.S, C __udivmoddi4): normal numbers, non-negative operands,
+    # 64-bit division of a 64-bit dividend by a 32-bit divisor.
+    'arm': dict(
+        iters={},
+        taken={'__aeabi_f2d+0x1c': 1, '__aeabi_uldivmod+0x2': 1, '__aeabi_ldivmod+0x2': 1}),
+}
+
+
+class Lib:
+    """The linked ELF's disassembly: instructions by address, symbols."""
+
+    def __init__(self, arch, elf, tools):
+        self.arch, self.ins, self.order, self.syms, self.names = arch, {}, [], {}, []
+        for line in run([tools + 'nm', elf]).splitlines():
+            p = line.split()
+            if len(p) == 3 and p[1] in 'TtWw' and not p[2].startswith('$'):
+                self.syms.setdefault(p[2], int(p[0], 16))
+                self.names.append((int(p[0], 16), p[2]))
+        self.names.sort()
+        for line in run([tools + 'objdump', '-d', '--no-show-raw-insn', elf]).splitlines():
+            mm = re.match(r'\s+([0-9a-f]+):\s+([a-z][\w.]*)\s*(.*)$', line)
+            if mm and not mm.group(2).startswith('.'):
+                a = int(mm.group(1), 16)
+                self.ins[a] = (mm.group(2), mm.group(3).split('@')[0].strip() if arch == 'arm' else mm.group(3))
+                self.order.append(a)
+        self.order.sort()
+        self.idx = {a: i for i, a in enumerate(self.order)}
+
+    def name(self, addr):
+        best = None
+        for a, n in self.names:       # at one address prefer __name, then any name not starting with '.'
+            if a > addr:
+                break
+            if best is None or a > best[0] or (n.startswith('__'), not n.startswith('.')) > (
+                    best[1].startswith('__'), not best[1].startswith('.')):
+                best = (a, n)
+        return best[1] if addr == best[0] else '%s+0x%x' % (best[1], addr - best[0])
+
+    def next(self, addr, k=1):
+        return self.order[self.idx[addr] + k]
+
+    def walk(self, start, trace=False, depth=0, used=None):
+        """(cycles, notes) of the routine at START (a symbol or an address) along its typical path."""
+        conf = TYPICAL[self.arch]
+        used = used if used is not None else set()
+        pc = self.syms[start] if isinstance(start, str) else start
+        routine = self.name(pc)
+        n = conf['iters'].get(routine, 1)
+        if routine in conf['iters']:
+            used.add(routine)
+        cyc, visits, prev_load = 0.0, collections.Counter(), False
+        for _ in range(100000):
+            m, ops = self.ins[pc]
+            cls, tgt = classify(self.arch, m, ops)
+            site = self.name(pc)
+            visits[pc] += 1
+            taken = None
+            if cls in ('cbr', 'skip', 'cret', 'ccall'):
+                if site in conf['taken']:
+                    used.add(site)
+                    taken = visits[pc] >= conf['taken'][site]
+                elif cls == 'cbr' and tgt <= pc:
+                    taken = visits[pc] < conf['iters'].get(site, n)
+                else:
+                    taken = visits[pc] > conf['iters'].get(site, n)
+                if site in conf['iters']:
+                    used.add(site)
+            c = cost(self.arch, m, ops, cls, prev_load, taken)
+            prev_load = is_load(self.arch, m) and cls == 'op'
+            if trace:
+                print('%s%-24s %-8s %-28s %4.1f%s' % ('  ' * depth, site, m, ops.split(';')[0][:28], c,
+                                                      ' taken' if taken else ''))
+            cyc += c
+            if cls == 'call' or (cls == 'ccall' and taken):
+                cyc += self.walk(tgt, trace, depth + 1, used)
+            if cls == 'ret' or (cls == 'cret' and taken):
+                return cyc
+            if cls == 'ijmp':
+                raise SystemExit('derive: indirect jump in %s at %s: no typical path' % (routine, site))
+            if cls == 'jmp' or (cls == 'cbr' and taken):
+                pc = tgt
+            elif cls == 'skip' and taken:
+                pc = self.next(pc, 2)
+            else:
+                pc = self.next(pc)
+        raise SystemExit('derive: %s: no return within 100000 steps' % routine)
+
+
+# ---- operand placement weights from a corpus ----------------------------------------------------
+BIN = {'+': 'arith', '-': 'arith', '*': 'mul', '/': 'div', '%': 'div', '&': 'bit', '|': 'bit', '^': 'bit',
+       '<<': 'shift', '>>': 'shift'}
+CMPS = {'<', '<=', '>', '>=', '==', '!='}
+
+
+def named(tok):
+    """An SSA name of a user variable (x_3, p_1(D)): at -O0 it lives in a stack slot."""
+    m = re.fullmatch(r'([A-Za-z_][\w.]*)_\d+(\(D\))?', tok)
+    return bool(m) and '.' not in m.group(1)
+
+
+def corpus_weights(files):
+    """Per operation group: named-local operand reads and result writes per operation, from -O0 GIMPLE."""
+    st = collections.defaultdict(lambda: [0, 0, 0])
+    tmp = tempfile.mkdtemp(prefix='roi-derive-corpus.')
+    try:
+        for f in files:
+            subprocess.run(['gcc', '-O0', '-std=gnu11', '-w', '-D_GNU_SOURCE', '-I' + os.path.dirname(f),
+                            '-I' + os.path.join(ROOT, 'runtime'), '-I' + os.path.join(ROOT, 'estimator'),
+                            '-fdump-tree-optimized=' + os.path.join(tmp, os.path.basename(f) + '.opt'),
+                            '-c', f, '-o', os.devnull], stderr=subprocess.DEVNULL)
+        for dump in glob.glob(os.path.join(tmp, '*.opt')):
+            for line in open(dump):
+                s = line.strip().rstrip(';')
+                m = re.fullmatch(r'if \((\S+) (\S+) (\S+)\)', s)
+                if m and m.group(2) in CMPS:
+                    g = st['cmp']
+                    g[0] += 1
+                    g[1] += named(m.group(1)) + named(m.group(3))
+                    continue
+                m = re.fullmatch(r'(\S+) = (\S+) (\S+) (\S+)', s)
+                if m and m.group(3) in BIN:
+                    g = st[BIN[m.group(3)]]
+                    g[0] += 1
+                    g[1] += named(m.group(2)) + named(m.group(4))
+                    g[2] += named(m.group(1))
+                    continue
+                for grp, pat in (('conv', r'(\S+) = \([^)]*\) (\S+)'), ('unary', r'(\S+) = [-~](\S+)'),
+                                 ('move', r'(\S+) = ([\w.]+_\d+(?:\(D\))?|-?[\d.e+]+B?)'),
+                                 ('load', r'([\w.]+_\d+) = ([^ (]*(?:\[|->|MEM|\*)[^ ]*|[A-Za-z_]\w*)')):
+                    m = re.fullmatch(pat, s)
+                    if m:
+                        g = st[grp]
+                        g[0] += 1
+                        g[1] += named(m.group(2)) if grp != 'load' else 0
+                        g[2] += named(m.group(1))
+                        break
+    finally:
+        shutil.rmtree(tmp)
+    pool = [sum(st[g][i] for g in ('arith', 'bit', 'mul', 'div', 'shift')) for i in range(3)]
+    w = {}
+    for g in ('arith', 'bit', 'mul', 'div', 'shift', 'unary', 'conv', 'cmp', 'move', 'load'):
+        n, r, wr = st[g] if st[g][0] >= 50 else pool
+        w[g] = (r / max(n, 1), wr / max(n, 1), st[g][0])
+    w['pool'] = (pool[1] / max(pool[0], 1), pool[2] / max(pool[0], 1), pool[0])
+    return w
+
+
+# ---- snippets ---------------------------------------------------------------------------------
+OPS = dict(add='+', sub='-', mul='*', div='/', mod='%', **{'and': '&', 'or': '|', 'xor': '^'},
+           shl='<<', shr='>>', eq='==', ne='!=', lt='<', le='<=', gt='>', ge='>=')
+GROUP = dict(add='arith', sub='arith', mul='mul', div='div', mod='div', shl='shift', shr='shift',
+             neg='unary', **{'and': 'bit', 'or': 'bit', 'xor': 'bit', 'not': 'unary'})
+
+
+def snippets(t):
+    """-> list of (match dict, [C bodies, averaged], reads-scale group, nominal reads, writes group,
+    nominal writes).  Scale group 'addr' means: address operands, always from the frame."""
+    ct, nat, fl = t['ctypes'], t['native'], t['floats']
+    ty = INTS + fl
+    out = []
+
+    def add(match, bodies, rg, rn, wg, wn):
+        out.append((match, bodies, rg, rn, wg, wn))
+
+    for k in ('add', 'sub', 'mul', 'div', 'mod', 'and', 'or', 'xor', 'shl', 'shr', 'neg', 'not'):
+        for x in (ty if k in ('add', 'sub', 'mul', 'div', 'neg') else INTS):
+            T = ct[x]
+            if k in ('neg', 'not'):
+                body = '%s a = gv_%s, r; M(b); r = %sa; M(e); gv_%s = r;' % (T, x, '-' if k == 'neg' else '~', x)
+                add(dict(kind=k, type=x), [body], GROUP[k], 1, GROUP[k], 1)
+            elif k in ('shl', 'shr'):
+                body = '%s a = gv_%s, r; M(b); r = a %s 3; M(e); gv_%s = r;' % (T, x, OPS[k], x)
+                add(dict(kind=k, type=x), [body], GROUP[k], 1, GROUP[k], 1)
+            else:
+                body = '%s a = gv_%s, b = gv_%s, r; M(b); r = a %s b; M(e); gv_%s = r;' % (T, x, x, OPS[k], x)
+                add(dict(kind=k, type=x), [body], GROUP[k], 2, GROUP[k], 1)
+    for k in ('eq', 'ne', 'lt', 'le', 'gt', 'ge'):
+        for x in ty + ['ptr']:
+            T = ct[x]
+            body = '%s a = gv_%s, b = gv_%s; M(b); if (a %s b) { M(e); gv_i16 = 1; }' % (T, x, x, OPS[k])
+            add(dict(kind=k, type=x), [body], 'cmp', 2, None, 0)
+    for x in ty + ['ptr']:
+        for f in ty + ['ptr']:
+            if x == f or (x == 'ptr' and f in fl) or (f == 'ptr' and x in fl):
+                continue
+            body = '%s a = gv_%s; %s r; M(b); r = (%s)a; M(e); gv_%s = r;' % (ct[f], f, ct[x], ct[x], x)
+            add(dict(kind='conv', type=x, **{'from': f}), [body], 'conv', 1, 'conv', 1)
+    for x in ty + ['ptr']:
+        T = ct[x]
+        add(dict(kind='move', type=x), ['%s a = gv_%s, r; M(b); r = a; M(e); gv_%s = r;' % (T, x, x)],
+            'move', 1, 'move', 1)
+        pre = '%s r; int i = gv_i; struct s_%s *p = gp_%s; %s *q = ga_%s; ' % (T, x, x, T, x)
+        post = ' gv_%s = r;' % x
+        for acc, exprs in (('var', ['g_%s' % x]), ('array', ['ga_%s[i]' % x]),
+                           ('field', ['gs_%s.y' % x, 'p->y']), ('deref', ['*q'])):
+            add(dict(kind='load', type=x, access=acc), [pre + 'M(b); r = %s; M(e);' % e + post for e in exprs],
+                'addr', 1, 'load', 1)
+            add(dict(kind='store', type=x, access=acc),
+                [pre + 'M(b); %s = (%s)5; M(e);' % (e, T) for e in exprs], 'addr', 1, None, 0)
+    add(dict(kind='addr', type='ptr'), ['ptr_t r; int i = gv_i; M(b); r = &g_i16; M(e); gv_ptr = r;',
+                                        'ptr_t r; int i = gv_i; M(b); r = &ga_i16[i]; M(e); gv_ptr = r;'],
+        'addr', 1, 'move', 1)
+    add(dict(kind='ptradd', type='ptr'), ['ptr_t p = gv_ptr, q; M(b); q = p + 1; M(e); gv_ptr = q;'],
+        'arith', 1, 'arith', 1)
+    return out
+
+
+EXTRA = r'''
+int callee(int x) { M(p); int y = x; M(r); return y; }
+void s_call(void) { int a = gv_i, r; M(b); r = callee(a); M(e); gv_i = r; }
+#undef ROI_ID
+#define ROI_ID "sw"
+void s_switch(void) { int a = gv_i;
+  M(b); switch (a) { case 0: M(c); gv_i = 3; break; case 1: M(c); gv_i = 5; break;
+  case 2: M(c); gv_i = 7; break; case 3: M(c); gv_i = 9; break; case 4: M(c); gv_i = 1; break;
+  default: M(c); gv_i = 2; } }
+int main(void) { return 0; }
+'''
+
+
+def c_source(t, snips):
+    ct = t['ctypes']
+    src = ['typedef int *ptr_t;', '#define M(x) __asm__ __volatile__("%s roi " #x "_" ROI_ID)' % t['cmt']]
+    for x in INTS + t['floats'] + ['ptr']:
+        src.append('volatile %s gv_%s; %s g_%s, ga_%s[8]; struct s_%s { %s x, y; } gs_%s, *gp_%s = &gs_%s;'
+                   % ((ct[x], x) + (ct[x], x, x) + (x, ct[x], x, x, x)))
+    src.append('volatile int gv_i;')
+    n = 0
+    for s in snips:
+        for body in s[1]:
+            src.append('#define ROI_ID "%d"\nvoid s%d(void) { %s }\n#undef ROI_ID' % (n, n, body))
+            n += 1
+    src.append('#define ROI_ID "x"' + EXTRA)
+    return '\n'.join(src) + '\n'
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, **kw)
+    if r.returncode:
+        raise SystemExit('derive: %s failed:\n%s' % (' '.join(cmd), r.stderr[-3000:]))
+    return r.stdout
+
+
+def parse_asm(arch, text):
+    """-> list of items: ('mark', tag), ('label', name), ('ins', m, ops), ('func', name), ('end',), ('word', lbl)."""
+    items = []
+    for line in text.splitlines():
+        mk = re.search(r'roi (\w+)_(\w+)', line)
+        if mk:
+            items.append(('mark', mk.group(1) + '_' + mk.group(2)))
+            continue
+        s = line.strip()
+        if not s or s[0] in ';@' or s.startswith('/*'):
+            continue
+        if re.match(r'\.type\s+\w+,\s*[@%]function', s):
+            items.append(('func', s.split()[1].rstrip(',')))
+        elif s.startswith('.size'):
+            items.append(('end',))
+        elif re.match(r'\.word\s+\.L', s):
+            items.append(('word', s.split()[1].split('+')[0]))
+        elif re.fullmatch(r'[\w.$]+:', s):
+            items.append(('label', s[:-1]))
+        elif not s.startswith('.') and not re.match(r'\w+\s*=', s):
+            p = s.split(None, 1)
+            items.append(('ins', p[0].lower(), (p[1] if len(p) > 1 else '').split('@')[0].strip()))
+    return items
+
+
+class Target:
+    def __init__(self, arch, tmp, trace=None):
+        self.arch, self.t = arch, TARGETS[arch]
+        self.snips = snippets(self.t)
+        c = os.path.join(tmp, arch + '.c')
+        with open(c, 'w') as f:
+            f.write(c_source(self.t, self.snips))
+        self.items = parse_asm(arch, run(self.t['cc'] + ['-S', c, '-o', '-']))
+        elf = os.path.join(tmp, arch + '.elf')
+        run(self.t['cc'] + [c, '-o', elf] + self.t['link'])
+        self.lib = Lib(arch, elf, self.t['tools'])
+        self.routines, self.used = {}, set()
+        if trace:
+            print('%.1f cycles' % self.lib.walk(trace, trace=True))
+            raise SystemExit(0)
+
+    def routine(self, sym):
+        if sym not in self.routines:
+            self.routines[sym] = self.lib.walk(sym, used=self.used)
+        return self.routines[sym]
+
+    def seq_cost(self, ins):
+        """(core, frame reads, frame writes, library calls) of a linear instruction sequence."""
+        core = fr = fw = 0.0
+        calls, prev_load = [], False
+        for m, ops in ins:
+            cls, tgt = classify(self.arch, m, ops)
+            c = cost(self.arch, m, ops, cls, prev_load)
+            prev_load = is_load(self.arch, m) and cls == 'op'
+            fa = frame_access(self.arch, m, ops)
+            if fa == 'r':
+                fr += c
+            elif fa == 'w':
+                fw += c
+            else:
+                core += c
+            if cls == 'call' and tgt:
+                sym = tgt.split('(')[0] if isinstance(tgt, str) else self.lib.name(tgt)
+                if sym in self.lib.syms and sym != 'callee':        # the call snippet's own callee
+                    core += self.routine(sym)
+                    calls.append(sym)
+        return core, fr, fw, calls
+
+    def region(self, tag_b, tag_e=None, start=None):
+        """Instructions between marker tag_b (or item index start) and tag_e (or function end)."""
+        i = start if start is not None else [k for k, it in enumerate(self.items) if it == ('mark', tag_b)][0] + 1
+        ins = []
+        while i < len(self.items):
+            it = self.items[i]
+            if (tag_e and it == ('mark', tag_e)) or (not tag_e and it[0] == 'end'):
+                return ins
+            if it[0] == 'ins':
+                ins.append(it[1:])
+            i += 1
+        raise SystemExit('derive: unterminated region ' + tag_b)
+
+    def switch_paths(self):
+        """Average dispatch cost over the switch's cases (default included), following its branches."""
+        start = self.items.index(('mark', 'b_sw')) + 1
+        labels = {it[1]: k for k, it in enumerate(self.items) if it[0] == 'label'}
+        costs = []
+
+        def go(i, acc, fr, depth):
+            if depth > 40:
+                return
+            while True:
+                it = self.items[i]
+                if it == ('mark', 'c_sw'):
+                    costs.append((acc, fr))
+                    return
+                if it[0] == 'ins':
+                    m, ops = it[1:]
+                    cls, tgt = classify(self.arch, m, ops)
+                    if cls == 'cbr':
+                        go(labels[tgt], acc + cost(self.arch, m, ops, cls, False, True), fr, depth + 1)
+                        acc += cost(self.arch, m, ops, cls, False, False)
+                    elif cls == 'jmp':
+                        acc += cost(self.arch, m, ops, cls, False)
+                        i = labels[tgt]
+                        continue
+                    elif cls == 'ijmp':
+                        acc += cost(self.arch, m, ops, cls, False)
+                        k = i + 1
+                        while self.items[k][0] in ('word', 'label'):
+                            if self.items[k][0] == 'word':
+                                go(labels[self.items[k][1]], acc, fr, depth + 1)
+                            k += 1
+                        return
+                    else:
+                        c = cost(self.arch, m, ops, cls, False)
+                        if frame_access(self.arch, m, ops) == 'r':
+                            fr += c
+                        else:
+                            acc += c
+                i += 1
+        go(start, 0.0, 0.0, 0)
+        return sum(c for c, _ in costs) / len(costs), sum(f for _, f in costs) / len(costs), len(costs)
+
+
+def derive(arch, W, tmp, trace=None):
+    T = Target(arch, tmp, trace)
+    t = T.t
+    rows, n, brs = [], 0, []
+    for match, bodies, rg, rn, wg, wn in T.snips:
+        parts = []
+        for _ in bodies:
+            ins = T.region('b_%d' % n, 'e_%d' % n)
+            n += 1
+            if match['kind'] in OPS and match['kind'] not in GROUP:      # comparison: split off the branch
+                if not any(classify(arch, m, o)[0] == 'cbr' for m, o in ins):
+                    raise SystemExit('derive: no branch in %s: %s' % (match, ins))
+                k = max(i for i, (m, o) in enumerate(ins) if classify(arch, m, o)[0] == 'cbr')
+                brs.append(cost(arch, ins[k][0], ins[k][1], 'cbr', False))
+                ins = ins[:k] + ins[k + 1:]
+            parts.append(T.seq_cost(ins))
+        core = sum(p[0] for p in parts) / len(parts)
+        fr = sum(p[1] for p in parts) / len(parts)
+        fw = sum(p[2] for p in parts) / len(parts)
+        calls = sorted(set(c for p in parts for c in p[3]))
+        rs = 1.0 if rg == 'addr' else (W[rg][0] / rn if rn else 0)
+        ws = W[wg][1] / wn if wn else 0
+        cyc = core + rs * fr + ws * fw
+        note = 'core %g + frame reads %g x %.2f + frame writes %g x %.2f' % (core, fr, rs, fw, ws)
+        if len(bodies) > 1:
+            note += '; mean of %d forms' % len(bodies)
+        if calls:
+            note += '; calls %s, costed along the typical path of the linked routine' % ', '.join(
+                '%s (%g)' % (c, T.routines[c]) for c in calls)
+        rows.append(dict(match, cycles=round(cyc, 1), note=note))
+    # br: one conditional branch, taken and not taken averaged
+    rows.append(dict(kind='br', cycles=round(sum(brs) / len(brs), 2),
+                     note='one conditional branch, taken/not taken averaged (%s)' % (
+                         'brXX 1/2' if arch == 'avr' else 'B<cond> 1/1+P, P=2')))
+    # switch: dispatch averaged over the cases (5 dense cases + default, index an int named local)
+    sc, sf, ncase = T.switch_paths()
+    rs = W['cmp'][0] / 2
+    rows.append(dict(kind='switch', cycles=round(sc + rs * sf, 1),
+                     note='dispatch of a 5-case dense int switch averaged over its %d targets: core %.1f + '
+                          'frame read %.1f x %.2f; more cases cost more' % (ncase, sc, sf, rs)))
+    # call: call site (one int argument, int result) + callee prologue; ret: epilogue + return
+    cs = T.seq_cost(T.region('b_x', 'e_x'))
+    fi = [k for k, it in enumerate(T.items) if it == ('func', 'callee')][0]
+    pro = T.seq_cost(T.region(None, 'p_x', start=fi + 1))
+    ep = T.seq_cost(T.region('r_x'))
+    rsa, wsa = W['pool'][0] / 2, W['pool'][1]
+    ccyc = cs[0] + rsa * cs[1] + wsa * cs[2] + pro[0] + pro[1] + pro[2]
+    rows.append(dict(kind='call', cycles=round(ccyc, 1),
+                     note='call site with one int argument and int result (core %g + frame reads %g x %.2f + '
+                          'writes %g x %.2f) + callee prologue with a stack frame and the argument spilled (%g); '
+                          'callee body not included' % (cs[0], cs[1], rsa, cs[2], wsa, sum(pro[:3]))))
+    rows.append(dict(kind='ret', cycles=round(ep[0] + ep[2], 1),
+                     note='epilogue of a function with a stack frame and the return instruction; the returned '
+                          'value is loaded by the move before it'))
+    return T, rows
+
+
+def with_fallbacks(t, rows):
+    """Class entries: int from the native int type, float from the widest float, ptr from ptr;
+    conv class entries are means; a per-type load/store without access (e.g. bitfield) uses field."""
+    out = list(rows)
+    key = lambda r: tuple(sorted((k, v) for k, v in r.items() if k not in ('cycles', 'note')))
+    have = {key(r) for r in rows}
+    for r in rows:
+        if r['kind'] in ('conv', 'br', 'switch', 'call', 'ret'):
+            continue
+        for cls, src in (('int', t['native']), ('float', t['floats'][-1]), ('ptr', 'ptr')):
+            if r.get('type') == src:
+                e = {k: v for k, v in r.items() if k not in ('type', 'note')}
+                e = dict(kind=e.pop('kind'), **{'class': cls}, **e)
+                e['note'] = 'fallback: as %s' % src
+                if key(e) not in have:
+                    have.add(key(e))
+                    out.append(e)
+        if r['kind'] in ('load', 'store') and r['access'] == 'field':
+            e = dict(kind=r['kind'], type=r['type'], cycles=r['cycles'], note='fallback (bitfield...): as field')
+            out.append(e)
+    for cls, types in (('int', INTS), ('float', t['floats'])):
+        cs = [r['cycles'] for r in rows if r['kind'] == 'conv' and r['type'] in types and r['from'] in types]
+        if cs:
+            out.append(dict(kind='conv', **{'class': cls}, cycles=round(sum(cs) / len(cs), 1),
+                            note='fallback: mean of the %s-to-%s conversions' % (cls, cls)))
+    return out
+
+
+def write_model(path, t, rows, W, routines, sanity):
+    wtxt = ', '.join('%s %.2f/%.2f' % (g, W[g][0], W[g][1]) for g in
+                     ('arith', 'mul', 'div', 'bit', 'shift', 'unary', 'cmp', 'conv', 'move', 'load'))
+    prov = (
+        "Derived, not calibrated: until calibration lands, every cycle cost comes from the instruction sequence "
+        "%s (%s) emits for the operation and the instruction timings of %s. contrib/models/derive.py compiles one "
+        "snippet per operation that isolates it between two inline-asm markers (the difference against the same "
+        "function without the operation), sums the instructions' cycles from a timing table typed in from the "
+        "manual, and costs calls into library routines (%s) by walking the linked routine's disassembly along its "
+        "typical path (loops multiplied by their iteration count, see each entry's note). At -O0 named locals live "
+        "in stack slots and roi counts no load/store for them: each operation is charged its operands' stack-slot "
+        "loads and its result's stack-slot store in proportion to how often, in -O0 GIMPLE of a corpus of C files "
+        "(the project's own sources and examples), an operand is a named local (reads/writes per operation: %s); "
+        "loads and stores are charged their address operands (index, pointer) from the frame in full. "
+        "Conditional branches count the average of taken and not taken. Not modelled: unconditional jumps (the "
+        "estimator has no per-block/jump term yet, so loop back-edges and if/else joins go unaccounted), %s"
+        "and callee bodies of calls to unprofiled functions. Sanity check (not a fit): %s") % (
+        t['compiler'], t['flags'],
+        'the AVR Instruction Set Manual (16-bit PC: call/ret 4, rcall 3, ld/st/lds/sts 2, mul 2, brXX 1/2)'
+        if t is TARGETS['avr'] else
+        'the Cortex-M4 TRM Table 3-1 and the FPU instruction timings (P = 2 for a pipeline refill, taken branch 3, '
+        'LDR/STR 2 and 1 when pipelined after a load, SDIV/UDIV 7 as the middle of 2..12, VDIV 14)',
+        ', '.join(sorted(routines)) or 'none', wtxt,
+        'flash wait states (the ART accelerator is assumed to hide the 2 wait states at 84 MHz), '
+        if t is TARGETS['arm'] else '', sanity)
+    m = collections.OrderedDict([
+        ('roi_model', 1), ('part', t['part']), ('arch', 'avr' if t is TARGETS['avr'] else 'arm'),
+        ('core', t['core']), ('clock_hz', int(t['clock'])), ('supply_v', t['supply']),
+        ('energy_per_cycle_j', float('%.4g' % (t['supply'] * t['current'] / t['clock']))),
+        ('energy_source', t['energy_source']), ('compiler', t['compiler']), ('opt', 'O0'), ('abi', t['abi']),
+        ('provenance', prov)])
+    head = json.dumps(m, indent=2)[:-2]
+    lines = [json.dumps(r) for r in rows]
+    with open(path, 'w') as f:
+        f.write(head + ',\n  "costs": [\n    ' + ',\n    '.join(lines) + '\n  ]\n}\n')
+
+
+SANITY = {
+    'avr': ("contrib/examples/matrix/matrix.c built with avr-gcc -mmcu=atmega32u4 -O0 runs 9686 cycles from main's "
+            "entry to exit under simavr; this table with roi's counts for it (plugin metadata x loop trip counts) "
+            "gives 5670 cycles, 41% low. Most of the gap is the 2-D subscripts (about 26-33 cycles per m1[m][n] / "
+            "m3[m][p] access at -O0 against 13.6 for the 1-D access the load/store array entries are derived from), "
+            "the rest the unaccounted loop jumps and main's frame set-up."),
+    'arm': "none: no cycle-accurate Cortex-M4 simulator was at hand.",
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--arch', choices=['avr', 'arm'], action='append')
+    ap.add_argument('--out', default=os.path.join(ROOT, 'models'))
+    ap.add_argument('--corpus', nargs='*', help='C files for the operand placement weights')
+    ap.add_argument('--trace', metavar='SYMBOL', help='print the typical path through a library routine')
+    ap.add_argument('--keep', metavar='DIR', help='keep the generated C, assembly and ELF files in DIR')
+    a = ap.parse_args()
+    files = a.corpus or sorted(glob.glob(os.path.join(ROOT, p)) for p in (
+        'contrib/examples/*/*.c', 'testsuite/programs/*.c', 'runtime/*.c', 'estimator/*.c'))
+    files = a.corpus or [f for g in files for f in g]
+    W = corpus_weights(files)
+    print('operand placement (named-local reads / result writes per operation, %d corpus files):' % len(files))
+    for g, (r, w, n) in sorted(W.items()):
+        print('  %-6s %.2f / %.2f  (%d ops)' % (g, r, w, n))
+    for arch in a.arch or ['avr', 'arm']:
+        tmp = a.keep or tempfile.mkdtemp(prefix='roi-derive.')
+        os.makedirs(tmp, exist_ok=True)
+        try:
+            T, rows = derive(arch, W, tmp, a.trace)
+        finally:
+            if not a.keep:
+                shutil.rmtree(tmp)
+        rows = with_fallbacks(T.t, rows)
+        unused = set(TYPICAL[arch]['iters']) | set(TYPICAL[arch]['taken'])
+        for s in sorted(unused - T.used):
+            print('derive: warning: TYPICAL site %s was not reached' % s, file=sys.stderr)
+        print('\n%s (%s): %d entries' % (T.t['part'], T.t['compiler'], len(rows)))
+        for sym, c in sorted(T.routines.items()):
+            print('  routine %-18s %7.1f cycles' % (sym, c))
+        for r in rows:
+            match = ' '.join('%s=%s' % (k, v) for k, v in r.items() if k not in ('kind', 'cycles', 'note'))
+            print('  %-7s %-28s %7.1f   %s' % (r['kind'], match, r['cycles'], r['note']))
+        out = os.path.join(a.out, T.t['file'])
+        write_model(out, T.t, rows, W, T.routines, SANITY[arch])
+        print('wrote', out)
+
+
+if __name__ == '__main__':
+    main()
