@@ -37,5 +37,6 @@ char *roi_default_profile(const char *program);
 /* The subcommands; argv[0] is the command's name. Table and dispatch: main.c. */
 int cmd_ops(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const struct command {
 } commands[] = {
 	{"ops", cmd_ops, "list the operations in a program's roi metadata, per function and line"},
 	{"estimate", cmd_estimate, "count executed operations; with a cost model, cycles, time and energy"},
+	{"run", cmd_run, "run a firmware in a simulator (--target avr: simavr) and write its profile"},
 };
 
 static void usage(FILE *out)

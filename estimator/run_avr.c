@@ -1,0 +1,165 @@
+/* run_avr.c — an AVR firmware run in libsimavr, see run_avr.h. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sim_avr.h>
+#include <sim_core_decl.h>
+#include <sim_elf.h>
+
+#include "run_avr.h"
+
+/* simavr reports through one process-wide logger, to stdout and stderr by default. roi keeps its
+ * error messages (to quote when the firmware crashes) and drops the rest: loading notes, the
+ * firmware's UART output and traces would mix with roi's own output. */
+static char simavr_said[512];
+
+static void keep_errors(avr_t *avr, const int level, const char *fmt, va_list ap)
+{
+	char line[256];
+	size_t n = strlen(simavr_said);
+
+	(void)avr;
+	if (level > LOG_ERROR)
+		return;
+	vsnprintf(line, sizeof line, fmt, ap);
+	/* Drop the colour escapes and line breaks; "avr_sadly_crashed" says nothing the caller won't. */
+	for (char *s = line, *d = line;; s++) {
+		if (*s == '\033')
+			s += strcspn(s, "m");
+		else if (*s != '\n' && *s != '\r')
+			*d++ = *s;
+		if (!*s) {
+			*d = '\0';
+			break;
+		}
+	}
+	if (!*line || strcmp(line, "avr_sadly_crashed") == 0 || n + 3 >= sizeof simavr_said)
+		return;
+	snprintf(simavr_said + n, sizeof simavr_said - n, "%s%s", n ? "; " : "", line);
+}
+
+/* Simulated sleep lasts no wall-clock time: the default callback paces the run in real time. */
+static void no_sleep(avr_t *avr, avr_cycle_count_t how_long)
+{
+	(void)avr;
+	(void)how_long;
+}
+
+static const avr_kind_t *find_kind(const char *mcu)
+{
+	for (size_t i = 0; avr_kind[i]; i++)
+		for (size_t k = 0; k < 4 && avr_kind[i]->names[k]; k++)
+			if (strcmp(avr_kind[i]->names[k], mcu) == 0)
+				return avr_kind[i];
+	return NULL;
+}
+
+int roi_avr_check_mcu(const char *mcu, struct roi_err *err)
+{
+	char known[256] = "";
+	size_t n = 0, len = 0;
+
+	if (find_kind(mcu))
+		return 0;
+	for (; avr_kind[n]; n++)
+		if (n < 8)
+			len += (size_t)snprintf(known + len, sizeof known - len, "%s, ", avr_kind[n]->names[0]);
+	return roi_err_set(err, "unknown MCU '%s' (simavr knows %s... %zu in all: 'simavr --list-cores')", mcu, known,
+			   n);
+}
+
+/* At "cli; rjmp ." with interrupts off: nothing can ever leave this loop. avr-libc's exit() ends so
+ * (libgcc's _exit and __stop_program); simavr 1.6 itself would run it forever. */
+static bool at_exit_loop(const avr_t *avr)
+{
+	avr_flashaddr_t pc = avr->pc;
+
+	return !avr->sreg[S_I] && pc >= 2 && pc + 1 <= avr->flashend && avr->flash[pc] == 0xff &&
+	       avr->flash[pc + 1] == 0xcf && avr->flash[pc - 2] == 0xf8 && avr->flash[pc - 1] == 0x94;
+}
+
+static int simulate(avr_t *avr, struct roi_avr_run *run, struct roi_err *err)
+{
+	for (;;) {
+		avr_flashaddr_t pc = avr->pc;   /* of the instruction run now, to name it if it crashes */
+		int state = avr_run(avr);
+
+		if (state == cpu_Done) {
+			run->stop = ROI_AVR_SLEEP;
+			break;
+		}
+		if (state == cpu_Crashed || state == cpu_Stopped)
+			return roi_err_set(err, "%s: the firmware crashed at PC 0x%04x after %llu cycles (simavr: %s)",
+					   run->elf, (unsigned)pc, (unsigned long long)avr->cycle,
+					   *simavr_said ? simavr_said
+					   : pc > avr->flashend ? "ran off the end of the flash"
+					   : state == cpu_Crashed ? "crashed" : "stopped");
+		if (at_exit_loop(avr)) {
+			run->stop = ROI_AVR_EXIT;
+			break;
+		}
+		if (avr->cycle >= run->max_cycles) {
+			run->stop = ROI_AVR_LIMIT;
+			break;
+		}
+	}
+	run->cycles = avr->cycle;
+	run->data_size = (size_t)avr->ramend + 1;
+	run->data = malloc(run->data_size);
+	if (!run->data)
+		return roi_err_set(err, "out of memory");
+	memcpy(run->data, avr->data, run->data_size);
+	return 0;
+}
+
+int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
+{
+	elf_firmware_t fw;
+	avr_logger_p old_logger = avr_global_logger_get();
+	avr_t *avr = NULL;
+	int rc = -1;
+
+	run->data = NULL;
+	if (roi_avr_check_mcu(run->mcu, err) != 0)
+		return -1;
+	simavr_said[0] = '\0';
+	avr_global_logger_set(keep_errors);
+	memset(&fw, 0, sizeof fw);
+	if (elf_read_firmware(run->elf, &fw) != 0) {
+		roi_err_set(err, "%s: simavr cannot load it%s%s", run->elf, *simavr_said ? ": " : "", simavr_said);
+		goto out;
+	}
+	avr = avr_make_mcu_by_name(run->mcu);
+	if (!avr || avr_init(avr) != 0) {
+		roi_err_set(err, "%s: simavr cannot create a %s", run->elf, run->mcu);
+		goto out;
+	}
+	avr_load_firmware(avr, &fw);
+	avr->frequency = run->freq_hz;  /* after loading: an .mmcu section may name another one */
+	avr->sleep = no_sleep;
+	if (*simavr_said) {
+		roi_err_set(err, "%s: simavr cannot load it for %s: %s", run->elf, run->mcu, simavr_said);
+		goto out;
+	}
+	rc = simulate(avr, run, err);
+out:
+	if (avr) {
+		avr_terminate(avr);
+		free(avr);
+	}
+	free(fw.flash);
+	for (uint32_t i = 0; i < fw.symbolcount; i++)
+		free(fw.symbol[i]);
+	free(fw.symbol);
+	avr_global_logger_set(old_logger);
+	return rc;
+}
+
+void roi_avr_run_free(struct roi_avr_run *run)
+{
+	free(run->data);
+	run->data = NULL;
+}

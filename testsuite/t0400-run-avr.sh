@@ -1,0 +1,188 @@
+#!/bin/sh
+test_description='roi run --target avr: firmware in simavr, counters read from its SRAM
+
+The seed matrix example is built with avr-gcc and the AVR plugin (runtime=none),
+run in libsimavr as an ATmega32U4, and its profile estimated. The counts that
+do not depend on type widths are those of t0200: 60 multiplications, 97 loop
+comparisons feeding 97 branches, 75 volatile stores and 60 volatile loads of
+m3 (at -Os too), main entered once.'
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-roi.sh"
+
+AVR_PLUGIN=$ROI_BUILD/avr/roi.so
+avr_cc () { avr-gcc -mmcu=atmega32u4 "$@"; }
+roi_avr () { "$ROI" run --target avr --mcu atmega32u4 "$@"; }
+# cycles_of OUT: the cycle count in a 'roi run' text line.
+cycles_of () { sed -n 's/.*: stopped after \([0-9][0-9]*\) cycles (.*/\1/p' "$1"; }
+volatile_count () {
+	jq --arg k "$2" '[.ops[] | select(.kind == $k and .volatile == true) | .count] | add // 0' "$1"
+}
+
+test_expect_success 'matrix at -O0 runs to its exit and leaves a profile next to the ELF' '
+	mkdir fw &&
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" "$EXAMPLES/matrix/matrix.c" -o fw/matrix.elf &&
+	roi_avr fw/matrix.elf >out &&
+	test_grep "^fw/matrix.elf: stopped after [0-9]* cycles ([0-9.]* [mun]*s at 16 MHz); profile fw/matrix.elf.roi$" out &&
+	test -f fw/matrix.elf.roi &&
+	test_grep "^program $(pwd)/fw/matrix.elf$" fw/matrix.elf.roi &&
+	test_grep "^runs 1$" fw/matrix.elf.roi
+'
+
+test_expect_success 'the -O0 counts are those derived by hand' '
+	"$ROI" estimate --json fw/matrix.elf >est.json &&
+	test_equal 60 "$(op_count est.json mul)" &&
+	cmp=$(( $(op_count est.json lt) + $(op_count est.json le) )) &&
+	test_equal 97 "$cmp" "loop comparisons" &&
+	test_equal 97 "$(op_count est.json br)" &&
+	test_equal 75 "$(volatile_count est.json store)" &&
+	test_equal 60 "$(volatile_count est.json load)" &&
+	test_equal 1 "$(fn_calls est.json main)"
+'
+
+test_expect_success 'at -Os the volatile accesses survive exactly: 75 stores, 60 loads' '
+	avr_cc -Os -fplugin="$AVR_PLUGIN" "$EXAMPLES/matrix/matrix.c" -o matrix-os.elf &&
+	roi_avr matrix-os.elf >out-os &&
+	"$ROI" estimate --json matrix-os.elf >est-os.json &&
+	test_equal 75 "$(volatile_count est-os.json store)" &&
+	test_equal 60 "$(volatile_count est-os.json load)" &&
+	test_equal 1 "$(fn_calls est-os.json main)" &&
+	test "$(cycles_of out-os)" -lt "$(cycles_of out)"
+'
+
+test_expect_success 'the cycle count is exact: the same every run, and the limit it just fits in' '
+	c=$(cycles_of out) &&
+	test "$c" -gt 0 &&
+	roi_avr fw/matrix.elf >again &&
+	test_equal "$c" "$(cycles_of again)" "second run" &&
+	roi_avr --max-cycles "$c" fw/matrix.elf &&
+	test_must_fail roi_avr --max-cycles $((c - 1)) fw/matrix.elf 2>err &&
+	test_grep "^roi: fw/matrix.elf: no stop after $((c - 1)) cycles (--max-cycles)" err
+'
+
+test_expect_success 'counting costs cycles: the plugin-built matrix is slower than a plain one' '
+	# The plain matrix is linked with one counted unit that never runs, so
+	# that roi accepts it; its counters add a few bytes to clear at start-up.
+	echo "int roi_unused(int x) { return x + 1; }" >unused.c &&
+	avr_cc -O0 -c "$EXAMPLES/matrix/matrix.c" -o plain.o &&
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" -c unused.c -o unused.o &&
+	avr_cc plain.o unused.o -o plain.elf &&
+	roi_avr plain.elf >out-plain &&
+	test "$(cycles_of out-plain)" -lt "$(cycles_of out)"
+'
+
+test_expect_success '--json, --output and --freq' '
+	roi_avr --json --freq 8000000 -o m.roi fw/matrix.elf >run.json &&
+	test -f m.roi &&
+	test_equal "\"fw/matrix.elf\" \"atmega32u4\" 8000000 \"exit\" \"m.roi\"" \
+		"$(jq -c -r "[.elf, .mcu, .freq_hz, .stop_reason, .profile] | map(tojson) | join(\" \")" run.json)" &&
+	test_equal "$(cycles_of out)" "$(jq .cycles run.json)" &&
+	test_equal true "$(jq ".seconds == .cycles / 8000000 and .saturated == []" run.json)"
+'
+
+test_expect_success 'sleep with interrupts off ends the run too' '
+	cat >sleep.c <<-\EOF &&
+	#include <avr/interrupt.h>
+	#include <avr/sleep.h>
+	volatile int x;
+	int main(void) { for (int i = 0; i < 10; i++) x += i; cli(); sleep_enable(); sleep_cpu(); return 0; }
+	EOF
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" sleep.c -o sleep.elf &&
+	roi_avr --json sleep.elf >sleep.json &&
+	test_equal "\"sleep\"" "$(jq .stop_reason sleep.json)" &&
+	"$ROI" estimate --json sleep.elf >sleep-est.json &&
+	test_equal 10 "$(op_count sleep-est.json store i16 var)"
+'
+
+test_expect_success 'interrupts and sleep: 10 Timer0 overflows at clk/64 take 10 x 16384 cycles' '
+	cat >timer.c <<-\EOF &&
+	#include <avr/interrupt.h>
+	#include <avr/io.h>
+	#include <avr/sleep.h>
+	volatile unsigned char ticks;
+	ISR(TIMER0_OVF_vect) { ticks++; }
+	int main(void)
+	{
+		TCCR0B = _BV(CS01) | _BV(CS00);
+		TIMSK0 = _BV(TOIE0);
+		sei();
+		while (ticks < 10) { sleep_enable(); sleep_cpu(); }
+		return 0;
+	}
+	EOF
+	avr_cc -Os -fplugin="$AVR_PLUGIN" timer.c -o timer.elf &&
+	roi_avr timer.elf >out-timer &&
+	c=$(cycles_of out-timer) &&
+	test "$c" -ge 163840 && test "$c" -lt 180224 &&
+	"$ROI" estimate --json timer.elf >timer.json &&
+	test_equal 10 "$(fn_calls timer.json __vector_23)" &&
+	test_equal 1 "$(fn_calls timer.json main)"
+'
+
+test_expect_success '16-bit counters stick at 65535 and are reported as lower bounds' '
+	cat >sat.c <<-\EOF &&
+	volatile unsigned char x;
+	int main(void) { for (unsigned long i = 0; i < 70000; i++) x++; return 0; }
+	EOF
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-counter-bits=16 sat.c -o sat.elf &&
+	roi_avr --json sat.elf >sat.json 2>err &&
+	test_grep "^roi: warning: [0-9]* counters* of function main saturated at 65535: counts are lower bounds$" err &&
+	test_equal "\"main\"" "$(jq ".saturated[0].function" sat.json)" &&
+	test_grep " 65535" sat.elf.roi
+'
+
+test_expect_success 'not an AVR ELF: a clear error' '
+	echo "int main(void) { return 0; }" >host.c &&
+	gcc host.c -o host &&
+	test_must_fail roi_avr host 2>err &&
+	test_grep "^roi: host: an x86-64 ELF, not AVR (--target avr)$" err
+'
+
+test_expect_success 'an AVR ELF built without the plugin: a clear error' '
+	avr_cc -O0 "$EXAMPLES/matrix/matrix.c" -o noplugin.elf &&
+	test_must_fail roi_avr noplugin.elf 2>err &&
+	test_grep "^roi: noplugin.elf: no roi metadata" err
+'
+
+test_expect_success 'a counter array missing from the symbol table, or of the wrong size' '
+	sym=$(avr-nm fw/matrix.elf | sed -n "s/.* b \(__roi_c_.*_0\)$/\1/p") &&
+	avr-objcopy -N "$sym" fw/matrix.elf nosym.elf &&
+	test_must_fail roi_avr nosym.elf 2>err &&
+	test_grep "^roi: nosym.elf: no symbol $sym (the counters of function main)$" err &&
+	# the -Os metadata (same unit, fewer blocks) on the -O0 firmware
+	avr-objcopy --dump-section .roi.meta=os-meta.bin matrix-os.elf /dev/null &&
+	avr-objcopy --update-section .roi.meta=os-meta.bin fw/matrix.elf mixed.elf &&
+	test_must_fail roi_avr mixed.elf 2>err &&
+	test_grep "^roi: mixed.elf: counter array $sym of function main has [0-9]* bytes, expected [0-9]* (" err
+'
+
+test_expect_success 'a firmware that never stops hits --max-cycles' '
+	echo "int main(void) { for (;;); }" >forever.c &&
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" forever.c -o forever.elf &&
+	test_must_fail roi_avr --max-cycles 100000 forever.elf 2>err &&
+	test_grep "^roi: forever.elf: no stop after 100000 cycles (--max-cycles); the firmware may loop forever$" err &&
+	test ! -f forever.elf.roi
+'
+
+test_expect_success 'a crashing firmware names the PC; simavr stays quiet otherwise' '
+	cat >badwrite.c <<-\EOF &&
+	int main(void) { *(volatile char *)0x1000 = 1; return 0; }
+	EOF
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" badwrite.c -o badwrite.elf &&
+	test_must_fail roi_avr badwrite.elf >out-crash 2>err &&
+	test_grep "^roi: badwrite.elf: the firmware crashed at PC 0x[0-9a-f]* after [0-9]* cycles (simavr: .*out of ram)$" err &&
+	test_equal 1 "$(wc -l <err)" &&
+	test ! -s out-crash
+'
+
+test_expect_success 'bad options: unknown MCU (exit 1), missing --mcu or unknown target (exit 2)' '
+	test_must_fail roi_avr --mcu atmega9999 fw/matrix.elf 2>err &&
+	test_grep "^roi: unknown MCU .atmega9999. (simavr knows atmega128, .*atmega" err &&
+	rc=0 && "$ROI" run --target avr fw/matrix.elf 2>err || rc=$? &&
+	test_equal 2 $rc "exit status" && test_grep "missing --mcu" err &&
+	rc=0 && "$ROI" run --target arm --mcu x fw/matrix.elf 2>err || rc=$? &&
+	test_equal 2 $rc "exit status" && test_grep "unknown target .arm." err &&
+	rc=0 && roi_avr --max-cycles 0 fw/matrix.elf 2>err || rc=$? &&
+	test_equal 2 $rc "exit status"
+'
+
+test_done
