@@ -38,5 +38,6 @@ char *roi_default_profile(const char *program);
 int cmd_ops(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

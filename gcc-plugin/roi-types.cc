@@ -91,21 +91,22 @@ type_name_string (const_tree type)
 static const char *
 standard_int_name (const_tree type)
 {
+  /* int before short and long before long long: on AVR size_t is
+     "unsigned int", on x86-64 "unsigned long", as the C libraries spell it.  */
   static const struct { tree *node; const char *name; } std[] = {
-    { &integer_types[itk_char], "char" },
-    { &integer_types[itk_signed_char], "signed char" },
-    { &integer_types[itk_unsigned_char], "unsigned char" },
-    { &integer_types[itk_short], "short" },
-    { &integer_types[itk_unsigned_short], "unsigned short" },
     { &integer_types[itk_int], "int" },
     { &integer_types[itk_unsigned_int], "unsigned int" },
     { &integer_types[itk_long], "long" },
     { &integer_types[itk_unsigned_long], "unsigned long" },
     { &integer_types[itk_long_long], "long long" },
     { &integer_types[itk_unsigned_long_long], "unsigned long long" },
+    { &integer_types[itk_short], "short" },
+    { &integer_types[itk_unsigned_short], "unsigned short" },
+    { &integer_types[itk_signed_char], "signed char" },
+    { &integer_types[itk_unsigned_char], "unsigned char" },
   };
   unsigned bits = int_bits (type);
-  for (size_t i = 1; i < ARRAY_SIZE (std); i++)
+  for (size_t i = 0; i < ARRAY_SIZE (std); i++)
     {
       tree t = *std[i].node;
       if (t && TYPE_PRECISION (t) == bits
@@ -180,6 +181,9 @@ roi_ctype_name (const_tree type, struct roi_buf *out)
     }
 
   const char *name = type_name_string (type);
+  /* GCC's own size types are size_t or ptrdiff_t to a C programmer.  */
+  if (name && TREE_CODE (type) == INTEGER_TYPE && strstr (name, "sizetype"))
+    name = NULL;
   if (name)
     {
       for (size_t i = 0; i < ARRAY_SIZE (c_spelling); i++)
