@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "elffile.h"
 #include "estimate.h"
 #include "fmt.h"
 #include "meta.h"
@@ -13,13 +14,20 @@
 
 static const char usage[] =
 	"usage: roi ops [--json] PROGRAM\n"
+	"       roi ops --size [--baseline PLAIN] PROGRAM\n"
 	"\n"
 	"Lists, from PROGRAM's roi metadata alone, every function (name, file:line, blocks) and the\n"
 	"operations of each of its source lines: \"file:line  kind type ctype [detail]  xN\", where N\n"
 	"is how many times the line's blocks perform the operation when each runs once.\n"
 	"\n"
-	"      --json   one JSON document on stdout\n"
-	"  -h, --help   this help\n";
+	"With --size it tells what counting costs the program instead: the RAM of its counter arrays\n"
+	"(exact, from the symbol table) and, given --baseline PLAIN (the same sources built without\n"
+	"the plugin), the code bytes the counter increments added.\n"
+	"\n"
+	"      --json            one JSON document on stdout\n"
+	"      --size            counter RAM and added code bytes\n"
+	"      --baseline PLAIN  the program built without the plugin, for --size\n"
+	"  -h, --help            this help\n";
 
 /* One operation at one line of a function, summed over the function's blocks. */
 struct site {
@@ -162,16 +170,65 @@ static cJSON *to_json(const struct roi_program *p)
 	return doc;
 }
 
+/* Counting's price in a firmware: counter RAM from the symbol table, code bytes against a build
+ * without the plugin (the increments cannot be told apart from other code in the ELF). */
+static int print_size(const struct roi_program *p, const char *baseline, struct roi_err *err)
+{
+	struct roi_elf *elf = NULL, *plain = NULL;
+	uint64_t ram = 0, arrays = 0, blocks = 0, code, plain_code;
+	int rc = -1;
+
+	if (roi_elf_open(p->path, &elf, err) != 0)
+		goto out;
+	for (size_t u = 0; u < p->nunits; u++)
+		for (size_t f = 0; f < p->units[u].nfunctions; f++) {
+			const struct roi_function *fn = &p->units[u].functions[f];
+			struct roi_symbol sym;
+
+			if (roi_elf_symbol(elf, fn->counters, &sym, err) != 0)
+				goto out;
+			ram += sym.size;
+			arrays++;
+			blocks += fn->nblocks;
+		}
+	if (roi_elf_code_size(elf, &code, err) != 0)
+		goto out;
+	printf("counters  %llu arrays, %llu counters, %llu bytes of RAM (.bss)\n", (unsigned long long)arrays,
+	       (unsigned long long)blocks, (unsigned long long)ram);
+	if (baseline) {
+		if (roi_elf_open(baseline, &plain, err) != 0 || roi_elf_code_size(plain, &plain_code, err) != 0)
+			goto out;
+		printf("code      %llu bytes, %llu without the plugin (%s): the increments added %lld bytes (%.1f%%)\n",
+		       (unsigned long long)code, (unsigned long long)plain_code, baseline,
+		       (long long)code - (long long)plain_code,
+		       plain_code ? 100.0 * ((double)code - (double)plain_code) / (double)plain_code : 0.0);
+	} else {
+		printf("code      %llu bytes (--baseline PLAIN tells how many the increments added)\n",
+		       (unsigned long long)code);
+	}
+	rc = 0;
+out:
+	if (plain)
+		roi_elf_close(plain);
+	if (elf)
+		roi_elf_close(elf);
+	return rc;
+}
+
 int cmd_ops(int argc, char **argv)
 {
-	const char *pos[1];
-	bool json = false;
+	const char *pos[1], *baseline = NULL;
+	bool json = false, size = false;
 	int npos, rc, status = ROI_EXIT_OK;
-	struct roi_option opts[] = {{.name = "json", .flag = &json}};
+	struct roi_option opts[] = {
+		{.name = "json", .flag = &json},
+		{.name = "size", .flag = &size},
+		{.name = "baseline", .value = &baseline},
+	};
 	struct roi_err err;
 	struct roi_program prog;
 
-	rc = roi_options(argc, argv, opts, 1, pos, 1, &npos, &err);
+	rc = roi_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, &err);
 	if (rc == 1) {
 		fputs(usage, stdout);
 		return ROI_EXIT_OK;
@@ -184,7 +241,16 @@ int cmd_ops(int argc, char **argv)
 		roi_program_free(&prog);
 		return roi_data_error(&err);
 	}
-	if (json) {
+	if (baseline && !size) {
+		roi_program_free(&prog);
+		return roi_usage_error(argv[0], "--baseline goes with --size");
+	}
+	if (size) {
+		if (print_size(&prog, baseline, &err) != 0) {
+			roi_program_free(&prog);
+			return roi_data_error(&err);
+		}
+	} else if (json) {
 		cJSON *doc = to_json(&prog);
 		char *text = cJSON_Print(doc);
 

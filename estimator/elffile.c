@@ -238,3 +238,19 @@ int roi_elf_symbol(struct roi_elf *e, const char *name, struct roi_symbol *sym, 
 		return roi_err_set(err, "%s: no symbol table (stripped?)", e->path);
 	return roi_err_set(err, "%s: no symbol %s", e->path, name);
 }
+
+int roi_elf_code_size(struct roi_elf *e, uint64_t *bytes, struct roi_err *err)
+{
+	Elf_Scn *scn = NULL;
+
+	*bytes = 0;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			return damaged(e, err);
+		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR))
+			*bytes += sh.sh_size;
+	}
+	return 0;
+}

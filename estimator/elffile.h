@@ -50,4 +50,7 @@ void roi_records_free(struct roi_records *records);
  * Errors: "PATH: no symbol table (stripped?)", "PATH: no symbol NAME". */
 int roi_elf_symbol(struct roi_elf *elf, const char *name, struct roi_symbol *sym, struct roi_err *err);
 
+/* Bytes of code: the sizes of the allocated, executable sections added up. */
+int roi_elf_code_size(struct roi_elf *elf, uint64_t *bytes, struct roi_err *err);
+
 #endif
