@@ -16,20 +16,26 @@
 #include "meta.h"
 #include "profile.h"
 #include "run_avr.h"
+#include "run_qemu.h"
 
 static const char usage[] =
 	"usage: roi run --target avr --mcu MCU [--freq HZ] [--max-cycles N] [--output PROFILE] [--json] FIRMWARE\n"
+	"       roi run --target cortex-m [--machine M] [--max-seconds S] [--output PROFILE] [--json] FIRMWARE\n"
 	"\n"
 	"Runs FIRMWARE (an ELF compiled with -fplugin=roi, runtime=none) in a simulator until it stops,\n"
 	"reads its roi counters out of the simulated memory and writes the profile to PROFILE (default\n"
 	"FIRMWARE.roi, next to it) for 'roi estimate'. Prints the exact simulated cycle count.\n"
 	"A firmware stops when it reaches \"cli; rjmp .\" (what avr-libc's exit() ends in) or sleeps with\n"
-	"interrupts off. See docs/run.md.\n"
+	"interrupts off. A Cortex-M firmware runs under qemu-system-arm until it calls _exit (newlib's\n"
+	"rdimon: see contrib/cortex-m/); instead of cycles, QEMU's executed instruction count is printed.\n"
+	"See docs/run.md.\n"
 	"\n"
-	"  -t, --target T         simulator: avr (simavr)\n"
+	"  -t, --target T         simulator: avr (simavr) or cortex-m (qemu-system-arm)\n"
 	"      --mcu MCU          simulated microcontroller, e.g. atmega32u4 ('simavr --list-cores')\n"
 	"      --freq HZ          clock frequency in Hz (default 16000000)\n"
 	"      --max-cycles N     give up after N cycles (default 10000000000)\n"
+	"      --machine M        cortex-m: QEMU machine (default mps2-an386, a Cortex-M4)\n"
+	"      --max-seconds S    cortex-m: give up after S seconds of host time (default 60, 0: never)\n"
 	"  -o, --output PROFILE   where to write the profile\n"
 	"      --json             one JSON document on stdout\n"
 	"  -h, --help             this help\n";
@@ -283,6 +289,7 @@ static int report(const struct roi_avr_run *run, const char *profile, bool json,
 int cmd_run(int argc, char **argv)
 {
 	const char *target = NULL, *mcu = NULL, *freq = NULL, *max = NULL, *output = NULL, *pos[1];
+	const char *machine = NULL, *max_seconds = NULL;
 	bool json = false;
 	int npos, rc, status = ROI_EXIT_DATA;
 	struct roi_option opts[] = {
@@ -292,6 +299,8 @@ int cmd_run(int argc, char **argv)
 		{.name = "max-cycles", .value = &max},
 		{.name = "output", .short_name = 'o', .value = &output},
 		{.name = "json", .flag = &json},
+		{.name = "machine", .value = &machine},
+		{.name = "max-seconds", .value = &max_seconds},
 	};
 	uint64_t freq_hz = 16000000, max_cycles = 10000000000ull;
 	struct roi_err err;
@@ -311,9 +320,15 @@ int cmd_run(int argc, char **argv)
 	if (rc < 0)
 		return roi_usage_error(argv[0], "%s", err.msg);
 	if (!target)
-		return roi_usage_error(argv[0], "missing --target (the one there is: avr)");
+		return roi_usage_error(argv[0], "missing --target (avr or cortex-m)");
+	if (strcmp(target, "cortex-m") == 0)
+		return roi_run_cortex_m(&(struct roi_qemu_args){argv[0], npos ? pos[0] : NULL, machine, max_seconds, output,
+								mcu ? "--mcu" : freq ? "--freq" : max ? "--max-cycles" : NULL,
+								json});
 	if (strcmp(target, "avr") != 0)
-		return roi_usage_error(argv[0], "unknown target '%s' (the one there is: avr)", target);
+		return roi_usage_error(argv[0], "unknown target '%s' (avr or cortex-m)", target);
+	if (machine || max_seconds)
+		return roi_usage_error(argv[0], "%s is not an option of --target avr", machine ? "--machine" : "--max-seconds");
 	if (!mcu)
 		return roi_usage_error(argv[0], "missing --mcu (e.g. atmega32u4)");
 	if (freq && parse_number(freq, UINT32_MAX, &freq_hz) != 0)
