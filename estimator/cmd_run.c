@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -14,8 +13,8 @@
 #include "counts.h"
 #include "elffile.h"
 #include "meta.h"
-#include "profile.h"
 #include "run_avr.h"
+#include "run_common.h"
 #include "run_qemu.h"
 
 static const char usage[] =
@@ -40,30 +39,10 @@ static const char usage[] =
 	"      --json             one JSON document on stdout\n"
 	"  -h, --help             this help\n";
 
-/* The counter array of one function, once found in the symbol table. */
-struct counter_array {
-	const struct roi_function *fn;
-	uint64_t addr;          /* data address as the ELF gives it */
-	size_t bytes;           /* per counter */
+/* simavr trusts the ELF it loads: every unit must be AVR code, not only the ELF header. */
+static const struct roi_run_target avr_target = {
+	.option = "avr", .arch = "AVR", .machine = EM_AVR, .unit_target = "avr",
 };
-
-/* "an ARM ELF": what a wrong ELF was built for. */
-static const char *machine_name(unsigned machine)
-{
-	static const struct {
-		unsigned machine;
-		const char *name;
-	} names[] = {
-		{EM_AVR, "an AVR"}, {EM_ARM, "an ARM"}, {EM_AARCH64, "an AArch64"}, {EM_X86_64, "an x86-64"},
-		{EM_386, "an x86"}, {EM_RISCV, "a RISC-V"}, {EM_MSP430, "an MSP430"}, {EM_XTENSA, "an Xtensa"},
-		{EM_MIPS, "a MIPS"}, {EM_PPC, "a PowerPC"}, {EM_PPC64, "a PowerPC64"},
-	};
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (names[i].machine == machine)
-			return names[i].name;
-	return "another machine's";
-}
 
 /* A positive decimal number up to max. */
 static int parse_number(const char *s, uint64_t max, uint64_t *out)
@@ -80,152 +59,27 @@ static int parse_number(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-/* The ELF is a linked AVR executable. */
-static int check_elf(const char *path, struct roi_elf **elf, struct roi_err *err)
-{
-	struct roi_elf_info info;
-
-	if (roi_elf_open(path, elf, err) != 0)
-		return -1;
-	roi_elf_info(*elf, &info);
-	if (info.machine != EM_AVR)
-		return roi_err_set(err, "%s: %s ELF, not AVR (--target avr)", path, machine_name(info.machine));
-	if (info.relocatable)
-		return roi_err_set(err, "%s: an object file, not a linked firmware", path);
-	return 0;
-}
-
-/* Every unit was compiled for AVR without a runtime, and every function's counter array is in the
- * symbol table with the size its metadata implies. */
-static int find_counters(struct roi_elf *elf, const struct roi_program *p, struct counter_array *arrays,
-			 struct roi_err *err)
-{
-	size_t k = 0;
-
-	if (p->nfunctions == 0)
-		return roi_err_set(err, "%s: the roi metadata lists no functions: nothing to count", p->path);
-	for (size_t u = 0; u < p->nunits; u++) {
-		const struct roi_unit *unit = &p->units[u];
-
-		if (strncmp(unit->target, "avr", 3) != 0 || (unit->target[3] && unit->target[3] != '-'))
-			return roi_err_set(err, "%s: %s was compiled for %s, not AVR (--target avr)", p->path,
-					   unit->source, unit->target);
-		if (strcmp(unit->runtime, "none") != 0)
-			return roi_err_set(err, "%s: %s was compiled with runtime=%s; a simulated firmware needs "
-					   "-fplugin-arg-roi-runtime=none", p->path, unit->source, unit->runtime);
-		for (size_t f = 0; f < unit->nfunctions; f++, k++) {
-			const struct roi_function *fn = &unit->functions[f];
-			struct roi_symbol sym;
-			size_t bytes = (size_t)unit->counter_bits / 8;
-
-			if (roi_elf_symbol(elf, fn->counters, &sym, err) != 0) {
-				char why[sizeof err->msg];
-
-				snprintf(why, sizeof why, "%s", err->msg);
-				return roi_err_set(err, "%.900s (the counters of function %s)", why, fn->name);
-			}
-			if (sym.size != fn->nblocks * bytes)
-				return roi_err_set(err, "%s: counter array %s of function %s has %llu bytes, expected %zu "
-						   "(%zu blocks of %d bits)", p->path, fn->counters, fn->name,
-						   (unsigned long long)sym.size, fn->nblocks * bytes, fn->nblocks,
-						   unit->counter_bits);
-			arrays[k] = (struct counter_array){fn, sym.value, bytes};
-		}
-	}
-	return 0;
-}
-
 /* Copies the counters out of the data memory; 16-bit counters stick at 65535, so say where that
  * happened: those counts are lower bounds. */
-static int read_counters(const struct roi_program *p, const struct counter_array *arrays,
+static int read_counters(const struct roi_program *p, struct roi_counter_array *arrays,
 			 const struct roi_avr_run *run, struct roi_counts *counts, cJSON *saturated,
 			 struct roi_err *err)
 {
 	roi_counts_init(counts, p);
 	counts->runs = 1;
-	counts->nmissing = 0;
 	for (size_t i = 0; i < p->nfunctions; i++) {
-		const struct counter_array *a = &arrays[i];
-		size_t nsat = 0, size = a->fn->nblocks * a->bytes;
+		struct roi_counter_array *a = &arrays[i];
+		size_t size = a->fn->nblocks * a->bytes;
 
 		if (a->addr < ROI_AVR_DATA_OFFSET || a->addr - ROI_AVR_DATA_OFFSET > run->data_size ||
 		    size > run->data_size - (a->addr - ROI_AVR_DATA_OFFSET))
 			return roi_err_set(err, "%s: counter array %s at 0x%llx is outside the data memory of the "
 					   "%s (0x%x-0x%zx)", p->path, a->fn->counters, (unsigned long long)a->addr,
 					   run->mcu, ROI_AVR_DATA_OFFSET, ROI_AVR_DATA_OFFSET + run->data_size - 1);
-		const uint8_t *mem = run->data + (a->addr - ROI_AVR_DATA_OFFSET);
-		for (size_t b = 0; b < a->fn->nblocks; b++) {
-			uint64_t v = 0;
-
-			for (size_t j = a->bytes; j-- > 0;)
-				v = v << 8 | mem[b * a->bytes + j];
-			counts->block[a->fn->gblock0 + b] = v;
-			nsat += a->bytes == 2 && v == 0xffff;
-		}
-		counts->present[a->fn->gindex] = true;
-		if (nsat) {
-			cJSON *o = cJSON_CreateObject();
-
-			roi_warn("%zu counter%s of function %s saturated at 65535: counts are lower bounds", nsat,
-				 nsat == 1 ? "" : "s", a->fn->name);
-			cJSON_AddStringToObject(o, "function", a->fn->name);
-			cJSON_AddStringToObject(o, "unit", a->fn->unit->id_hex);
-			cJSON_AddNumberToObject(o, "counters", (double)nsat);
-			cJSON_AddItemToArray(saturated, o);
-		}
+		roi_run_decode(a, run->data + (a->addr - ROI_AVR_DATA_OFFSET), counts);
+		roi_run_warn_saturated(a, saturated);
 	}
 	return 0;
-}
-
-/* Writes the profile next to where it goes and renames it there: never a partial profile. */
-static int write_profile(const char *path, const char *program, const struct roi_program *p,
-			 const struct roi_counts *counts, struct roi_err *err)
-{
-	struct roi_profile_fn *fns = calloc(p->nfunctions, sizeof *fns);
-	size_t n = strlen(path) + 8, k = 0;
-	char *tmp = malloc(n);
-	FILE *out = NULL;
-	int fd = -1, rc = -1;
-
-	if (!fns || !tmp) {
-		roi_err_set(err, "out of memory");
-		goto out;
-	}
-	for (size_t u = 0; u < p->nunits; u++)
-		for (size_t f = 0; f < p->units[u].nfunctions; f++, k++) {
-			const struct roi_function *fn = &p->units[u].functions[f];
-
-			fns[k] = (struct roi_profile_fn){p->units[u].id, (uint32_t)fn->index, fn->checksum, fn->nblocks,
-							 &counts->block[fn->gblock0], 0};
-		}
-	snprintf(tmp, n, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(out = fdopen(fd, "w"))) {
-		roi_err_set(err, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (roi_profile_write(out, program, 1, fns, p->nfunctions, err) != 0) {
-		roi_err_set(err, "%s: cannot write the profile", path);
-		goto out;
-	}
-	rc = fclose(out);
-	out = NULL;
-	if (rc != 0 || rename(tmp, path) != 0) {
-		rc = roi_err_set(err, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	*tmp = '\0';
-out:
-	if (out)
-		fclose(out);
-	if (fd >= 0)
-		close(fd);
-	if (tmp && *tmp)
-		unlink(tmp);
-	free(tmp);
-	free(fns);
-	return rc;
 }
 
 /* "771.6 us", "16 MHz". */
@@ -308,7 +162,7 @@ int cmd_run(int argc, char **argv)
 	struct roi_program prog = {0};
 	struct roi_counts counts = {0};
 	struct roi_avr_run run = {0};
-	struct counter_array *arrays = NULL;
+	struct roi_counter_array *arrays = NULL;
 	cJSON *saturated = cJSON_CreateArray();
 	char *def = NULL, *program = NULL;
 
@@ -348,16 +202,15 @@ int cmd_run(int argc, char **argv)
 	}
 
 	run = (struct roi_avr_run){.elf = pos[0], .mcu = mcu, .freq_hz = (uint32_t)freq_hz, .max_cycles = max_cycles};
-	if (roi_avr_check_mcu(mcu, &err) != 0 || check_elf(pos[0], &elf, &err) != 0 ||
-	    roi_program_load(pos[0], &prog, &err) != 0)
+	if (roi_avr_check_mcu(mcu, &err) != 0 || roi_run_open(pos[0], &avr_target, &elf, &prog, &err) != 0)
 		goto fail;
-	arrays = calloc(prog.nfunctions ? prog.nfunctions : 1, sizeof *arrays);
+	arrays = calloc(prog.nfunctions, sizeof *arrays);
 	program = realpath(pos[0], NULL);
 	if (!arrays || !program) {
 		roi_err_set(&err, "%s: %s", pos[0], arrays ? strerror(errno) : "out of memory");
 		goto fail;
 	}
-	if (find_counters(elf, &prog, arrays, &err) != 0 || roi_avr_run(&run, &err) != 0)
+	if (roi_run_find_counters(elf, &prog, &avr_target, arrays, &err) != 0 || roi_avr_run(&run, &err) != 0)
 		goto fail;
 	if (run.stop == ROI_AVR_LIMIT) {
 		roi_err_set(&err, "%s: no stop after %llu cycles (--max-cycles); the firmware may loop forever", pos[0],
@@ -365,7 +218,7 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	if (read_counters(&prog, arrays, &run, &counts, saturated, &err) != 0 ||
-	    write_profile(output, program, &prog, &counts, &err) != 0)
+	    roi_run_write_profile(output, program, &prog, &counts, &err) != 0)
 		goto fail;
 	status = report(&run, output, json, saturated);
 	goto out;

@@ -27,7 +27,7 @@
 #include "elffile.h"
 #include "gdb_remote.h"
 #include "meta.h"
-#include "profile.h"
+#include "run_common.h"
 #include "run_qemu.h"
 
 #define QEMU "qemu-system-arm"
@@ -35,21 +35,12 @@
 
 enum { GRACE_MS = 5000 }; /* for QEMU to end after the stop */
 
-/* The counter array of one function, found in the symbol table; unlinked functions have none. */
-struct counters {
-	const struct roi_function *fn;
-	uint64_t addr;
-	size_t bytes;           /* per counter */
-	bool linked;
-	uint64_t *count;        /* [fn->nblocks] once read */
-	size_t saturated;       /* 16-bit counters stuck at 65535 */
-};
-
 struct run {
 	const char *elf, *machine, *output;
 	double max_seconds;             /* 0: no limit */
 	struct roi_program prog;
-	struct counters *ctr;           /* [prog.nfunctions] */
+	struct roi_counter_array *ctr;  /* [prog.nfunctions] */
+	struct roi_counts counts;       /* once read */
 	uint64_t stop_addr;             /* _exit, Thumb bit cleared */
 	int exit_status;                /* r0 at _exit */
 	uint64_t instructions;
@@ -107,38 +98,21 @@ static int wait_readable(void *ctx, int fd, struct roi_err *err)
 
 /* ---- before QEMU: the ELF must be ARM firmware with roi metadata, _exit and counter arrays ---- */
 
-static const char *machine_name(unsigned m)
-{
-	return m == EM_AVR ? "an AVR" : m == EM_X86_64 ? "an x86-64" : m == EM_386 ? "an x86" : m == EM_AARCH64 ? "an AArch64"
-	       : m == EM_RISCV ? "a RISC-V" : "another machine's";
-}
+/* Registers and counters are read as little-endian words; newlib firmware is commonly linked with
+ * --gc-sections, which drops unused functions but not their metadata. */
+static const struct roi_run_target arm_target = {
+	.option = "cortex-m", .arch = "ARM", .machine = EM_ARM, .le32 = true, .unit_target = "arm",
+	.gc_sections = true,
+};
 
 static int check_firmware(struct run *r, struct roi_err *err)
 {
 	struct roi_elf *elf = NULL;
-	struct roi_elf_info info;
 	struct roi_symbol sym;
-	size_t k = 0;
 	int rc = -1;
 
-	if (roi_elf_open(r->elf, &elf, err) != 0)
-		return -1;
-	roi_elf_info(elf, &info);
-	if (info.machine != EM_ARM || info.bits != 32 || !info.little_endian) {
-		roi_err_set(err, "%s: %s ELF, not 32-bit little-endian ARM (--target cortex-m)", r->elf,
-			    info.machine == EM_ARM ? "a big-endian ARM" : machine_name(info.machine));
+	if (roi_run_open(r->elf, &arm_target, &elf, &r->prog, err) != 0)
 		goto out;
-	}
-	if (info.relocatable) {
-		roi_err_set(err, "%s: an object file, not a linked firmware", r->elf);
-		goto out;
-	}
-	if (roi_program_load(r->elf, &r->prog, err) != 0)
-		goto out;
-	if (r->prog.nfunctions == 0) {
-		roi_err_set(err, "%s: the roi metadata lists no functions: nothing to count", r->elf);
-		goto out;
-	}
 	if (roi_elf_symbol(elf, STOP_SYMBOL, &sym, err) != 0) {
 		if (!strstr(err->msg, "no symbol table"))
 			roi_err_set(err, "%s: no symbol " STOP_SYMBOL " to stop at (link with newlib's rdimon: see "
@@ -151,47 +125,7 @@ static int check_firmware(struct run *r, struct roi_err *err)
 		roi_err_set(err, "out of memory");
 		goto out;
 	}
-	for (size_t u = 0; u < r->prog.nunits; u++) {
-		const struct roi_unit *unit = &r->prog.units[u];
-
-		if (strcmp(unit->runtime, "none") != 0) {
-			roi_err_set(err, "%s: %s was compiled with runtime=%s; a simulated firmware needs "
-				    "-fplugin-arg-roi-runtime=none", r->elf, unit->source, unit->runtime);
-			goto out;
-		}
-		for (size_t f = 0; f < unit->nfunctions; f++, k++) {
-			struct counters *c = &r->ctr[k];
-
-			c->fn = &unit->functions[f];
-			c->bytes = (size_t)unit->counter_bits / 8;
-			/* The metadata survives --gc-sections: a function the linker dropped, with its
-			 * counters, never ran and is left out of the profile. */
-			if (roi_elf_symbol(elf, c->fn->counters, &sym, err) != 0) {
-				if (roi_elf_symbol(elf, c->fn->asm_name, &sym, NULL) != 0)
-					continue;
-				char why[sizeof err->msg];
-
-				snprintf(why, sizeof why, "%s", err->msg);
-				roi_err_set(err, "%.900s (the counters of function %s)", why, c->fn->name);
-				goto out;
-			}
-			if (sym.size != c->fn->nblocks * c->bytes) {
-				roi_err_set(err, "%s: counter array %s of function %s has %llu bytes, expected %zu "
-					    "(%zu blocks of %d bits)", r->elf, c->fn->counters, c->fn->name,
-					    (unsigned long long)sym.size, c->fn->nblocks * c->bytes, c->fn->nblocks,
-					    unit->counter_bits);
-				goto out;
-			}
-			c->addr = sym.value;
-			c->linked = true;
-			c->count = calloc(c->fn->nblocks, sizeof *c->count);
-			if (!c->count) {
-				roi_err_set(err, "out of memory");
-				goto out;
-			}
-		}
-	}
-	rc = 0;
+	rc = roi_run_find_counters(elf, &r->prog, &arm_target, r->ctr, err);
 out:
 	roi_elf_close(elf);
 	return rc;
@@ -434,8 +368,9 @@ static uint32_t reg(const char *g, int n)
 
 static int read_counters(struct run *r, struct roi_gdb *g, struct roi_err *err)
 {
+	roi_counts_init(&r->counts, &r->prog);
 	for (size_t i = 0; i < r->prog.nfunctions; i++) {
-		struct counters *c = &r->ctr[i];
+		struct roi_counter_array *c = &r->ctr[i];
 		size_t size = c->fn->nblocks * c->bytes;
 		unsigned char *mem;
 
@@ -447,14 +382,7 @@ static int read_counters(struct run *r, struct roi_gdb *g, struct roi_err *err)
 			free(mem);
 			return -1;
 		}
-		for (size_t b = 0; b < c->fn->nblocks; b++) {
-			uint64_t v = 0;
-
-			for (size_t j = c->bytes; j-- > 0;)
-				v = v << 8 | mem[b * c->bytes + j];
-			c->count[b] = v;
-			c->saturated += c->bytes == 2 && v == 0xffff;
-		}
+		roi_run_decode(c, mem, &r->counts);
 		free(mem);
 	}
 	return 0;
@@ -513,48 +441,16 @@ static int run_qemu(struct run *r, struct roi_err *err)
 	return 0;
 }
 
-/* Written to a temporary file next to the profile, renamed over it: never a partial profile. */
+/* The profile names the firmware by its absolute path: 'roi compare' loads it from there. */
 static int write_profile(const struct run *r, struct roi_err *err)
 {
-	struct roi_profile_fn *fns = calloc(r->prog.nfunctions, sizeof *fns);
-	char *program = realpath(r->elf, NULL), *tmp = malloc(strlen(r->output) + 8);
-	size_t n = 0;
-	FILE *out;
-	int fd = -1, rc = -1;
-	bool created = false;
+	char *program = realpath(r->elf, NULL);
+	int rc;
 
-	if (!fns || !program || !tmp) {
-		roi_err_set(err, "%s", program ? "out of memory" : strerror(errno));
-		goto out;
-	}
-	for (size_t i = 0; i < r->prog.nfunctions; i++)
-		if (r->ctr[i].linked) {
-			const struct roi_function *fn = r->ctr[i].fn;
-
-			fns[n++] = (struct roi_profile_fn){fn->unit->id, (uint32_t)fn->index, fn->checksum, fn->nblocks,
-							   r->ctr[i].count, 0};
-		}
-	sprintf(tmp, "%s.XXXXXX", r->output);
-	fd = mkstemp(tmp);
-	created = fd >= 0;
-	if (!created || !(out = fdopen(fd, "w"))) {
-		roi_err_set(err, "%s: %s", r->output, strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	rc = roi_profile_write(out, program, 1, fns, n, err);
-	if ((fclose(out) != 0 && rc == 0) || (rc == 0 && rename(tmp, r->output) != 0))
-		rc = roi_err_set(err, "%s: cannot write the profile: %s", r->output, strerror(errno));
-	else if (rc != 0)
-		roi_err_set(err, "%s: cannot write the profile", r->output);
-out:
-	if (fd >= 0)
-		close(fd);
-	if (rc != 0 && created)
-		unlink(tmp);
-	free(tmp);
+	if (!program)
+		return roi_err_set(err, "%s", strerror(errno));
+	rc = roi_run_write_profile(r->output, program, &r->prog, &r->counts, err);
 	free(program);
-	free(fns);
 	return rc;
 }
 
@@ -566,18 +462,17 @@ static void run_free(struct run *r)
 		close(r->qmp_fd);
 	stop_qemu(r, 0);
 	remove_dir(r);
-	for (size_t i = 0; r->ctr && i < r->prog.nfunctions; i++)
-		free(r->ctr[i].count);
 	free(r->ctr);
+	roi_counts_free(&r->counts);
 	roi_program_free(&r->prog);
 }
 
 /* ---- the command ---- */
 
-static int report(const struct run *r, bool json)
+static int report(const struct run *r, bool json, cJSON *saturated)
 {
 	if (json) {
-		cJSON *doc = cJSON_CreateObject(), *sat;
+		cJSON *doc = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(doc, "elf", r->elf);
 		cJSON_AddStringToObject(doc, "machine", r->machine);
@@ -588,16 +483,7 @@ static int report(const struct run *r, bool json)
 		cJSON_AddNumberToObject(doc, "exit_status", r->exit_status);
 		cJSON_AddStringToObject(doc, "stop_reason", "exit");
 		cJSON_AddStringToObject(doc, "profile", r->output);
-		sat = cJSON_AddArrayToObject(doc, "saturated");
-		for (size_t i = 0; i < r->prog.nfunctions; i++)
-			if (r->ctr[i].saturated) {
-				cJSON *o = cJSON_CreateObject();
-
-				cJSON_AddStringToObject(o, "function", r->ctr[i].fn->name);
-				cJSON_AddStringToObject(o, "unit", r->ctr[i].fn->unit->id_hex);
-				cJSON_AddNumberToObject(o, "counters", (double)r->ctr[i].saturated);
-				cJSON_AddItemToArray(sat, o);
-			}
+		cJSON_AddItemReferenceToObject(doc, "saturated", saturated);
 		char *text = cJSON_Print(doc);
 		if (text)
 			puts(text);
@@ -623,6 +509,7 @@ int roi_run_cortex_m(const struct roi_qemu_args *a)
 	struct roi_err err;
 	char *def = NULL, *end;
 	int status = ROI_EXIT_DATA;
+	cJSON *saturated;
 
 	if (a->foreign_option)
 		return roi_usage_error(a->cmd, "%s is not an option of --target cortex-m", a->foreign_option);
@@ -642,21 +529,22 @@ int roi_run_cortex_m(const struct roi_qemu_args *a)
 	}
 	if (r.max_seconds > 0)
 		set_deadline(&r.deadline, r.max_seconds);
+	saturated = cJSON_CreateArray();
 
 	if (check_firmware(&r, &err) != 0 || run_qemu(&r, &err) != 0 || write_profile(&r, &err) != 0) {
 		roi_data_error(&err);
 		goto out;
 	}
+	/* only now, after the profile: a run that failed warns of nothing */
 	for (size_t i = 0; i < r.prog.nfunctions; i++)
-		if (r.ctr[i].saturated)
-			roi_warn("%zu counter%s of function %s saturated at 65535: counts are lower bounds",
-				 r.ctr[i].saturated, r.ctr[i].saturated == 1 ? "" : "s", r.ctr[i].fn->name);
+		roi_run_warn_saturated(&r.ctr[i], saturated);
 	if (r.no_instructions[0])
 		roi_warn("%s: no instruction count: %s", r.elf, r.no_instructions);
 	if (r.exit_status != 0)
 		roi_warn("%s: the firmware exited with status %d", r.elf, r.exit_status);
-	status = report(&r, a->json);
+	status = report(&r, a->json, saturated);
 out:
+	cJSON_Delete(saturated);
 	run_free(&r);
 	free(def);
 	return status;
