@@ -118,7 +118,7 @@ check: deps-all
 bench: deps
 	@sh contrib/install-deps.sh bench
 	@$(MAKE) --no-print-directory all
-	@sh bench/overhead.sh
+	@bash bench/overhead.sh
 
 # ---- install: roi.so into the compiler's plugin directory, so -fplugin=roi works ----
 install: all
