@@ -39,5 +39,6 @@ int cmd_ops(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_gcov_check(int argc, char **argv);
 
 #endif

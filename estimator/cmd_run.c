@@ -37,6 +37,7 @@ static const char usage[] =
 	"      --max-seconds S    cortex-m: give up after S seconds of host time (default 60, 0: never)\n"
 	"  -o, --output PROFILE   where to write the profile\n"
 	"      --json             one JSON document on stdout\n"
+	"      --cycles-only      avr: run a firmware built without the plugin; print its cycles only\n"
 	"  -h, --help             this help\n";
 
 /* simavr trusts the ELF it loads: every unit must be AVR code, not only the ELF header. */
@@ -117,7 +118,10 @@ static int report(const struct roi_avr_run *run, const char *profile, bool json,
 		cJSON_AddNumberToObject(doc, "cycles", (double)run->cycles);
 		cJSON_AddNumberToObject(doc, "seconds", seconds);
 		cJSON_AddStringToObject(doc, "stop_reason", reason);
-		cJSON_AddStringToObject(doc, "profile", profile);
+		if (profile)
+			cJSON_AddStringToObject(doc, "profile", profile);
+		else
+			cJSON_AddNullToObject(doc, "profile");
 		cJSON_AddItemReferenceToObject(doc, "saturated", saturated);
 		char *text = cJSON_Print(doc);
 		if (text)
@@ -129,9 +133,10 @@ static int report(const struct roi_avr_run *run, const char *profile, bool json,
 
 		format_time(t, sizeof t, seconds);
 		format_freq(f, sizeof f, run->freq_hz);
-		printf("%s: stopped after %llu cycles (%s at %s)%s; profile %s\n", run->elf,
+		printf("%s: stopped after %llu cycles (%s at %s)%s%s%s\n", run->elf,
 		       (unsigned long long)run->cycles, t, f,
-		       run->stop == ROI_AVR_SLEEP ? ", asleep with interrupts off" : "", profile);
+		       run->stop == ROI_AVR_SLEEP ? ", asleep with interrupts off" : "",
+		       profile ? "; profile " : "", profile ? profile : "");
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "roi: cannot write the output\n");
@@ -144,7 +149,7 @@ int cmd_run(int argc, char **argv)
 {
 	const char *target = NULL, *mcu = NULL, *freq = NULL, *max = NULL, *output = NULL, *pos[1];
 	const char *machine = NULL, *max_seconds = NULL;
-	bool json = false;
+	bool json = false, cycles_only = false;
 	int npos, rc, status = ROI_EXIT_DATA;
 	struct roi_option opts[] = {
 		{.name = "target", .short_name = 't', .value = &target},
@@ -153,6 +158,7 @@ int cmd_run(int argc, char **argv)
 		{.name = "max-cycles", .value = &max},
 		{.name = "output", .short_name = 'o', .value = &output},
 		{.name = "json", .flag = &json},
+		{.name = "cycles-only", .flag = &cycles_only},
 		{.name = "machine", .value = &machine},
 		{.name = "max-seconds", .value = &max_seconds},
 	};
@@ -173,6 +179,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (rc < 0)
 		return roi_usage_error(argv[0], "%s", err.msg);
+	if (cycles_only && (!target || strcmp(target, "avr") != 0 || output))
+		return roi_usage_error(argv[0], "--cycles-only goes with --target avr and without --output");
 	if (!target)
 		return roi_usage_error(argv[0], "missing --target (avr or cortex-m)");
 	if (strcmp(target, "cortex-m") == 0)
@@ -202,6 +210,20 @@ int cmd_run(int argc, char **argv)
 	}
 
 	run = (struct roi_avr_run){.elf = pos[0], .mcu = mcu, .freq_hz = (uint32_t)freq_hz, .max_cycles = max_cycles};
+	if (cycles_only) {
+		/* The truth an estimate is checked against: the same firmware built without the
+		 * plugin, simulated to the cycle; no metadata, no counters, no profile. */
+		if (roi_avr_check_mcu(mcu, &err) != 0 || roi_run_check_elf(pos[0], &avr_target, &err) != 0 ||
+		    roi_avr_run(&run, &err) != 0)
+			goto fail;
+		if (run.stop == ROI_AVR_LIMIT) {
+			roi_err_set(&err, "%s: no stop after %llu cycles (--max-cycles); the firmware may loop forever",
+				    pos[0], (unsigned long long)max_cycles);
+			goto fail;
+		}
+		status = report(&run, NULL, json, saturated);
+		goto out;
+	}
 	if (roi_avr_check_mcu(mcu, &err) != 0 || roi_run_open(pos[0], &avr_target, &elf, &prog, &err) != 0)
 		goto fail;
 	arrays = calloc(prog.nfunctions, sizeof *arrays);

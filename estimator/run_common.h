@@ -41,6 +41,9 @@ struct roi_counter_array {
  * functions. Errors: "PATH: an x86-64 ELF, not AVR (--target avr)", "PATH: an object file, not a
  * linked firmware", roi_program_load's, "PATH: the roi metadata lists no functions: nothing to
  * count". Close *elf (NULL when it did not open) and free *prog even on failure. */
+/* Only the ELF checks of roi_run_open, for a firmware built without the plugin. */
+int roi_run_check_elf(const char *path, const struct roi_run_target *t, struct roi_err *err);
+
 int roi_run_open(const char *path, const struct roi_run_target *t, struct roi_elf **elf, struct roi_program *prog,
 		 struct roi_err *err);
 

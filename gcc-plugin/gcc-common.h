@@ -151,6 +151,11 @@ roi_opt_level (void)
     }
 }
 
+/* A location that names a place in a source file: not unknown, not <built-in>.  */
+#ifndef RESERVED_LOCATION_P
+#define RESERVED_LOCATION_P(LOC) (LOCATION_LOCUS (LOC) < RESERVED_LOCATION_COUNT)
+#endif
+
 /* Location of a declaration or statement as (file, line).  */
 static inline expanded_location
 roi_expand (location_t loc)

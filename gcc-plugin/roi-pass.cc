@@ -12,7 +12,10 @@ roi_why_not_counted (tree decl)
   function *fun = DECL_STRUCT_FUNCTION (decl);
   if (!fun || !gimple_has_body_p (decl) || !fun->cfg)
     return "no body";
-  if (DECL_ARTIFICIAL (decl))
+  /* GCC's clones (.constprop, .isra, .part) are artificial too, but hold the
+     user's code, often all of it at -O2.  */
+  cgraph_node *node = cgraph_node::get (decl);
+  if (DECL_ARTIFICIAL (decl) && !(node && node->former_clone_of))
     return "artificial (compiler-generated)";
   /* The attribute, not DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT: GCC sets that
      flag on every function when -finstrument-functions is off.  */
@@ -43,7 +46,13 @@ prepare_cfg (function *fun)
 	  critical.safe_push (e);
     }
   for (unsigned i = 0; i < critical.length (); i++)
-    split_edge (critical[i]);
+    {
+      /* The jump a goto, break or continue became keeps its line on the new
+	 block, where gcov (which splits the same edges) puts it too.  */
+      location_t locus = critical[i]->goto_locus;
+      basic_block middle = split_edge (critical[i]);
+      single_succ_edge (middle)->goto_locus = locus;
+    }
 
   edge entry = single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun));
   if (!single_pred_p (entry->dest))
@@ -127,7 +136,7 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
       if (is_gimple_debug (stmt))
 	continue;
       location_t loc = gimple_location (stmt);
-      if (LOCATION_LOCUS (loc) != UNKNOWN_LOCATION)
+      if (!RESERVED_LOCATION_P (loc))
 	{
 	  expanded_location x = roi_expand (loc);
 	  b.file = roi_meta_file (x.file);
@@ -139,7 +148,7 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
   /* A goto, break or continue leaves no statement, only the location of the
      jump it became; gcov counts its line, so keep it.  */
   if (single_succ_p (bb)
-      && LOCATION_LOCUS (single_succ_edge (bb)->goto_locus) != UNKNOWN_LOCATION)
+      && !RESERVED_LOCATION_P (single_succ_edge (bb)->goto_locus))
     {
       expanded_location x = roi_expand (single_succ_edge (bb)->goto_locus);
       add_line (&b, roi_meta_file (x.file), x.line);
