@@ -117,4 +117,16 @@ test_expect_success '8 threads with atomic counters: exact totals' '
 	test_equal 8 "$(fn_calls threads.json run)"
 '
 
+test_expect_success 'GCC clones (.constprop) are counted as the function they copy' '
+	cat >clone.c <<-CEOF &&
+	static int __attribute__((noinline)) scale(int v, int k) { return v * k; }
+	int main(void) { int s = 0; for (int i = 0; i < 5; i++) s += scale(i, 3); return s != 30; }
+	CEOF
+	roi_link clone -O2 clone.c && ./clone &&
+	"$ROI" estimate --json clone >clone.json &&
+	jq -r ".functions[].asm" clone.json >asm &&
+	test_grep "^scale\\.constprop" asm &&
+	test_equal 5 "$(jq "[.functions[] | select(.asm | startswith(\"scale\")) | .calls] | add" clone.json)"
+'
+
 test_done

@@ -185,4 +185,32 @@ test_expect_success 'bad options: unknown MCU (exit 1), missing --mcu or unknown
 	test_equal 2 $rc "exit status"
 '
 
+test_expect_success '--cycles-only: a hand-counted firmware takes exactly 17 cycles' '
+	cat >hand.S <<-\EOF &&
+		.text
+		.global main
+	main:
+		nop                 ; 1 cycle
+		ldi r16, 5          ; 1
+	1:	dec r16             ; 1, five times
+		brne 1b             ; 2 when taken (4 times), 1 when not (once)
+		cli                 ; 1: 1 + 1 + 5 + 9 + 1 = 17
+	2:	rjmp 2b             ; the stop, as avr-libc ends exit()
+	EOF
+	avr-gcc -mmcu=atmega32u4 -nostartfiles -nostdlib hand.S -o hand.elf &&
+	"$ROI" run --target avr --mcu atmega32u4 --cycles-only hand.elf >out &&
+	test_grep "stopped after 17 cycles" out &&
+	! test -e hand.elf.roi
+'
+
+test_expect_success '--cycles-only: the plain matrix takes fewer cycles than the counted one' '
+	avr-gcc -mmcu=atmega32u4 -O0 "$EXAMPLES/matrix/matrix.c" -o plain-O0.elf &&
+	avr-gcc -mmcu=atmega32u4 -O0 -fplugin="$ROI_BUILD/avr/roi.so" "$EXAMPLES/matrix/matrix.c" -o counted-O0.elf &&
+	plain=$("$ROI" run --target avr --mcu atmega32u4 --cycles-only --json plain-O0.elf | jq .cycles) &&
+	counted=$("$ROI" run --target avr --mcu atmega32u4 --json counted-O0.elf | jq .cycles) &&
+	test "$plain" -gt 0 && test "$plain" -lt "$counted" &&
+	test_must_fail "$ROI" run --target avr --mcu atmega32u4 --cycles-only --output x.roi plain-O0.elf 2>err &&
+	test_grep "goes with --target avr and without --output" err
+'
+
 test_done
