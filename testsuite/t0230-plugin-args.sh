@@ -66,4 +66,22 @@ test_expect_success 'the plugin never changes what a program computes: -O0 to -O
 	done
 '
 
+test_expect_success 'the plugin loads into avr-gcc 5.4 and arm-none-eabi-gcc 12 alike' '
+	avr-gcc -mmcu=atmega32u4 -fplugin="$ROI_BUILD/avr/roi.so" -c prog.c -o avr.o &&
+	avr-objdump -h avr.o | grep -q "\.roi\.meta" &&
+	arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -fplugin="$ROI_BUILD/arm/roi.so" -c prog.c -o arm.o &&
+	arm-none-eabi-objdump -h arm.o | grep -q "\.roi\.meta"
+'
+
+test_expect_success 'a plugin built for another compiler fails with an error, never a crash' '
+	test_must_fail gcc -fplugin="$ROI_BUILD/arm/roi.so" -c prog.c 2>err &&
+	test_grep "incompatible gcc/plugin versions: .* was built for GCC 12.2.1, this is GCC 12" err &&
+	test_must_fail arm-none-eabi-gcc -fplugin="$ROI_PLUGIN" -c prog.c 2>err &&
+	test_grep "incompatible gcc/plugin versions" err &&
+	test_must_fail gcc -fplugin="$ROI_BUILD/avr/roi.so" -c prog.c 2>err &&
+	test_grep "cannot load plugin" err &&
+	test_must_fail avr-gcc -fplugin="$ROI_PLUGIN" -c prog.c 2>err &&
+	test_grep "cannot load plugin" err
+'
+
 test_done

@@ -3,6 +3,8 @@ test_description='make install: the command, runtime, header, models, and roi.so
 . "$(dirname "$0")/test-lib.sh"
 
 plugindir=$(gcc -print-file-name=plugin)
+avrplugindir=$(avr-gcc -print-file-name=plugin)
+armplugindir=$(arm-none-eabi-gcc -print-file-name=plugin)
 
 test_expect_success 'install into a staging directory' '
 	make -s -C "$ROI_SRC" install DESTDIR="$PWD/stage" PREFIX=/opt/roi >log 2>&1 &&
@@ -22,6 +24,13 @@ test_expect_success 'the plugin works by its short name from the plugin director
 	test -f p.roi &&
 	stage/opt/roi/bin/roi estimate p >out &&
 	test_grep "^total" out
+'
+
+test_expect_success 'cross plugins go to their own compilers: avr-gcc -fplugin=roi works' '
+	test -f "stage$avrplugindir/roi.so" &&
+	test -f "stage$armplugindir/roi.so" &&
+	avr-gcc -mmcu=atmega32u4 -iplugindir="$PWD/stage$avrplugindir" -fplugin=roi -c p.c -o p-avr.o &&
+	avr-objdump -h p-avr.o | grep -q "\.roi\.meta"
 '
 
 test_done
