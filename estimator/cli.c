@@ -118,3 +118,21 @@ char *roi_default_profile(const char *program)
 	}
 	return path;
 }
+
+int roi_command_options(int argc, char **argv, const struct roi_option *opts, size_t nopts, const char **pos,
+			int maxpos, int *npos, const char *usage, int *status)
+{
+	struct roi_err err;
+	int rc = roi_options(argc, argv, opts, nopts, pos, maxpos, npos, &err);
+
+	if (rc == 1) {
+		fputs(usage, stdout);
+		*status = ROI_EXIT_OK;
+		return -1;
+	}
+	if (rc < 0) {
+		*status = roi_usage_error(argv[0], "%s", err.msg);
+		return -1;
+	}
+	return 0;
+}

@@ -22,6 +22,12 @@ struct roi_option {
 int roi_options(int argc, char **argv, const struct roi_option *opts, size_t nopts, const char **pos, int maxpos,
 		int *npos, struct roi_err *err);
 
+/* roi_options and what every command does with its outcome: -h/--help prints usage (exit
+ * status ROI_EXIT_OK), a bad option is a usage error (ROI_EXIT_USAGE). Returns 0 when the command
+ * goes on, -1 when it should return *status. */
+int roi_command_options(int argc, char **argv, const struct roi_option *opts, size_t nopts, const char **pos,
+			int maxpos, int *npos, const char *usage, int *status);
+
 /* "roi CMD: MSG (see 'roi CMD --help')" on stderr; returns ROI_EXIT_USAGE. */
 int roi_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "roi: MSG" on stderr; returns ROI_EXIT_DATA. */

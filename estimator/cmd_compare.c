@@ -271,13 +271,8 @@ int cmd_compare(int argc, char **argv)
 	struct side a = {0}, b = {0};
 	struct rows ops = {0}, calls = {0}, fops = {0};
 
-	rc = roi_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 2, &npos, &err);
-	if (rc == 1) {
-		fputs(usage, stdout);
-		return ROI_EXIT_OK;
-	}
-	if (rc < 0)
-		return roi_usage_error(argv[0], "%s", err.msg);
+	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 2, &npos, usage, &rc) != 0)
+		return rc;
 	if (npos < 2)
 		return roi_usage_error(argv[0], "need two profiles");
 

@@ -95,13 +95,8 @@ int cmd_estimate(int argc, char **argv)
 	struct roi_estimate est;
 	char *def = NULL;
 
-	rc = roi_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 2, &npos, &err);
-	if (rc == 1) {
-		fputs(usage, stdout);
-		return ROI_EXIT_OK;
-	}
-	if (rc < 0)
-		return roi_usage_error(argv[0], "%s", err.msg);
+	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 2, &npos, usage, &rc) != 0)
+		return rc;
 	if (npos < 1)
 		return roi_usage_error(argv[0], "missing PROGRAM");
 	profile_path = npos > 1 ? pos[1] : NULL;

@@ -1383,13 +1383,8 @@ int cmd_gcov_check(int argc, char **argv)
 	struct check c = {0};
 	char *missing = NULL;
 
-	rc = roi_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, &err);
-	if (rc == 1) {
-		fputs(usage, stdout);
-		return ROI_EXIT_OK;
-	}
-	if (rc < 0)
-		return roi_usage_error(argv[0], "%s", err.msg);
+	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, usage, &rc) != 0)
+		return rc;
 	if (npos < 1)
 		return roi_usage_error(argv[0], "missing PROGRAM");
 	if (!*gcov)
@@ -1398,8 +1393,14 @@ int cmd_gcov_check(int argc, char **argv)
 	c.counts = &counts;
 	c.gcov = gcov;
 	c.verbose = verbose;
-	if (!profile_path)
-		profile_path = roi_arena_printf(&c.arena, "./%s.roi", base_name(pos[0]));
+	if (!profile_path) {
+		char *def = roi_default_profile(pos[0]);
+
+		if (!def)
+			return roi_data_error(&(struct roi_err){"out of memory"});
+		profile_path = roi_arena_printf(&c.arena, "%s", def);
+		free(def);
+	}
 
 	if (roi_program_load(pos[0], &prog, &err) != 0 || roi_profile_load(profile_path, &prof, &err) != 0 ||
 	    roi_counts_join(&counts, &prog, &prof, &err) != 0 || load_inline_sites(&c, &err) != 0 ||

@@ -228,13 +228,8 @@ int cmd_ops(int argc, char **argv)
 	struct roi_err err;
 	struct roi_program prog;
 
-	rc = roi_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, &err);
-	if (rc == 1) {
-		fputs(usage, stdout);
-		return ROI_EXIT_OK;
-	}
-	if (rc < 0)
-		return roi_usage_error(argv[0], "%s", err.msg);
+	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, usage, &rc) != 0)
+		return rc;
 	if (npos < 1)
 		return roi_usage_error(argv[0], "missing PROGRAM");
 	if (roi_program_load(pos[0], &prog, &err) != 0) {

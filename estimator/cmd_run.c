@@ -172,13 +172,8 @@ int cmd_run(int argc, char **argv)
 	cJSON *saturated = cJSON_CreateArray();
 	char *def = NULL, *program = NULL;
 
-	rc = roi_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, &err);
-	if (rc == 1) {
-		fputs(usage, stdout);
-		return ROI_EXIT_OK;
-	}
-	if (rc < 0)
-		return roi_usage_error(argv[0], "%s", err.msg);
+	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, usage, &rc) != 0)
+		return rc;
 	if (cycles_only && (!target || strcmp(target, "avr") != 0 || output))
 		return roi_usage_error(argv[0], "--cycles-only goes with --target avr and without --output");
 	if (!target)
