@@ -114,6 +114,15 @@ fndecl_built_in_p_compat (const_tree fndecl)
 #define SET_DECL_ALIGN_COMPAT(decl, align) (DECL_ALIGN (decl) = (align))
 #endif
 
+/* GCC 12 replaced FOR_EACH_LOOP by a range over loops_list.  */
+#if GCCPLUGIN_VERSION >= 12000
+#define ROI_FOR_EACH_LOOP(L, FUN, FLAGS) for (loop_p L : loops_list (FUN, FLAGS))
+#else
+#define ROI_FOR_EACH_LOOP(L, FUN, FLAGS) \
+  for (loop_p L = NULL, *roi_once_##L = NULL; !roi_once_##L; roi_once_##L = &L) \
+    FOR_EACH_LOOP (L, FLAGS)
+#endif
+
 /* get_section gained a fourth argument in GCC 10.  */
 static inline section *
 roi_get_section (const char *name, unsigned int flags)

@@ -92,34 +92,20 @@ roi_counter_increment (basic_block bb, tree counters, unsigned idx)
 		     GSI_SAME_STMT);
 }
 
-/* struct roi_fn_desc of runtime/roi.h, built field by field.  */
+/* struct roi_fn_desc of runtime/roi.h.  */
 static tree
-descriptor_type (tree *fields)
+descriptor_type (void)
 {
-  static tree type;
-  static tree field[6];
-  if (!type)
+  if (!roi_gc[ROI_GC_DESC_TYPE])
     {
       static const char *const names[6] = {
 	"unit", "index", "checksum", "ncounters", "counter_bits", "counters"
       };
       tree types[6] = { uint64_type_node, uint32_type_node, uint32_type_node,
 			uint32_type_node, uint32_type_node, ptr_type_node };
-      type = make_node (RECORD_TYPE);
-      tree chain = NULL_TREE;
-      /* finish_builtin_struct takes the fields in reverse order.  */
-      for (int i = 0; i < 6; i++)
-	{
-	  field[i] = build_decl (UNKNOWN_LOCATION, FIELD_DECL,
-				 get_identifier (names[i]), types[i]);
-	  DECL_CHAIN (field[i]) = chain;
-	  chain = field[i];
-	}
-      finish_builtin_struct (type, "roi_fn_desc", chain, NULL_TREE);
+      roi_gc[ROI_GC_DESC_TYPE] = roi_build_struct ("roi_fn_desc", names, types, 6);
     }
-  for (int i = 0; i < 6; i++)
-    fields[i] = field[i];
-  return type;
+  return roi_gc[ROI_GC_DESC_TYPE];
 }
 
 static void
@@ -135,8 +121,7 @@ roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n,
 {
   if (roi_opts.runtime != ROI_RUNTIME_HOST)
     return;
-  tree field[6];
-  tree type = descriptor_type (field);
+  tree type = descriptor_type ();
   unsigned long long unit = strtoull (roi_unit_id (), NULL, 16);
   tree values[6] = {
     build_int_cstu (uint64_type_node, unit),
@@ -148,7 +133,7 @@ roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n,
   };
   vec<constructor_elt, va_gc> *elts = NULL;
   for (int i = 0; i < 6; i++)
-    CONSTRUCTOR_APPEND_ELT (elts, field[i], values[i]);
+    CONSTRUCTOR_APPEND_ELT (elts, roi_struct_field (type, i), values[i]);
 
   char name[64], section[64];
   snprintf (name, sizeof name, "__roi_d_%s_%u", roi_unit_id (), fn_index);

@@ -10,6 +10,8 @@
 static struct roi_strings unit_ops;	/* JSON text of each distinct operation */
 static struct roi_strings unit_files;	/* file table */
 static struct roi_buf unit_functions;	/* comma-separated function records */
+static struct roi_buf unit_regions;	/* comma-separated region records */
+static struct roi_buf unit_excluded;	/* functions the filter left uncounted */
 static unsigned unit_function_count;
 static char unit_id[17];
 
@@ -109,6 +111,22 @@ roi_meta_add_function (const char *json)
   roi_buf_add (&unit_functions, json);
 }
 
+void
+roi_meta_add_region (const char *json)
+{
+  if (unit_regions.len)
+    roi_buf_add (&unit_regions, ",\n");
+  roi_buf_add (&unit_regions, json);
+}
+
+void
+roi_meta_add_excluded (const char *json)
+{
+  if (unit_excluded.len)
+    roi_buf_add (&unit_excluded, ",\n");
+  roi_buf_add (&unit_excluded, json);
+}
+
 /* The triple the compiler was configured for, from its configure line.  */
 static void
 add_target (struct roi_buf *b)
@@ -150,7 +168,7 @@ add_abi (struct roi_buf *b)
 void
 roi_meta_emit (void)
 {
-  if (!unit_function_count || seen_error ())
+  if ((!unit_function_count && !unit_excluded.len && !unit_regions.len) || seen_error ())
     return;
 
   struct roi_buf b = { NULL, 0, 0 };
@@ -176,8 +194,23 @@ roi_meta_emit (void)
   for (unsigned i = 0; i < unit_ops.count; i++)
     roi_buf_printf (&b, "%s\n%s", i ? "," : "", unit_ops.items[i]);
   roi_buf_add (&b, "],\n\"functions\":[\n");
-  roi_buf_add (&b, unit_functions.text);
-  roi_buf_add (&b, "]}\n");
+  if (unit_functions.text)
+    roi_buf_add (&b, unit_functions.text);
+  roi_buf_add (&b, "]");
+  if (unit_regions.len)
+    {
+      roi_buf_add (&b, ",\n\"regions\":[\n");
+      roi_buf_add (&b, unit_regions.text);
+      roi_buf_add (&b, "]");
+    }
+  if (unit_excluded.len)
+    {
+      roi_buf_add (&b, ",\n\"excluded\":[\n");
+      roi_buf_add (&b, unit_excluded.text);
+      roi_buf_add (&b, "]");
+    }
+  roi_filter_describe (&b);
+  roi_buf_add (&b, "}\n");
 
   switch_to_section (roi_get_section (".roi.meta", SECTION_DEBUG));
   /* The NUL terminates this unit's record inside the linked section.  */

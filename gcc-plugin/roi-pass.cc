@@ -25,6 +25,9 @@ roi_why_not_counted (tree decl)
     return "no_profile_instrument_function attribute";
   if (lookup_attribute ("naked", DECL_ATTRIBUTES (decl)))
     return "naked function (no prologue to count in)";
+  unsigned rule;
+  if (!roi_filter_counts (decl, &rule))
+    return "excluded by the filter";
   return NULL;
 }
 
@@ -193,6 +196,30 @@ collect_inlined (tree block, struct roi_strings *names)
     }
 }
 
+/* A function the filter left uncounted: no counters, but hooks if asked,
+   and a line in the metadata so reports can say its cost is missing.  */
+static unsigned int
+record_excluded (function *fun, unsigned rule)
+{
+  expanded_location loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));
+  struct roi_buf json = { NULL, 0, 0 };
+  roi_buf_add (&json, "{\"name\":");
+  roi_buf_json_string (&json, lang_hooks.decl_printable_name (fun->decl, 2));
+  roi_buf_add (&json, ",\"asm\":");
+  roi_buf_json_string (&json, IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl)));
+  roi_buf_printf (&json, ",\"file\":%u,\"line\":%d,\"rule\":%u}",
+		  roi_meta_file (loc.file), loc.line, rule);
+  roi_meta_add_excluded (json.text);
+  free (json.text);
+
+  if (!roi_filter_hooks_function (fun->decl))
+    return 0;
+  loop_optimizer_init (AVOID_CFG_MODIFICATIONS);
+  roi_hooks_insert (fun, -1, NULL);
+  loop_optimizer_finalize ();
+  return TODO_update_ssa;
+}
+
 static unsigned int
 roi_instrument (function *fun)
 {
@@ -204,10 +231,14 @@ roi_instrument (function *fun)
       if (roi_opts.verbose)
 	inform (DECL_SOURCE_LOCATION (fun->decl), "roi: not counting %qD: %s",
 		fun->decl, why_not);
+      unsigned rule;
+      if (fun->cfg && !roi_filter_counts (fun->decl, &rule))
+	return record_excluded (fun, rule);
       return 0;
     }
 
   prepare_cfg (fun);
+  loop_optimizer_init (AVOID_CFG_MODIFICATIONS);
 
   /* Counter 0 is the entry block; the rest follow in block order.  */
   auto_vec<basic_block> order;
@@ -230,11 +261,17 @@ roi_instrument (function *fun)
       describe_block (fun, order[i], counter_of, i == 0, &blocks);
     }
   roi_buf_add (&blocks, "]");
+  struct roi_buf loops = { NULL, 0, 0 };
+  roi_loops_describe (fun, counter_of, &loops);
+  unsigned fn_index = roi_meta_next_function_index ();
+  /* Hooks after the classification (they are not the program's operations)
+     and before the counters (which then come first in every block).  */
+  roi_hooks_insert (fun, (int) fn_index, counter_of);
+  loop_optimizer_finalize ();
   XDELETEVEC (counter_of);
 
   const char *asm_name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
   unsigned checksum = crc32_string (crc32_string (0, asm_name), blocks.text);
-  unsigned fn_index = roi_meta_next_function_index ();
   unsigned n = order.length ();
 
   tree counters = roi_counters_create (fn_index, n);
@@ -263,9 +300,12 @@ roi_instrument (function *fun)
       free (inlined.items[i]);
     }
   free (inlined.items);
-  roi_buf_add (&json, "],\n\"blocks\":");
+  roi_buf_add (&json, "]");
+  roi_buf_add (&json, loops.text);
+  roi_buf_add (&json, ",\n\"blocks\":");
   roi_buf_add (&json, blocks.text);
   roi_buf_add (&json, "}");
+  free (loops.text);
   roi_meta_add_function (json.text);
   free (json.text);
   free (blocks.text);

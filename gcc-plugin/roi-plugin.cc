@@ -10,6 +10,13 @@ int plugin_is_GPL_compatible;
 
 struct roi_options roi_opts = { 32, false, ROI_RUNTIME_HOST, false, false };
 
+tree roi_gc[ROI_GC_SLOTS];
+
+static const struct ggc_root_tab roi_gc_roots[] = {
+  { &roi_gc[0], ROI_GC_SLOTS, sizeof (tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
+
 static const char roi_help[] =
   "roi: count typed atomic operations per basic block\n"
   "  -fplugin-arg-roi-counter-bits=16|32|64  counter width (default 32; 16 saturates)\n"
@@ -17,6 +24,8 @@ static const char roi_help[] =
   "  -fplugin-arg-roi-runtime=host|none      host: register with libroi at start-up;\n"
   "                                          none: counters only, read by 'roi run'\n"
   "                                          (default: none for avr and *-none-* targets)\n"
+  "  -fplugin-arg-roi-filter=FILE            which functions are counted, which functions\n"
+  "                                          and loops get region hooks (docs/regions.md)\n"
   "  -fplugin-arg-roi-verbose                say which functions are not counted and why\n"
   "  -fplugin-arg-roi-help                   print this text\n";
 
@@ -39,7 +48,8 @@ static bool
 parse_argument (const char *plugin_name, const struct plugin_argument *arg)
 {
   const char *key = arg->key, *value = arg->value;
-  bool takes_value = !strcmp (key, "counter-bits") || !strcmp (key, "runtime");
+  bool takes_value = !strcmp (key, "counter-bits") || !strcmp (key, "runtime")
+		     || !strcmp (key, "filter");
 
   if (takes_value && !value)
     {
@@ -75,6 +85,15 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
 		 value, plugin_name);
 	  return false;
 	}
+    }
+  else if (!strcmp (key, "filter"))
+    {
+      if (roi_filter_active ())
+	{
+	  error ("%<-fplugin-arg-%s-filter%> given twice", plugin_name);
+	  return false;
+	}
+      return roi_filter_load (value);
     }
   else if (!strcmp (key, "atomic"))
     roi_opts.atomic = true;
@@ -143,6 +162,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     }
 
   register_callback (info->base_name, PLUGIN_INFO, NULL, &roi_info);
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+		     (void *) roi_gc_roots);
 
   struct register_pass_info pass;
   pass.pass = roi_make_pass ();

@@ -22,6 +22,19 @@ struct roi_options
 };
 extern struct roi_options roi_opts;
 
+/* Trees roi keeps between functions must be known to GCC's garbage collector,
+   or a collection between two functions frees them: roi-plugin.cc registers
+   this array as a root.  */
+enum roi_gc_slot
+{
+  ROI_GC_DESC_TYPE,		/* struct roi_fn_desc */
+  ROI_GC_REGION_TYPE,		/* struct roi_region */
+  ROI_GC_HOOK_ENTER,		/* __roi_region_enter */
+  ROI_GC_HOOK_EXIT,		/* __roi_region_exit */
+  ROI_GC_SLOTS
+};
+extern tree roi_gc[ROI_GC_SLOTS];
+
 /* ---- roi-util.cc: growable text and small tables, plain C style ---- */
 struct roi_buf
 {
@@ -33,6 +46,12 @@ void roi_buf_addn (struct roi_buf *b, const char *s, size_t n);
 void roi_buf_printf (struct roi_buf *b, const char *fmt, ...) ATTRIBUTE_PRINTF_2;
 void roi_buf_json_string (struct roi_buf *b, const char *s);
 void roi_buf_reset (struct roi_buf *b);
+
+/* A struct type built field by field, as finish_builtin_struct wants them.  */
+tree roi_build_struct (const char *name, const char *const *fields,
+		       const tree *types, int n);
+/* The Nth field of a struct type built by roi_build_struct.  */
+tree roi_struct_field (tree type, int n);
 
 /* A list of distinct strings; roi_strings_intern returns the index.  */
 struct roi_strings
@@ -66,12 +85,26 @@ struct roi_op
 typedef void (*roi_op_sink) (void *ctx, const struct roi_op *op);
 void roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx);
 
+/* ---- roi-filter.cc ---- */
+bool roi_filter_load (const char *path);
+bool roi_filter_active (void);
+bool roi_filter_counts (tree fndecl, unsigned *rule_line);
+bool roi_filter_hooks_function (tree fndecl);
+bool roi_filter_hooks_loop (const char *file, unsigned line);
+void roi_filter_describe (struct roi_buf *b);
+
+/* ---- roi-hooks.cc ---- */
+void roi_hooks_insert (function *fun, int fn_index, const int *counter_of);
+void roi_loops_describe (function *fun, const int *counter_of, struct roi_buf *out);
+
 /* ---- roi-meta.cc ---- */
 const char *roi_unit_id (void);
 unsigned roi_meta_op (const struct roi_op *op);
 unsigned roi_meta_file (const char *file);
 unsigned roi_meta_next_function_index (void);
 void roi_meta_add_function (const char *json);
+void roi_meta_add_region (const char *json);
+void roi_meta_add_excluded (const char *json);
 void roi_meta_emit (void);
 
 /* ---- roi-counters.cc ---- */

@@ -102,3 +102,29 @@ roi_fnv1a64 (unsigned long long h, const char *s)
   h *= 0x100000001b3ULL;
   return h;
 }
+
+tree
+roi_build_struct (const char *name, const char *const *fields, const tree *types, int n)
+{
+  tree type = make_node (RECORD_TYPE);
+  tree chain = NULL_TREE;
+  /* finish_builtin_struct takes the fields in reverse order.  */
+  for (int i = 0; i < n; i++)
+    {
+      tree field = build_decl (UNKNOWN_LOCATION, FIELD_DECL,
+			       get_identifier (fields[i]), types[i]);
+      DECL_CHAIN (field) = chain;
+      chain = field;
+    }
+  finish_builtin_struct (type, name, chain, NULL_TREE);
+  return type;
+}
+
+tree
+roi_struct_field (tree type, int n)
+{
+  tree field = TYPE_FIELDS (type);
+  while (n-- > 0)
+    field = DECL_CHAIN (field);
+  return field;
+}

@@ -1,0 +1,258 @@
+/* roi-hooks.cc — region enter/exit hooks around functions and loops the
+ * filter selects (ABI and placement: docs/regions.md).
+ *
+ * Hooks are inserted after the function's operations were classified, so the
+ * calls are never counted as the program's own operations.  The region's
+ * descriptor is its id: the hooks receive its address, the metadata names its
+ * symbol, so a simulator that only sees the address finds the region too.  */
+#include "roi-plugin.h"
+
+enum { REGION_FUNCTION = 1, REGION_LOOP = 2 };
+
+static unsigned region_count;
+
+/* struct roi_region of runtime/roi.h.  */
+static tree
+region_type (void)
+{
+  if (!roi_gc[ROI_GC_REGION_TYPE])
+    {
+      static const char *const names[6] = {
+	"unit", "index", "kind", "next", "calls", "total"
+      };
+      tree types[6] = { uint64_type_node, uint32_type_node, uint32_type_node,
+			ptr_type_node, uint64_type_node, uint64_type_node };
+      roi_gc[ROI_GC_REGION_TYPE] = roi_build_struct ("roi_region", names, types, 6);
+    }
+  return roi_gc[ROI_GC_REGION_TYPE];
+}
+
+static tree
+hook_decl (enum roi_gc_slot slot, const char *name)
+{
+  if (!roi_gc[slot])
+    {
+      tree fntype = build_function_type_list (void_type_node, ptr_type_node,
+					      NULL_TREE);
+      roi_gc[slot] = build_fn_decl (name, fntype);
+      DECL_EXTERNAL (roi_gc[slot]) = 1;
+      TREE_PUBLIC (roi_gc[slot]) = 1;
+    }
+  return roi_gc[slot];
+}
+
+/* A new region: its writable descriptor, and its metadata entry.  */
+static tree
+new_region (int kind, const char *name, int fn_index, const char *file,
+	    unsigned line, int header)
+{
+  unsigned index = region_count++;
+  tree type = region_type ();
+  unsigned long long unit = strtoull (roi_unit_id (), NULL, 16);
+  vec<constructor_elt, va_gc> *elts = NULL;
+  CONSTRUCTOR_APPEND_ELT (elts, roi_struct_field (type, 0), build_int_cstu (uint64_type_node, unit));
+  CONSTRUCTOR_APPEND_ELT (elts, roi_struct_field (type, 1), build_int_cst (uint32_type_node, index));
+  CONSTRUCTOR_APPEND_ELT (elts, roi_struct_field (type, 2), build_int_cst (uint32_type_node, kind));
+
+  char symbol[64];
+  snprintf (symbol, sizeof symbol, "__roi_r_%s_%u", roi_unit_id (), index);
+  tree var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (symbol), type);
+  TREE_STATIC (var) = 1;
+  TREE_PUBLIC (var) = 0;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  TREE_USED (var) = 1;
+  TREE_ADDRESSABLE (var) = 1;
+  DECL_PRESERVE_P (var) = 1;
+  DECL_INITIAL (var) = build_constructor (type, elts);
+  varpool_node::finalize_decl (var);
+
+  struct roi_buf json = { NULL, 0, 0 };
+  roi_buf_printf (&json, "{\"kind\":\"%s\",\"name\":",
+		  kind == REGION_FUNCTION ? "function" : "loop");
+  roi_buf_json_string (&json, name);
+  roi_buf_printf (&json, ",\"function\":%d,\"file\":%u,\"line\":%u", fn_index,
+		  roi_meta_file (file), line);
+  if (header >= 0)
+    roi_buf_printf (&json, ",\"header\":%d", header);
+  roi_buf_printf (&json, ",\"symbol\":\"%s\"}", symbol);
+  roi_meta_add_region (json.text);
+  free (json.text);
+  return var;
+}
+
+static roi_stmt
+hook_call (bool enter, tree region)
+{
+  tree fn = enter ? hook_decl (ROI_GC_HOOK_ENTER, "__roi_region_enter")
+		  : hook_decl (ROI_GC_HOOK_EXIT, "__roi_region_exit");
+  return gimple_build_call (fn, 1, build_fold_addr_expr (region));
+}
+
+/* Exit hooks go before the return itself: no statement can follow it.  */
+static void
+exit_before_returns (function *fun, tree region, loop_p loop)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    {
+      if (loop && !flow_bb_inside_loop_p (loop, bb))
+	continue;
+      gimple_stmt_iterator gsi = gsi_last_bb (bb);
+      if (!gsi_end_p (gsi) && gimple_code (gsi_stmt (gsi)) == GIMPLE_RETURN)
+	gsi_insert_before (&gsi, hook_call (false, region),
+			   GSI_SAME_STMT);
+    }
+}
+
+static void
+hook_function (function *fun, int fn_index, const char *name)
+{
+  expanded_location loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));
+  tree region = new_region (REGION_FUNCTION, name, fn_index, loc.file, loc.line, -1);
+  basic_block entry = single_succ (ENTRY_BLOCK_PTR_FOR_FN (fun));
+  gimple_stmt_iterator gsi = gsi_after_labels (entry);
+  gsi_insert_before (&gsi, hook_call (true, region), GSI_SAME_STMT);
+  exit_before_returns (fun, region, NULL);
+}
+
+static bool
+is_normal_edge (edge e)
+{
+  return !(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE));
+}
+
+static void
+hook_loop (function *fun, loop_p loop, int fn_index, const char *name,
+	   const char *file, unsigned line, int header)
+{
+  char region_name[256];
+  snprintf (region_name, sizeof region_name, "%s:%u", name, line);
+  tree region = new_region (REGION_LOOP, region_name, fn_index, file, line, header);
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, loop->header->preds)
+    if (!flow_bb_inside_loop_p (loop, e->src) && is_normal_edge (e))
+      gsi_insert_on_edge (e, hook_call (true, region));
+
+  basic_block *body = get_loop_body (loop);
+  for (unsigned i = 0; i < loop->num_nodes; i++)
+    FOR_EACH_EDGE (e, ei, body[i]->succs)
+      if (!flow_bb_inside_loop_p (loop, e->dest) && is_normal_edge (e)
+	  && e->dest != EXIT_BLOCK_PTR_FOR_FN (fun))
+	gsi_insert_on_edge (e, hook_call (false, region));
+  free (body);
+  /* A return inside the loop leaves it too.  */
+  exit_before_returns (fun, region, loop);
+}
+
+/* The (file, line) of a block: its first statement with a location.  */
+static bool
+block_location (basic_block bb, expanded_location *out)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      location_t loc = gimple_location (gsi_stmt (gsi));
+      if (!is_gimple_debug (gsi_stmt (gsi)) && !RESERVED_LOCATION_P (loc))
+	{
+	  *out = roi_expand (loc);
+	  return true;
+	}
+    }
+  return false;
+}
+
+/* Does the filter name a line of LOOP itself (its blocks, not its inner
+   loops')?  Not only the header's: at -O2 GCC rotates loops, and the
+   statements of the for line move to the latch.  */
+static bool
+loop_selected (loop_p loop, expanded_location *where)
+{
+  bool selected = false;
+  basic_block *body = get_loop_body (loop);
+  for (unsigned i = 0; i < loop->num_nodes && !selected; i++)
+    {
+      if (body[i]->loop_father != loop)
+	continue;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	{
+	  location_t loc = gimple_location (gsi_stmt (gsi));
+	  if (is_gimple_debug (gsi_stmt (gsi)) || RESERVED_LOCATION_P (loc))
+	    continue;
+	  expanded_location x = roi_expand (loc);
+	  if (roi_filter_hooks_loop (x.file, x.line))
+	    {
+	      *where = x;
+	      selected = true;
+	      break;
+	    }
+	}
+    }
+  free (body);
+  return selected;
+}
+
+void
+roi_hooks_insert (function *fun, int fn_index, const int *counter_of)
+{
+  if (!roi_filter_active ())
+    return;
+  const char *name = lang_hooks.decl_printable_name (fun->decl, 2);
+  if (loops_for_fn (fun))
+    {
+      ROI_FOR_EACH_LOOP (loop, fun, 0)
+	{
+	  expanded_location x;
+	  if (!loop_selected (loop, &x))
+	    continue;
+	  hook_loop (fun, loop, fn_index, name, x.file, x.line,
+		     counter_of ? counter_of[loop->header->index] : -1);
+	}
+      gsi_commit_edge_inserts ();
+    }
+  if (roi_filter_hooks_function (fun->decl))
+    hook_function (fun, fn_index, name);
+}
+
+/* The loop nest as metadata: every loop, hooked or not, so a report can
+   show function, loop and line from one run.  */
+void
+roi_loops_describe (function *fun, const int *counter_of, struct roi_buf *out)
+{
+  roi_buf_add (out, ",\n\"loops\":[");
+  if (!loops_for_fn (fun))
+    {
+      roi_buf_add (out, "]");
+      return;
+    }
+  /* Loop numbers are sparse; the metadata indexes loops densely.  */
+  unsigned n = number_of_loops (fun);
+  int *dense = XNEWVEC (int, n);
+  for (unsigned i = 0; i < n; i++)
+    dense[i] = -1;
+  int next = 0;
+  /* Outer loops first, so a parent precedes its children.  */
+  ROI_FOR_EACH_LOOP (loop, fun, 0)
+    dense[loop->num] = next++;
+  bool first = true;
+  ROI_FOR_EACH_LOOP (loop, fun, 0)
+    {
+      expanded_location x;
+      bool located = block_location (loop->header, &x);
+      loop_p parent = loop_outer (loop);
+      int parent_index = parent && parent->num ? dense[parent->num] : -1;
+      roi_buf_printf (out, "%s{\"header\":%d,\"parent\":%d,\"file\":%u,\"line\":%d,\"blocks\":[",
+		      first ? "" : ",", counter_of[loop->header->index], parent_index,
+		      roi_meta_file (located ? x.file : NULL), located ? x.line : 0);
+      first = false;
+      basic_block *body = get_loop_body (loop);
+      for (unsigned i = 0; i < loop->num_nodes; i++)
+	roi_buf_printf (out, "%s%d", i ? "," : "", counter_of[body[i]->index]);
+      free (body);
+      roi_buf_add (out, "]}");
+    }
+  free (dense);
+  roi_buf_add (out, "]");
+}
