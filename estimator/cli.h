@@ -43,6 +43,7 @@ char *roi_default_profile(const char *program);
 /* The subcommands; argv[0] is the command's name. Table and dispatch: main.c. */
 int cmd_ops(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_gcov_check(int argc, char **argv);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks.h"
 #include "cli.h"
 #include "counts.h"
 #include "estimate.h"
@@ -21,62 +22,6 @@ static const char usage[] =
 	"  -m, --model FILE   cost model (JSON, see models/README.md)\n"
 	"      --json         one JSON document on stdout (see docs/estimate-json.md)\n"
 	"  -h, --help         this help\n";
-
-/* The last word of a compiler description: "avr-gcc 5.4.0" -> "5.4.0". */
-static const char *version_of(const char *s)
-{
-	const char *sp = strrchr(s, ' ');
-
-	return sp ? sp + 1 : s;
-}
-
-/* Costs measured for another compiler or optimisation level may not apply: say so, once. */
-static void check_model_fit(const struct roi_model *m, const struct roi_program *p)
-{
-	const char *compiler = roi_program_common(p, offsetof(struct roi_unit, compiler));
-	const char *opt = roi_program_common(p, offsetof(struct roi_unit, opt));
-	bool other_opt = m->opt && strcmp(m->opt, "any") != 0 && strcmp(m->opt, opt) != 0;
-	bool other_compiler = m->compiler && strcmp(version_of(m->compiler), version_of(compiler)) != 0;
-
-	if (other_opt || other_compiler)
-		roi_warn("model %s has costs for %s%s%s, %s was compiled by GCC %s at -%s; the estimate may be off",
-			 m->path, m->compiler ? m->compiler : "any compiler", m->opt ? " -" : "", m->opt ? m->opt : "",
-			 p->path, compiler, opt);
-}
-
-static void check_missing(const struct roi_counts *c, const struct roi_program *p, const char *profile)
-{
-	const struct roi_function *first = NULL;
-
-	if (!c->nmissing)
-		return;
-	for (size_t u = 0; u < p->nunits && !first; u++)
-		for (size_t f = 0; f < p->units[u].nfunctions && !first; f++)
-			if (!c->present[p->units[u].functions[f].gindex])
-				first = &p->units[u].functions[f];
-	roi_warn("%s: no counts for %zu of %zu functions of %s (first: %s in %s); they count as never run", profile,
-		 c->nmissing, p->nfunctions, p->path, first->name, first->unit->source);
-}
-
-/* A 16-bit counter sticks at 65535 instead of wrapping (-fplugin-arg-roi-counter-bits=16): a
- * count that reached it is a lower bound, and the estimate must say so. */
-static void check_saturation(const struct roi_counts *c, const struct roi_program *p)
-{
-	for (size_t u = 0; u < p->nunits; u++) {
-		if (p->units[u].counter_bits != 16)
-			continue;
-		for (size_t f = 0; f < p->units[u].nfunctions; f++) {
-			const struct roi_function *fn = &p->units[u].functions[f];
-			size_t full = 0;
-
-			for (size_t b = 0; b < fn->nblocks; b++)
-				full += roi_block_count(c, fn, b) >= 65535;
-			if (full)
-				roi_warn("%zu of the 16-bit counters of %s (%s) reached 65535 and saturated: "
-					 "its counts are lower bounds", full, fn->name, p->units[u].source);
-		}
-	}
-}
 
 int cmd_estimate(int argc, char **argv)
 {
@@ -113,10 +58,7 @@ int cmd_estimate(int argc, char **argv)
 		roi_data_error(&err);
 		goto out;
 	}
-	check_missing(&counts, &prog, profile_path);
-	check_saturation(&counts, &prog);
-	if (model_path)
-		check_model_fit(&model, &prog);
+	roi_check_inputs(&prog, &counts, profile_path, model_path ? &model : NULL);
 
 	struct roi_source src = {profile_path, counts.runs};
 	roi_estimate_compute(&est, &prog, &counts, model_path ? &model : NULL);

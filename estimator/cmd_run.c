@@ -14,6 +14,7 @@
 #include "elffile.h"
 #include "meta.h"
 #include "run_avr.h"
+#include "run_regions.h"
 #include "run_common.h"
 #include "run_qemu.h"
 
@@ -235,6 +236,7 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	if (read_counters(&prog, arrays, &run, &counts, saturated, &err) != 0 ||
+	    roi_avr_regions(&prog, elf, &run, &counts, &err) != 0 ||
 	    roi_run_write_profile(output, program, &prog, &counts, &err) != 0)
 		goto fail;
 	status = report(&run, output, json, saturated);

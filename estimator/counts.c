@@ -13,12 +13,19 @@ void roi_counts_init(struct roi_counts *c, const struct roi_program *prog)
 	memset(c->present, 0, prog->nfunctions * sizeof *c->present);
 	c->nmissing = prog->nfunctions;
 	c->runs = 0;
+	c->region = roi_xrealloc(NULL, prog->nregions ? prog->nregions : 1, sizeof *c->region);
+	memset(c->region, 0, prog->nregions * sizeof *c->region);
+	c->nregions_ran = 0;
+	c->time_unit = NULL;
+	c->has_hook_cost = false;
+	c->hook_cost = c->hook_inside = 0;
 }
 
 void roi_counts_free(struct roi_counts *c)
 {
 	free(c->block);
 	free(c->present);
+	free(c->region);
 	memset(c, 0, sizeof *c);
 }
 
@@ -51,5 +58,20 @@ int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const 
 		c->present[fn->gindex] = true;
 		c->nmissing--;
 	}
+	for (size_t i = 0; i < prof->timing.nregions; i++) {
+		const struct roi_profile_region *pr = &prof->timing.regions[i];
+		const struct roi_unit *u = roi_program_unit(prog, pr->unit);
+
+		if (!u || pr->index >= u->nregions)
+			return roi_err_set(err, "%s:%u: region %u of unit %016llx is not in %s (profile from another build)",
+					   prof->path, pr->line, (unsigned)pr->index, (unsigned long long)pr->unit,
+					   prog->path);
+		c->region[u->regions[pr->index].gindex] = (struct roi_region_result){true, pr->calls, pr->total};
+		c->nregions_ran++;
+	}
+	c->time_unit = prof->timing.unit;
+	c->has_hook_cost = prof->timing.has_hook_cost;
+	c->hook_cost = prof->timing.hook_cost;
+	c->hook_inside = prof->timing.hook_inside;
 	return 0;
 }

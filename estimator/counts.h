@@ -12,11 +12,23 @@
 #include "meta.h"
 #include "profile.h"
 
+/* What the hooks measured for one region of the program. */
+struct roi_region_result {
+	bool ran;               /* the profile has a line for it */
+	uint64_t calls, total;  /* total in the unit of roi_counts.time_unit */
+};
+
 struct roi_counts {
 	uint64_t *block;        /* [prog->nblocks] */
 	bool *present;          /* [prog->nfunctions], by gindex: false when the profile has no counts */
 	size_t nmissing;        /* functions without counts (their blocks count 0) */
 	uint64_t runs;
+	struct roi_region_result *region;       /* [prog->nregions], by gindex */
+	size_t nregions_ran;
+	const char *time_unit;  /* "ns" or "cycles"; NULL when no region ran */
+	bool has_hook_cost;
+	double hook_cost;       /* per enter+exit pair, in time_unit, as an enclosing region measures it */
+	double hook_inside;     /* of its own pair, what a region measures */
 };
 
 /* All zero, every function absent. */
@@ -25,7 +37,9 @@ void roi_counts_free(struct roi_counts *c);
 
 /* Joins: every profile function must exist in the program with the same checksum and counter
  * count, else "PROFILE: function NAME (unit U) does not match PROGRAM: checksum 0xP != 0xM
- * (profile from another build)" (profile's value first). Functions of the program absent from
+ * (profile from another build)" (profile's value first); every region line must name a region of
+ * the program, else "PROFILE:LINE: region I of unit U is not in PROGRAM (profile from another
+ * build)". Functions of the program absent from
  * the profile count 0 and are flagged in present[]; the caller decides whether to warn. */
 int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const struct roi_profile *prof,
 		    struct roi_err *err);

@@ -27,12 +27,23 @@ bool roi_unit_mapped(const struct roi_unit *u, const struct roi_model *model)
 	return model && !roi_model_matches_target(model, u->target);
 }
 
-/* Per entry of a unit's op table: its description, cost per execution and executed count. */
+/* Per entry of a unit's op table: its description and executed count (its cost per execution is
+ * in roi_estimate.op_cost). */
 struct uop {
 	struct roi_op_total t;
-	double cyc, ej;         /* per execution */
 	char *key;              /* identity for merging equal descriptions across units */
 };
+
+void roi_estimate_row(const struct roi_estimate *e, const struct roi_function *fn, size_t b, size_t r,
+		      struct roi_row_total *out)
+{
+	const struct roi_op_row *row = &fn->blocks[b].ops[r];
+	const struct roi_op_unit_cost *c = &e->op_cost[fn->unit - e->prog->units][row->op];
+
+	out->count = roi_block_count(e->counts, fn, b) * row->n;
+	out->cycles = (double)out->count * c->cycles;
+	out->energy_j = (double)out->count * c->energy_j;
+}
 
 static char *key_of(struct roi_arena *a, const struct roi_opdesc *d)
 {
@@ -120,14 +131,18 @@ void roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, c
 
 	memset(e, 0, sizeof *e);
 	e->prog = p;
+	e->counts = counts;
 	e->model = m;
 	struct uop **unit_ops = roi_arena_array(&e->arena, p->nunits, sizeof *unit_ops);
+	struct roi_op_unit_cost **op_cost = roi_arena_array(&e->arena, p->nunits, sizeof *op_cost);
+	e->op_cost = (const struct roi_op_unit_cost *const *)op_cost;
 	for (size_t u = 0; u < p->nunits; u++) {
 		const struct roi_unit *unit = &p->units[u];
 		bool mapped = roi_unit_mapped(unit, m);
 
 		e->mapped |= mapped;
 		unit_ops[u] = roi_arena_array(&e->arena, unit->nops, sizeof **unit_ops);
+		op_cost[u] = roi_arena_array(&e->arena, unit->nops, sizeof **op_cost);
 		for (size_t i = 0; i < unit->nops; i++) {
 			struct uop *o = &unit_ops[u][i];
 
@@ -138,8 +153,8 @@ void roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, c
 			struct roi_opkey k = {o->t.d.kind, o->t.d.type, o->t.d.access, o->t.d.callee, o->t.d.from};
 			o->t.cost = roi_model_lookup(m, &k, &o->t.fallback);
 			if (o->t.cost) {
-				o->cyc = o->t.cost->cycles;
-				o->ej = roi_cost_energy(m, o->t.cost);
+				op_cost[u][i].cycles = o->t.cost->cycles;
+				op_cost[u][i].energy_j = roi_cost_energy(m, o->t.cost);
 			}
 		}
 	}
@@ -161,20 +176,21 @@ void roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, c
 				for (size_t r = 0; bc && r < fn->blocks[b].nops; r++) {
 					const struct roi_op_row *row = &fn->blocks[b].ops[r];
 					struct uop *o = &unit_ops[u][row->op];
-					uint64_t n = bc * row->n;
-					double cyc = (double)n * o->cyc, ej = (double)n * o->ej;
+					struct roi_row_total t;
 
-					if (!n)
+					roi_estimate_row(e, fn, b, r, &t);
+					if (!t.count)
 						continue;
-					o->t.count += n;
-					o->t.cycles += cyc;
-					o->t.energy_j += ej;
-					ft->ops += n;
-					ft->cycles += cyc;
-					ft->energy_j += ej;
+					o->t.count += t.count;
+					o->t.cycles += t.cycles;
+					o->t.energy_j += t.energy_j;
+					ft->ops += t.count;
+					ft->cycles += t.cycles;
+					ft->energy_j += t.energy_j;
 					if (nlines == cap)
 						lines = roi_xrealloc(lines, cap = cap ? 2 * cap : 256, sizeof *lines);
-					lines[nlines++] = (struct roi_line_total){unit->files[row->file], row->line, n, cyc, ej};
+					lines[nlines++] = (struct roi_line_total){unit->files[row->file], row->line, t.count,
+										  t.cycles, t.energy_j};
 				}
 			}
 			e->total_ops += ft->ops;

@@ -43,9 +43,22 @@ struct roi_line_total {
 	double cycles, energy_j;
 };
 
+/* What one execution of an entry of a unit's op table costs (0 without a model or an entry). */
+struct roi_op_unit_cost {
+	double cycles, energy_j;
+};
+
+/* An ops row of a block over the whole run. */
+struct roi_row_total {
+	uint64_t count;                         /* block count x the row's n */
+	double cycles, energy_j;
+};
+
 struct roi_estimate {
 	const struct roi_program *prog;
+	const struct roi_counts *counts;
 	const struct roi_model *model;          /* may be NULL: counts only */
+	const struct roi_op_unit_cost *const *op_cost;  /* [unit position][op index] */
 	bool mapped;                            /* some unit's ops went through the model's ABI */
 	struct roi_op_total *ops;               /* executed ops; by cycles, then count, descending */
 	size_t nops;
@@ -63,6 +76,11 @@ void roi_opdesc_of(struct roi_opdesc *d, const struct roi_op *op, const struct r
 
 /* Whether the unit's ops go through the model's ABI: its target triple is not of the model's arch. */
 bool roi_unit_mapped(const struct roi_unit *u, const struct roi_model *model);
+
+/* Row r of block b of fn over the run, costed as roi_estimate_compute costs it: for reports that
+ * group rows otherwise (by loop, by scope). */
+void roi_estimate_row(const struct roi_estimate *e, const struct roi_function *fn, size_t b, size_t r,
+		      struct roi_row_total *out);
 
 /* Aggregates counts (and costs, when model is not NULL) into e; free with roi_estimate_free. */
 void roi_estimate_compute(struct roi_estimate *e, const struct roi_program *prog, const struct roi_counts *counts,

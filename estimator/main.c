@@ -12,6 +12,7 @@ static const struct command {
 } commands[] = {
 	{"ops", cmd_ops, "list the operations in a program's roi metadata, per function and line"},
 	{"estimate", cmd_estimate, "count executed operations; with a cost model, cycles, time and energy"},
+	{"report", cmd_report, "one run level by level: function, loop, line; estimates beside measured region times"},
 	{"gcov-check", cmd_gcov_check, "compare function and line counts with gcov's, for a program built with --coverage"},
 	{"compare", cmd_compare, "two profiles of the same source side by side (host vs target, -O0 vs -Os)"},
 	{"run", cmd_run, "run a firmware in a simulator (--target avr: simavr) and write its profile"},

@@ -122,6 +122,73 @@ static int parse_block(const struct jv *v, const cJSON *b, const char *w, const 
 	return 0;
 }
 
+/* An array of integers in [min, max] into the arena. */
+static int parse_index_list(const struct jv *v, const cJSON *a, const char *w, long long max, size_t **out,
+			    size_t *n)
+{
+	const cJSON *x;
+	char ew[400];
+
+	*out = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(a), sizeof **out);
+	*n = 0;
+	cJSON_ArrayForEach(x, a) {
+		long long k;
+		snprintf(ew, sizeof ew, "%s[%zu]", w, *n);
+		if (jv_integer_item(v, x, ew, 0, max, &k) != 0)
+			return -1;
+		(*out)[(*n)++] = (size_t)k;
+	}
+	return 0;
+}
+
+/* "loops": the function's loop nest; parents are indices into the same array, without cycles. */
+static int parse_loops(const struct jv *v, const cJSON *loops, const char *w, const struct roi_unit *u,
+		       struct roi_function *fn)
+{
+	const cJSON *x, *blocks;
+	size_t n = (size_t)cJSON_GetArraySize(loops), i = 0;
+	struct roi_loop *l = roi_arena_array(v->arena, n, sizeof *l);
+	char lw[128], bw[160];
+
+	cJSON_ArrayForEach(x, loops) {
+		long long header, parent, file, line;
+		size_t *b;
+		bool has_header = false;
+
+		snprintf(lw, sizeof lw, "%s.loops[%zu]", w, i);
+		snprintf(bw, sizeof bw, "%s.blocks", lw);
+		if (jv_object(v, x, lw) ||
+		    jv_integer(v, x, lw, "header", true, 0, (long long)fn->nblocks - 1, &header) ||
+		    jv_integer(v, x, lw, "parent", true, -1, (long long)n - 1, &parent) ||
+		    jv_integer(v, x, lw, "file", true, 0, (long long)u->nfiles - 1, &file) ||
+		    jv_integer(v, x, lw, "line", true, 0, INT_MAX, &line) ||
+		    jv_array(v, x, lw, "blocks", true, &blocks) ||
+		    parse_index_list(v, blocks, bw, (long long)fn->nblocks - 1, &b, &l[i].nblocks))
+			return -1;
+		if (parent == (long long)i)
+			return jv_fail(v, lw, "parent: a loop cannot be its own parent");
+		for (size_t k = 0; k < l[i].nblocks; k++)
+			has_header |= b[k] == (size_t)header;
+		if (!has_header)
+			return jv_fail(v, lw, "blocks: the header block %lld is not among them", header);
+		l[i] = (struct roi_loop){(size_t)header, (int)parent, (unsigned)file, (unsigned)line, b, l[i].nblocks};
+		i++;
+	}
+	for (i = 0; i < n; i++) {
+		size_t steps = 0;
+
+		for (int p = l[i].parent; p >= 0; p = l[p].parent)
+			if (++steps > n) {
+				snprintf(lw, sizeof lw, "%s.loops[%zu]", w, i);
+				return jv_fail(v, lw, "parent: the parents form a cycle");
+			}
+	}
+	fn->loops = l;
+	fn->nloops = n;
+	fn->has_loops = true;
+	return 0;
+}
+
 static int parse_function(const struct jv *v, const cJSON *f, const char *w, struct roi_unit *u,
 			  struct roi_function *fn)
 {
@@ -169,6 +236,112 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		i++;
 	}
 	fn->blocks = blk;
+	const cJSON *loops = NULL;
+	if (jv_array(v, f, w, "loops", false, &loops) != 0 || (loops && parse_loops(v, loops, w, u, fn) != 0))
+		return -1;
+	return 0;
+}
+
+static int parse_regions(const struct jv *v, const cJSON *regions, struct roi_unit *u)
+{
+	static const char *const kinds[] = {"function", "loop", NULL};
+	struct roi_region *r = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(regions), sizeof *r);
+	const cJSON *x;
+	char w[64];
+	size_t i = 0;
+
+	cJSON_ArrayForEach(x, regions) {
+		const char *kind;
+		long long function, file, line, header = -1;
+
+		snprintf(w, sizeof w, "regions[%zu]", i);
+		r[i].unit = u;
+		r[i].index = i;
+		if (jv_object(v, x, w) || jv_string(v, x, w, "kind", true, &kind) || jv_one_of(v, w, "kind", kind, kinds) ||
+		    jv_string(v, x, w, "name", true, &r[i].name) ||
+		    jv_integer(v, x, w, "function", true, -1, (long long)u->nfunctions - 1, &function) ||
+		    jv_integer(v, x, w, "file", true, 0, (long long)u->nfiles - 1, &file) ||
+		    jv_integer(v, x, w, "line", true, 0, INT_MAX, &line) ||
+		    jv_string(v, x, w, "symbol", true, &r[i].symbol))
+			return -1;
+		r[i].kind = strcmp(kind, "loop") == 0 ? ROI_REGION_LOOP : ROI_REGION_FUNCTION;
+		if (r[i].kind == ROI_REGION_LOOP) {
+			/* The header is a block of the function, when the function is counted. */
+			long long max = function >= 0 ? (long long)u->functions[function].nblocks - 1 : INT_MAX;
+			if (jv_integer(v, x, w, "header", function >= 0, function >= 0 ? 0 : -1, max, &header) != 0)
+				return -1;
+		}
+		r[i].function = (long)function;
+		r[i].file = (unsigned)file;
+		r[i].line = (unsigned)line;
+		r[i].header = (long)header;
+		i++;
+	}
+	u->regions = r;
+	u->nregions = i;
+	return 0;
+}
+
+static int parse_filter(const struct jv *v, const cJSON *root, struct roi_unit *u)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, "filter"), *rules, *x;
+	struct roi_filter *flt;
+	struct roi_filter_rule *r;
+	char w[64];
+	size_t i = 0;
+
+	if (!f)
+		return 0;
+	flt = roi_arena_alloc(v->arena, sizeof *flt);
+	if (jv_object(v, f, "filter") || jv_string(v, f, "filter", "path", true, &flt->path) ||
+	    jv_array(v, f, "filter", "rules", true, &rules))
+		return -1;
+	r = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(rules), sizeof *r);
+	cJSON_ArrayForEach(x, rules) {
+		long long line;
+
+		snprintf(w, sizeof w, "filter.rules[%zu]", i);
+		if (jv_object(v, x, w) || jv_integer(v, x, w, "line", true, 1, INT_MAX, &line) ||
+		    jv_string(v, x, w, "text", true, &r[i].text) || jv_bool(v, x, w, "matched", true, &r[i].matched))
+			return -1;
+		r[i].line = (unsigned)line;
+		i++;
+	}
+	flt->rules = r;
+	flt->nrules = i;
+	u->filter = flt;
+	return 0;
+}
+
+static int parse_excluded(const struct jv *v, const cJSON *excluded, struct roi_unit *u)
+{
+	struct roi_excluded *e = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(excluded), sizeof *e);
+	const cJSON *x;
+	char w[64];
+	size_t i = 0;
+
+	cJSON_ArrayForEach(x, excluded) {
+		long long file, line, rule;
+		bool known = false;
+
+		snprintf(w, sizeof w, "excluded[%zu]", i);
+		if (jv_object(v, x, w) || jv_string(v, x, w, "name", true, &e[i].name) ||
+		    jv_string(v, x, w, "asm", true, &e[i].asm_name) ||
+		    jv_integer(v, x, w, "file", true, 0, (long long)u->nfiles - 1, &file) ||
+		    jv_integer(v, x, w, "line", true, 0, INT_MAX, &line) ||
+		    jv_integer(v, x, w, "rule", true, 1, INT_MAX, &rule))
+			return -1;
+		for (size_t k = 0; u->filter && k < u->filter->nrules; k++)
+			known |= u->filter->rules[k].line == (unsigned)rule;
+		if (!known)
+			return jv_fail(v, w, "rule: line %lld is not a rule of the unit's filter", rule);
+		e[i].file = (unsigned)file;
+		e[i].line = (unsigned)line;
+		e[i].rule = (unsigned)rule;
+		i++;
+	}
+	u->excluded = e;
+	u->nexcluded = i;
 	return 0;
 }
 
@@ -241,6 +414,12 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 	}
 	u->functions = fn;
 	u->nfunctions = i;
+
+	const cJSON *regions = NULL, *excluded = NULL;
+	if (jv_array(v, root, "", "regions", false, &regions) || (regions && parse_regions(v, regions, u)) ||
+	    parse_filter(v, root, u) || jv_array(v, root, "", "excluded", false, &excluded) ||
+	    (excluded && parse_excluded(v, excluded, u)))
+		return -1;
 	return 0;
 }
 
@@ -277,11 +456,15 @@ int roi_program_from_records(const char *path, const char *const *text, size_t n
 	for (size_t r = 0; r < n; r++) {
 		struct roi_function *fn = (struct roi_function *)units[r].functions;
 
+		struct roi_region *reg = (struct roi_region *)units[r].regions;
+
 		for (size_t i = 0; i < units[r].nfunctions; i++) {
 			fn[i].gindex = prog->nfunctions++;
 			fn[i].gblock0 = prog->nblocks;
 			prog->nblocks += fn[i].nblocks;
 		}
+		for (size_t i = 0; i < units[r].nregions; i++)
+			reg[i].gindex = prog->nregions++;
 	}
 	return 0;
 }

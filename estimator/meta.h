@@ -46,6 +46,15 @@ struct roi_block {
 	size_t nops;
 };
 
+/* One loop of a function's nest (docs/regions.md, "loops"). */
+struct roi_loop {
+	size_t header;                  /* counter index of the header block */
+	int parent;                     /* index into the function's loops; -1: outermost */
+	unsigned file, line;            /* the header's first line */
+	const size_t *blocks;           /* counter indices, inner loops' blocks included; has header */
+	size_t nblocks;
+};
+
 struct roi_function {
 	const struct roi_unit *unit;
 	size_t index;                   /* position in the unit's functions = profile INDEX */
@@ -58,8 +67,46 @@ struct roi_function {
 	size_t ninlined;
 	const struct roi_block *blocks; /* block i = counter i; block 0 is the entry */
 	size_t nblocks;
+	const struct roi_loop *loops;   /* the loop nest (optional field: has_loops) */
+	size_t nloops;
+	bool has_loops;
 	size_t gindex;                  /* position among all functions of the program */
 	size_t gblock0;                 /* program-wide number of block 0 (see struct roi_counts) */
+};
+
+enum roi_region_kind { ROI_REGION_FUNCTION = 1, ROI_REGION_LOOP = 2 };
+
+/* A function or loop with enter/exit hooks (docs/regions.md, "regions"). */
+struct roi_region {
+	const struct roi_unit *unit;
+	size_t index;                   /* position in the unit's regions = profile INDEX */
+	enum roi_region_kind kind;
+	const char *name;               /* "main", "main:22" */
+	long function;                  /* index into the unit's functions; -1: not counted */
+	unsigned file, line;
+	long header;                    /* loops: counter index of the header; -1 otherwise */
+	const char *symbol;             /* the descriptor's symbol */
+	size_t gindex;                  /* position among all regions of the program */
+};
+
+/* A rule of the filter file the unit was compiled with, and whether it matched in this unit. */
+struct roi_filter_rule {
+	unsigned line;
+	const char *text;
+	bool matched;
+};
+
+struct roi_filter {
+	const char *path;
+	const struct roi_filter_rule *rules;
+	size_t nrules;
+};
+
+/* A function the filter left uncounted (docs/regions.md, "excluded"). */
+struct roi_excluded {
+	const char *name, *asm_name;
+	unsigned file, line;
+	unsigned rule;                  /* the filter line that excluded it */
 };
 
 struct roi_unit {
@@ -76,6 +123,11 @@ struct roi_unit {
 	size_t nops;
 	const struct roi_function *functions;
 	size_t nfunctions;
+	const struct roi_region *regions;       /* optional fields: absent means none */
+	size_t nregions;
+	const struct roi_filter *filter;        /* NULL: compiled without a filter */
+	const struct roi_excluded *excluded;
+	size_t nexcluded;
 };
 
 struct roi_program {
@@ -84,6 +136,7 @@ struct roi_program {
 	size_t nunits;
 	size_t nfunctions;              /* over all units */
 	size_t nblocks;                 /* over all functions */
+	size_t nregions;                /* over all units */
 	struct roi_arena arena;
 };
 

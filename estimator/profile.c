@@ -114,6 +114,101 @@ static int parse_fn(struct line *l, struct roi_arena *a, struct roi_profile_fn *
 	return 0;
 }
 
+/* "ns" or "cycles", the same on every line of a profile. */
+static int time_unit(struct line *l, struct roi_profile *prof, const char **unit_line_msg)
+{
+	const char *s;
+	size_t n;
+	char msg[160];
+
+	if (field(l, "time unit ('ns' or 'cycles')", &s, &n) != 0)
+		return -1;
+	if (!((n == 2 && strncmp(s, "ns", 2) == 0) || (n == 6 && strncmp(s, "cycles", 6) == 0))) {
+		snprintf(msg, sizeof msg, "time unit '%.*s' is not 'ns' or 'cycles'", (int)(n > 32 ? 32 : n), s);
+		return bad(l, msg);
+	}
+	if (prof->timing.unit && strncmp(prof->timing.unit, s, n) != 0) {
+		snprintf(msg, sizeof msg, "time unit '%.*s' differs from the '%s' of %s", (int)n, s, prof->timing.unit,
+			 *unit_line_msg);
+		return bad(l, msg);
+	}
+	if (!prof->timing.unit) {
+		prof->timing.unit = n == 2 ? "ns" : "cycles";
+		*unit_line_msg = roi_arena_printf(&prof->arena, "line %u", l->no);
+	}
+	return end_of_line(l);
+}
+
+/* "COST UNIT" after "hook-cost" or "hook-inside": a decimal number, with an optional fraction. */
+static int parse_hook_cost(struct line *l, struct roi_profile *prof, double *out, const char **unit_line_msg)
+{
+	const char *s;
+	size_t n, whole;
+	char msg[128];
+
+	if (field(l, "hook cost", &s, &n) != 0)
+		return -1;
+	whole = strspn(s, "0123456789");
+	if (whole == 0 || whole > 18 || (whole < n && (s[whole] != '.' || whole + 1 == n || n - whole - 1 > 9 ||
+						     strspn(s + whole + 1, "0123456789") != n - whole - 1))) {
+		snprintf(msg, sizeof msg, "hook cost '%.*s' is not a decimal number (digits, optionally '.' and digits)",
+			 (int)(n > 32 ? 32 : n), s);
+		return bad(l, msg);
+	}
+	double v = 0, scale = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '.')
+			continue;
+		if (i > whole)
+			scale *= 10;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v / scale;
+	return time_unit(l, prof, unit_line_msg);
+}
+
+static int parse_region(struct line *l, struct roi_profile *prof, struct roi_profile_region *r,
+			const char **unit_line_msg)
+{
+	uint64_t unit, index, calls, total;
+
+	if (hex(l, "unit", "", 16, &unit) || decimal(l, "region index", UINT32_MAX, &index) ||
+	    decimal(l, "call count", UINT64_MAX, &calls) || decimal(l, "total", UINT64_MAX, &total) ||
+	    time_unit(l, prof, unit_line_msg))
+		return -1;
+	*r = (struct roi_profile_region){unit, (uint32_t)index, calls, total, l->no};
+	return 0;
+}
+
+static int cmp_region(const void *a, const void *b)
+{
+	const struct roi_profile_region *x = *(const struct roi_profile_region *const *)a;
+	const struct roi_profile_region *y = *(const struct roi_profile_region *const *)b;
+
+	if (x->unit != y->unit)
+		return x->unit < y->unit ? -1 : 1;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int check_region_duplicates(const char *path, const struct roi_profile_region *r, size_t n,
+				   struct roi_err *err)
+{
+	const struct roi_profile_region **s = roi_xrealloc(NULL, n, sizeof *s);
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s[i] = &r[i];
+	qsort(s, n, sizeof *s, cmp_region);
+	for (size_t i = 1; i < n && rc == 0; i++)
+		if (s[i]->unit == s[i - 1]->unit && s[i]->index == s[i - 1]->index)
+			rc = roi_err_set(err, "%s:%u: region %u of unit %016llx appears twice (first on line %u)", path,
+					 s[i]->line, (unsigned)s[i]->index, (unsigned long long)s[i]->unit, s[i - 1]->line);
+	free(s);
+	return rc;
+}
+
 static int cmp_fn(const void *a, const void *b)
 {
 	const struct roi_profile_fn *x = *(const struct roi_profile_fn *const *)a;
@@ -150,6 +245,9 @@ struct parser {
 	struct roi_profile *prof;
 	struct roi_profile_fn *fns;     /* grows; moved into the arena at the end */
 	size_t cap;
+	struct roi_profile_region *regions;     /* likewise */
+	size_t nregions, rcap;
+	const char *unit_line;          /* "line N": where the time unit was first given */
 };
 
 static int header_line(struct line *l, struct roi_profile *prof)
@@ -230,10 +328,37 @@ static int next_line(struct line *l, struct parser *ps)
 		return -1;
 	if (n == 3 && strncmp(s, "end", 3) == 0)
 		return end_line(l, ps, s) == 0 ? 1 : -1;
+	if (n == 9 && strncmp(s, "hook-cost", 9) == 0) {
+		if (l->no != 4)
+			return bad(l, "the hook-cost line must come right after the runs line");
+		ps->prof->timing.has_hook_cost = true;
+		if (parse_hook_cost(l, ps->prof, &ps->prof->timing.hook_cost, &ps->unit_line) != 0)
+			return -1;
+		ps->prof->timing.hook_inside = ps->prof->timing.hook_cost;
+		return 0;
+	}
+	if (n == 11 && strncmp(s, "hook-inside", 11) == 0) {
+		if (l->no != 5 || !ps->prof->timing.has_hook_cost)
+			return bad(l, "the hook-inside line must come right after the hook-cost line");
+		return parse_hook_cost(l, ps->prof, &ps->prof->timing.hook_inside, &ps->unit_line);
+	}
+	if (n == 6 && strncmp(s, "region", 6) == 0) {
+		if (!nl)
+			return bad(l, "incomplete line, missing end line (truncated profile?)");
+		if (ps->nregions == ps->rcap)
+			ps->regions = roi_xrealloc(ps->regions, ps->rcap = ps->rcap ? 2 * ps->rcap : 16,
+						   sizeof *ps->regions);
+		if (parse_region(l, ps->prof, &ps->regions[ps->nregions], &ps->unit_line) != 0)
+			return -1;
+		ps->nregions++;
+		return 0;
+	}
 	if (n != 2 || strncmp(s, "fn", 2) != 0)
-		return bad(l, "expected 'fn' or 'end'");
+		return bad(l, "expected 'fn', 'region' or 'end'");
 	if (!nl)
 		return bad(l, "incomplete line, missing end line (truncated profile?)");
+	if (ps->nregions)
+		return bad(l, "fn line after the region lines (fn lines come first)");
 	if (ps->prof->nfns == ps->cap)
 		ps->fns = roi_xrealloc(ps->fns, ps->cap = ps->cap ? 2 * ps->cap : 64, sizeof *ps->fns);
 	if (parse_fn(l, &ps->prof->arena, &ps->fns[ps->prof->nfns]) != 0)
@@ -246,7 +371,7 @@ int roi_profile_parse(const char *path, const char *data, size_t size, struct ro
 		      struct roi_err *err)
 {
 	struct line l = {data, data, path, 0, err};
-	struct parser ps = {data, data, size, prof, NULL, 0};
+	struct parser ps = {data, data, size, prof, NULL, 0, NULL, 0, 0, NULL};
 	int rc;
 
 	memset(prof, 0, sizeof *prof);
@@ -260,9 +385,17 @@ int roi_profile_parse(const char *path, const char *data, size_t size, struct ro
 		if (prof->nfns)
 			memcpy(a, ps.fns, prof->nfns * sizeof *a);
 		prof->fns = a;
+		struct roi_profile_region *r = roi_arena_array(&prof->arena, ps.nregions, sizeof *r);
+		if (ps.nregions)
+			memcpy(r, ps.regions, ps.nregions * sizeof *r);
+		prof->timing.regions = r;
+		prof->timing.nregions = ps.nregions;
 	}
 	free(ps.fns);
-	return rc < 0 ? -1 : check_duplicates(path, prof->fns, prof->nfns, err);
+	free(ps.regions);
+	if (rc < 0 || check_duplicates(path, prof->fns, prof->nfns, err) != 0)
+		return -1;
+	return check_region_duplicates(path, prof->timing.regions, prof->timing.nregions, err);
 }
 
 int roi_profile_load(const char *path, struct roi_profile *prof, struct roi_err *err)
@@ -286,8 +419,10 @@ void roi_profile_free(struct roi_profile *prof)
 }
 
 int roi_profile_write(FILE *out, const char *program, uint64_t runs, const struct roi_profile_fn *fns,
-		      size_t nfns, struct roi_err *err)
+		      size_t nfns, const struct roi_profile_timing *timing, struct roi_err *err)
 {
+	const char *unit = timing && timing->unit ? timing->unit : "ns";
+
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
@@ -295,12 +430,19 @@ int roi_profile_write(FILE *out, const char *program, uint64_t runs, const struc
 	if (!m)
 		return roi_err_set(err, "out of memory");
 	fprintf(m, "roi-profile 1\nprogram %s\nruns %llu\n", program, (unsigned long long)runs);
+	if (timing && timing->has_hook_cost)
+		fprintf(m, "hook-cost %.2f %s\nhook-inside %.2f %s\n", timing->hook_cost, unit, timing->hook_inside, unit);
 	for (size_t i = 0; i < nfns; i++) {
 		fprintf(m, "fn %016llx %u 0x%08x %zu", (unsigned long long)fns[i].unit, (unsigned)fns[i].index,
 			(unsigned)fns[i].checksum, fns[i].ncounters);
 		for (size_t c = 0; c < fns[i].ncounters; c++)
 			fprintf(m, " %llu", (unsigned long long)fns[i].counts[c]);
 		fputc('\n', m);
+	}
+	for (size_t i = 0; timing && i < timing->nregions; i++) {
+		const struct roi_profile_region *r = &timing->regions[i];
+		fprintf(m, "region %016llx %u %llu %llu %s\n", (unsigned long long)r->unit, (unsigned)r->index,
+			(unsigned long long)r->calls, (unsigned long long)r->total, unit);
 	}
 	if (fclose(m) != 0) {
 		free(text);

@@ -18,4 +18,9 @@ struct roi_source {
 void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src);
 cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *src);
 
+/* Parts of the JSON document that roi report shares: the "model" object (null without one) and
+ * the "excluded" array (functions a filter left uncounted). */
+cJSON *roi_model_json(const struct roi_estimate *e);
+cJSON *roi_excluded_json(const struct roi_program *p);
+
 #endif

@@ -35,7 +35,7 @@ static void add_desc(cJSON *o, const struct roi_opdesc *d)
 		cJSON_AddTrueToObject(o, "volatile");
 }
 
-static cJSON *model_json(const struct roi_estimate *e)
+cJSON *roi_model_json(const struct roi_estimate *e)
 {
 	const struct roi_model *m = e->model;
 	cJSON *o;
@@ -70,6 +70,29 @@ static cJSON *units_json(const struct roi_program *p)
 		add_str(o, "runtime", u->runtime);
 		cJSON_AddItemToArray(a, o);
 	}
+	return a;
+}
+
+/* The functions the filter left uncounted: their cost is not in the totals. */
+cJSON *roi_excluded_json(const struct roi_program *p)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t u = 0; u < p->nunits; u++)
+		for (size_t i = 0; i < p->units[u].nexcluded; i++) {
+			const struct roi_excluded *x = &p->units[u].excluded[i];
+			cJSON *o = cJSON_CreateObject();
+
+			add_str(o, "name", x->name);
+			add_str(o, "asm", x->asm_name);
+			add_str(o, "unit", p->units[u].id_hex);
+			add_str(o, "file", p->units[u].files[x->file]);
+			cJSON_AddNumberToObject(o, "line", x->line);
+			if (p->units[u].filter)
+				add_str(o, "filter", p->units[u].filter->path);
+			cJSON_AddNumberToObject(o, "rule", x->rule);
+			cJSON_AddItemToArray(a, o);
+		}
 	return a;
 }
 
@@ -153,11 +176,12 @@ cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *sr
 	add_str(o, "compiler", roi_program_common(p, offsetof(struct roi_unit, compiler)));
 	add_str(o, "opt", roi_program_common(p, offsetof(struct roi_unit, opt)));
 	cJSON_AddItemToObject(o, "units", units_json(p));
-	cJSON_AddItemToObject(o, "model", model_json(e));
+	cJSON_AddItemToObject(o, "model", roi_model_json(e));
 	cJSON_AddItemToObject(o, "ops", ops_json(e, false));
 	cJSON_AddItemToObject(o, "unmodelled", ops_json(e, true));
 	cJSON_AddItemToObject(o, "functions", functions_json(e));
 	cJSON_AddItemToObject(o, "lines", lines_json(e));
+	cJSON_AddItemToObject(o, "excluded", roi_excluded_json(p));
 	t = cJSON_AddObjectToObject(o, "total");
 	cJSON_AddNumberToObject(t, "ops", (double)e->total_ops);
 	cJSON_AddNumberToObject(t, "unmodelled_ops", (double)e->unmodelled_ops);

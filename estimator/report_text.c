@@ -2,6 +2,9 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "filter.h"
 #include "fmt.h"
 #include "report.h"
 #include "table.h"
@@ -12,7 +15,7 @@ static void header(FILE *out, const struct roi_estimate *e, const struct roi_sou
 {
 	const struct roi_program *p = e->prog;
 	const struct roi_model *m = e->model;
-	char hz[CELL];
+	char hz[CELL], *excluded = roi_filter_excluded_list(p);
 
 	fprintf(out, "program   %s\n", p->path);
 	fprintf(out, "profile   %s, %llu run%s\n", src->profile, (unsigned long long)src->runs,
@@ -21,6 +24,9 @@ static void header(FILE *out, const struct roi_estimate *e, const struct roi_sou
 		roi_program_common(p, offsetof(struct roi_unit, compiler)),
 		roi_program_common(p, offsetof(struct roi_unit, target)),
 		roi_program_common(p, offsetof(struct roi_unit, opt)), p->nunits, p->nunits == 1 ? "" : "s");
+	if (excluded)
+		fprintf(out, "excluded  %s: not counted (filter), their cost is not included\n", excluded);
+	free(excluded);
 	if (!m) {
 		fprintf(out, "model     none: counts only (--model FILE adds cycles, time and energy)\n");
 		return;

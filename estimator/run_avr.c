@@ -48,6 +48,30 @@ static void no_sleep(avr_t *avr, avr_cycle_count_t how_long)
 	(void)how_long;
 }
 
+/* A write to GPIOR0 is a region event: the hooks wrote the region's address to GPIOR1/2 just
+ * before. The cycle counter at this write is exact, so measuring costs no error, only the
+ * constant cycles the hook instructions themselves take. */
+static void region_event(avr_t *avr, avr_io_addr_t addr, uint8_t value, void *param)
+{
+	struct roi_avr_run *run = param;
+
+	avr->data[addr] = value;        /* a watched register is not stored by simavr itself */
+	if (value != 1 && value != 2)
+		return;
+	if (run->nevents == run->events_cap) {
+		size_t cap = run->events_cap ? 2 * run->events_cap : 1024;
+		struct roi_avr_event *e = realloc(run->events, cap * sizeof *e);
+		if (!e) {
+			run->events_lost = true;
+			return;
+		}
+		run->events = e;
+		run->events_cap = cap;
+	}
+	run->events[run->nevents++] = (struct roi_avr_event){
+		avr->cycle, (uint16_t)(avr->data[ROI_AVR_GPIOR1] | avr->data[ROI_AVR_GPIOR2] << 8), value};
+}
+
 static const avr_kind_t *find_kind(const char *mcu)
 {
 	for (size_t i = 0; avr_kind[i]; i++)
@@ -140,6 +164,10 @@ int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 	avr_load_firmware(avr, &fw);
 	avr->frequency = run->freq_hz;  /* after loading: an .mmcu section may name another one */
 	avr->sleep = no_sleep;
+	run->events = NULL;
+	run->nevents = run->events_cap = 0;
+	run->events_lost = false;
+	avr_register_io_write(avr, ROI_AVR_GPIOR0, region_event, run);
 	if (*simavr_said) {
 		roi_err_set(err, "%s: simavr cannot load it for %s: %s", run->elf, run->mcu, simavr_said);
 		goto out;
@@ -162,4 +190,7 @@ void roi_avr_run_free(struct roi_avr_run *run)
 {
 	free(run->data);
 	run->data = NULL;
+	free(run->events);
+	run->events = NULL;
+	run->nevents = 0;
 }

@@ -5,6 +5,7 @@
 #ifndef ROI_RUN_AVR_H
 #define ROI_RUN_AVR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,19 @@ enum roi_avr_stop {
 	ROI_AVR_LIMIT,          /* still running when max_cycles were simulated */
 };
 
+/* Region hooks of runtime/ports/roi-region-simavr.c: the region's address in GPIOR1 (low) and
+ * GPIOR2 (high), then the event in GPIOR0. Data addresses, the same on every megaAVR with GPIORs. */
+#define ROI_AVR_GPIOR0 0x3eu
+#define ROI_AVR_GPIOR1 0x4au
+#define ROI_AVR_GPIOR2 0x4bu
+
+/* One region hook the firmware ran, stamped with simavr's cycle counter. */
+struct roi_avr_event {
+	uint64_t cycle;
+	uint16_t region;        /* the descriptor's data address (without ROI_AVR_DATA_OFFSET) */
+	uint8_t code;           /* 1 enter, 2 exit */
+};
+
 struct roi_avr_run {
 	const char *elf;        /* in: an AVR ELF (checked to be one by the caller: simavr trusts it) */
 	const char *mcu;        /* in: simavr core name, see roi_avr_check_mcu */
@@ -29,6 +43,9 @@ struct roi_avr_run {
 	enum roi_avr_stop stop; /* out */
 	uint8_t *data;          /* out: the data memory at the stop (registers, I/O, SRAM) */
 	size_t data_size;       /* out: RAMEND + 1 bytes */
+	struct roi_avr_event *events;   /* out: region hooks in the order they ran */
+	size_t nevents, events_cap;
+	bool events_lost;       /* out: out of memory while recording: events incomplete */
 };
 
 /* "unknown MCU 'X' (simavr knows atmega128, ... and N more: 'simavr --list-cores')". */

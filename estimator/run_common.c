@@ -162,13 +162,14 @@ int roi_run_write_profile(const char *path, const char *program, const struct ro
 			  const struct roi_counts *counts, struct roi_err *err)
 {
 	struct roi_profile_fn *fns = calloc(prog->nfunctions, sizeof *fns);
-	size_t n = strlen(path) + 8, nfns = 0;
+	struct roi_profile_region *regions = calloc(prog->nregions ? prog->nregions : 1, sizeof *regions);
+	size_t n = strlen(path) + 8, nfns = 0, nregions = 0;
 	char *tmp = malloc(n);
 	FILE *out = NULL;
 	int fd = -1, rc = -1;
 	bool created = false;
 
-	if (!fns || !tmp) {
+	if (!fns || !regions || !tmp) {
 		roi_err_set(err, "out of memory");
 		goto out;
 	}
@@ -189,7 +190,19 @@ int roi_run_write_profile(const char *path, const char *program, const struct ro
 		goto out;
 	}
 	fd = -1;
-	if (roi_profile_write(out, program, 1, fns, nfns, err) != 0) {
+	/* Region times a runner measured (simavr's cycle-stamped hook events), in region order. */
+	for (size_t u = 0; u < prog->nunits; u++)
+		for (size_t r = 0; r < prog->units[u].nregions; r++) {
+			const struct roi_region *reg = &prog->units[u].regions[r];
+			const struct roi_region_result *res = &counts->region[reg->gindex];
+
+			if (res->ran)
+				regions[nregions++] = (struct roi_profile_region){prog->units[u].id,
+										  (uint32_t)reg->index, res->calls,
+										  res->total, 0};
+		}
+	struct roi_profile_timing timing = {regions, nregions, false, 0, 0, counts->time_unit};
+	if (roi_profile_write(out, program, 1, fns, nfns, nregions ? &timing : NULL, err) != 0) {
 		roi_err_set(err, "%s: cannot write the profile", path);
 		goto out;
 	}
@@ -206,5 +219,6 @@ out:
 		unlink(tmp);
 	free(tmp);
 	free(fns);
+	free(regions);
 	return rc;
 }

@@ -202,7 +202,9 @@ roi_hooks_insert (function *fun, int fn_index, const int *counter_of)
   const char *name = lang_hooks.decl_printable_name (fun->decl, 2);
   if (loops_for_fn (fun))
     {
-      ROI_FOR_EACH_LOOP (loop, fun, 0)
+      /* Innermost first: on an edge that leaves two hooked loops, and before
+	 a return inside both, the inner loop's exit must come first.  */
+      ROI_FOR_EACH_LOOP (loop, fun, LI_FROM_INNERMOST)
 	{
 	  expanded_location x;
 	  if (!loop_selected (loop, &x))

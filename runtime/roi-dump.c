@@ -67,10 +67,11 @@ int roi_dump(void)
 	struct roi_profile prof;
 	int ret;
 
-	if (__roi_registered_units() == 0)
+	if (__roi_registered_units() == 0 && !__roi_regions_ran())
 		return 0;
 	if (output_path(path, sizeof path) != 0)
 		return -1;
+	__roi_regions_close_open();
 	if (__roi_snapshot(&prof) != 0) {
 		__roi_warn("cannot write profile '%s': %s", path, strerror(errno));
 		return -1;

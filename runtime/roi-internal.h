@@ -20,12 +20,24 @@ struct roi_fn {
 	uint64_t *counts;       /* ncounters entries inside roi_profile.counts */
 };
 
-/* A profile in memory: fns sorted by (unit, index), each key once. */
+/* One "region" line of a profile: a region that ran, its calls and inclusive time in ns. */
+struct roi_region_stat {
+	uint64_t unit;
+	uint32_t index;
+	uint64_t calls, total;
+};
+
+/* A profile in memory: fns and regions sorted by (unit, index), each key once. */
 struct roi_profile {
 	uint64_t runs;
 	size_t nfns;
 	struct roi_fn *fns;
 	uint64_t *counts;       /* storage for every fn's counts */
+	size_t nregions;
+	struct roi_region_stat *regions;        /* malloc'd */
+	int has_hook_cost;      /* "hook-cost" and "hook-inside" lines: the hooks were calibrated */
+	double hook_cost;       /* ns per enter+exit pair, as an enclosing region measures it */
+	double hook_inside;     /* ns of its own pair that a region measures */
 };
 
 /* roi-register.c */
@@ -33,9 +45,17 @@ size_t __roi_registered_units(void);
 int __roi_snapshot(struct roi_profile *prof);       /* 0, or -1 with errno */
 void __roi_profile_free(struct roi_profile *prof);
 
-/* roi-profile-merge.c: merges the text of an existing profile into prof (counts and runs added).
- * Returns ROI_MERGED, or ROI_CORRUPT / ROI_OTHER_BUILD with a reason for the message in why. */
-enum roi_merge_result { ROI_MERGED, ROI_CORRUPT, ROI_OTHER_BUILD };
+/* roi-region.c */
+int __roi_regions_ran(void);                        /* some region was entered since start-up */
+int __roi_regions_snapshot(struct roi_profile *prof);       /* 0, or -1 with errno */
+void __roi_regions_reset(void);
+void __roi_regions_close_open(void);                /* before writing: time open regions up to now */
+void __roi_arm_exit_writer(void);                   /* atexit(__roi_exit_writer), once */
+
+/* roi-profile-merge.c: merges the text of an existing profile into prof (counts, runs, region calls
+ * and times added; regions are the union of both). Returns ROI_MERGED, or ROI_CORRUPT /
+ * ROI_OTHER_BUILD with a reason for the message in why, or ROI_MERGE_FAILED with errno set. */
+enum roi_merge_result { ROI_MERGED, ROI_CORRUPT, ROI_OTHER_BUILD, ROI_MERGE_FAILED };
 enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct roi_profile *prof,
 					  char *why, size_t whysize);
 

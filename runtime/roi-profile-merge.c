@@ -1,10 +1,14 @@
-/* roi-profile-merge.c — reading an existing profile (docs/formats.md §3) and adding it to this run's.
+/* roi-profile-merge.c — reading an existing profile (docs/formats.md §3, docs/regions.md) and adding
+ * it to this run's.
  *
  * Counts are added only when the file is intact and comes from the same build: the same (unit, index)
  * set, and for each the same checksum and counter count. Like gcov, anything else is refused rather
- * than mixed; the caller keeps the old file aside. */
+ * than mixed; the caller keeps the old file aside. Regions are not part of that check: which of them
+ * ran may differ from run to run, so the merged profile has the union, calls and times added. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "roi-internal.h"
@@ -68,6 +72,38 @@ static bool fn_head(const char **s, struct roi_fn *fn)
 	return true;
 }
 
+/* "UNIT INDEX CALLS TOTAL ns", after "region ". */
+static bool region_line(const char **s, struct roi_region_stat *r)
+{
+	uint64_t unit, index, calls, total;
+
+	if (!hex(s, 16, &unit) || !take(s, " ") || !dec(s, UINT32_MAX, &index) || !take(s, " ") ||
+	    !dec(s, UINT64_MAX, &calls) || !take(s, " ") || !dec(s, UINT64_MAX, &total) || !take(s, " ns\n"))
+		return false;
+	*r = (struct roi_region_stat){unit, (uint32_t)index, calls, total};
+	return true;
+}
+
+/* "COST ns" after "hook-cost ": decimal, with an optional fraction. */
+static bool hook_cost_line(const char **s, double *cost)
+{
+	uint64_t whole, frac = 0;
+	double scale = 1;
+	const char *p;
+
+	if (!dec(s, UINT32_MAX, &whole))
+		return false;
+	if (take(s, ".")) {
+		p = *s;
+		if (!dec(s, UINT32_MAX, &frac) || *s - p > 9)
+			return false;
+		for (; p < *s; p++)
+			scale *= 10;
+	}
+	*cost = (double)whole + (double)frac / scale;
+	return take(s, " ns\n");
+}
+
 static const char *next_line(const char *s)
 {
 	while (*s != '\n')
@@ -80,15 +116,31 @@ static bool key_less(const struct roi_fn *a, const struct roi_fn *b)
 	return a->unit < b->unit || (a->unit == b->unit && a->index < b->index);
 }
 
-/* Checks the whole file: header, every line, the end line's count and CRC. Returns the number of
- * runs, or 0 with the first problem in why. */
-static uint64_t check(const char *text, size_t len, char *why, size_t whysize)
+static bool region_less(const struct roi_region_stat *a, const struct roi_region_stat *b)
+{
+	return a->unit < b->unit || (a->unit == b->unit && a->index < b->index);
+}
+
+/* What check() found besides the runs. */
+struct checked {
+	uint64_t runs;
+	bool has_hook_cost;
+	double hook_cost, hook_inside;
+	size_t nregions;
+};
+
+/* Checks the whole file: header, every line, the end line's count and CRC. Returns true, or false
+ * with the first problem in why. */
+static bool check(const char *text, size_t len, struct checked *c, char *why, size_t whysize)
 {
 	const char *end = text + len, *s, *eol;
 	struct roi_fn fn, prev = {0};
+	struct roi_region_stat r, prev_r = {0};
 	uint64_t runs = 0, nfns = 0, v, crc;
 	const char *err;
 	unsigned line;
+
+	memset(c, 0, sizeof *c);
 
 	for (line = 1, s = text;; line++, s = eol + 1) {
 		if (s == end) {
@@ -109,12 +161,26 @@ static uint64_t check(const char *text, size_t len, char *why, size_t whysize)
 		} else if (line == 3) {
 			err = take(&s, "runs ") && dec(&s, UINT64_MAX, &runs) && *s == '\n' && runs > 0
 			    ? NULL : "expected 'runs N'";
+		} else if (line == 4 && take(&s, "hook-cost ")) {
+			err = hook_cost_line(&s, &c->hook_cost) ? NULL : "expected 'hook-cost NS ns'";
+			c->has_hook_cost = true;
+			c->hook_inside = c->hook_cost;         /* unless a hook-inside line follows */
+		} else if (line == 5 && c->has_hook_cost && take(&s, "hook-inside ")) {
+			err = hook_cost_line(&s, &c->hook_inside) ? NULL : "expected 'hook-inside NS ns'";
+		} else if (take(&s, "region ")) {
+			err = !region_line(&s, &r) ? "malformed region line"
+			    : c->nregions > 0 && !region_less(&prev_r, &r) ? "region lines out of order" : NULL;
+			prev_r = r;
+			c->nregions++;
 		} else if (take(&s, "fn ")) {
-			err = NULL;
-			if (!fn_head(&s, &fn))
+			if (c->nregions)
+				err = "fn line after the region lines";
+			else if (!fn_head(&s, &fn))
 				err = "malformed fn line";
 			else if (nfns > 0 && !key_less(&prev, &fn))
 				err = "fn lines out of order";
+			else
+				err = NULL;
 			for (uint32_t i = 0; !err && i < fn.ncounters; i++)
 				if (!take(&s, " ") || !dec(&s, UINT64_MAX, &v))
 					err = "fewer counts than announced, or a malformed count";
@@ -129,9 +195,10 @@ static uint64_t check(const char *text, size_t len, char *why, size_t whysize)
 				err = "fn line count differs from the end line's";
 			else if ((uint32_t)crc != __roi_crc32(0, text, (size_t)(start - text)))
 				err = "CRC mismatch";
-			else if (eol + 1 == end)
-				return runs;
-			else
+			else if (eol + 1 == end) {
+				c->runs = runs;
+				return true;
+			} else
 				err = "data after the end line";
 			break;
 		} else {
@@ -141,7 +208,7 @@ static uint64_t check(const char *text, size_t len, char *why, size_t whysize)
 			break;
 	}
 	snprintf(why, whysize, "line %u: %s", line, err);
-	return 0;
+	return false;
 }
 
 /* Walks the fn lines of a checked file alongside prof. Without add, reports the first difference in
@@ -154,6 +221,10 @@ static bool walk(const char *text, struct roi_profile *prof, bool add, char *why
 	uint64_t v;
 
 	for (int i = 0; i < 3; i++)
+		s = next_line(s);
+	if (strncmp(s, "hook-cost ", 10) == 0)
+		s = next_line(s);
+	if (strncmp(s, "hook-inside ", 12) == 0)
 		s = next_line(s);
 	for (; take(&s, "fn "); s = next_line(s), j++) {
 		fn_head(&s, &fn);
@@ -191,16 +262,84 @@ static bool walk(const char *text, struct roi_profile *prof, bool add, char *why
 	return true;
 }
 
+static uint64_t region_calls(const struct roi_region_stat *r, size_t n)
+{
+	uint64_t calls = 0;
+
+	for (size_t i = 0; i < n; i++)
+		calls += r[i].calls;
+	return calls;
+}
+
+/* The union of the file's region lines (c->nregions of them, checked) and prof's, both sorted. */
+static bool merge_regions(const char *text, const struct checked *c, struct roi_profile *prof)
+{
+	struct roi_region_stat *old, *all;
+	const char *s = text;
+	size_t i = 0, j = 0, n = 0;
+
+	if (c->nregions == 0)
+		return true;
+	old = malloc(c->nregions * sizeof *old);
+	all = malloc((c->nregions + prof->nregions) * sizeof *all);
+	if (!old || !all) {
+		free(old);
+		free(all);
+		errno = ENOMEM;
+		return false;
+	}
+	for (int k = 0; k < 3; k++)
+		s = next_line(s);
+	while (strncmp(s, "region ", 7) != 0)
+		s = next_line(s);
+	for (; i < c->nregions; i++) {
+		take(&s, "region ");
+		region_line(&s, &old[i]);       /* up to and with its '\n' */
+	}
+	for (i = 0; i < c->nregions || j < prof->nregions;) {
+		if (j == prof->nregions || (i < c->nregions && region_less(&old[i], &prof->regions[j]))) {
+			all[n++] = old[i++];
+		} else if (i == c->nregions || region_less(&prof->regions[j], &old[i])) {
+			all[n++] = prof->regions[j++];
+		} else {
+			all[n] = prof->regions[j++];
+			all[n].calls += old[i].calls;
+			all[n++].total += old[i++].total;
+		}
+	}
+	free(old);
+	free(prof->regions);
+	prof->regions = all;
+	prof->nregions = n;
+	return true;
+}
+
 enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct roi_profile *prof,
 					  char *why, size_t whysize)
 {
-	uint64_t runs = check(text, len, why, whysize);
+	struct checked c;
+	uint64_t mine = region_calls(prof->regions, prof->nregions), theirs;
 
-	if (runs == 0)
+	if (!check(text, len, &c, why, whysize))
 		return ROI_CORRUPT;
 	if (!walk(text, prof, false, why, whysize))
 		return ROI_OTHER_BUILD;
+	if (!merge_regions(text, &c, prof))
+		return ROI_MERGE_FAILED;
 	walk(text, prof, true, why, whysize);
-	prof->runs += runs;
+	prof->runs += c.runs;
+	/* The hooks' cost per pair, as the mean over every region entry of both: calls x cost then
+	 * stays what each run's own calibration says. */
+	theirs = region_calls(prof->regions, prof->nregions) - mine;
+	if (c.has_hook_cost && !prof->has_hook_cost) {
+		prof->hook_cost = c.hook_cost;
+		prof->hook_inside = c.hook_inside;
+	} else if (c.has_hook_cost && mine + theirs > 0) {
+		prof->hook_cost = (prof->hook_cost * (double)mine + c.hook_cost * (double)theirs) /
+				  (double)(mine + theirs);
+		prof->hook_inside = (prof->hook_inside * (double)mine + c.hook_inside * (double)theirs) /
+				    (double)(mine + theirs);
+	}
+	prof->has_hook_cost |= c.has_hook_cost;
 	return ROI_MERGED;
 }

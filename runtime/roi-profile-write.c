@@ -19,6 +19,14 @@ static int cannot_write(const char *path, int err)
 	return -1;
 }
 
+/* "NAME 12.34 ns": not with %f, which writes a decimal comma when the program set such a locale. */
+static void put_ns(FILE *f, const char *name, double ns)
+{
+	uint64_t cents = (uint64_t)(ns * 100 + 0.5);
+
+	fprintf(f, "%s %llu.%02u ns\n", name, (unsigned long long)(cents / 100), (unsigned)(cents % 100));
+}
+
 /* The whole profile text, in a malloc'd buffer. */
 static char *format(const struct roi_profile *prof, size_t *len)
 {
@@ -31,6 +39,10 @@ static char *format(const struct roi_profile *prof, size_t *len)
 	for (p = exe; (p = strchr(p, '\n')); )
 		*p = '?';       /* one line per field, whatever the file system allows in names */
 	fprintf(f, "roi-profile 1\nprogram %s\nruns %llu\n", exe, (unsigned long long)prof->runs);
+	if (prof->has_hook_cost) {
+		put_ns(f, "hook-cost", prof->hook_cost);
+		put_ns(f, "hook-inside", prof->hook_inside);
+	}
 	for (size_t i = 0; i < prof->nfns; i++) {
 		const struct roi_fn *fn = &prof->fns[i];
 		fprintf(f, "fn %016llx %u 0x%08x %u", (unsigned long long)fn->unit, (unsigned)fn->index,
@@ -38,6 +50,11 @@ static char *format(const struct roi_profile *prof, size_t *len)
 		for (uint32_t c = 0; c < fn->ncounters; c++)
 			fprintf(f, " %llu", (unsigned long long)fn->counts[c]);
 		fputc('\n', f);
+	}
+	for (size_t i = 0; i < prof->nregions; i++) {
+		const struct roi_region_stat *r = &prof->regions[i];
+		fprintf(f, "region %016llx %u %llu %llu ns\n", (unsigned long long)r->unit, (unsigned)r->index,
+			(unsigned long long)r->calls, (unsigned long long)r->total);
 	}
 	if (fflush(f) == 0)
 		fprintf(f, "end %zu %08x\n", prof->nfns, (unsigned)__roi_crc32(0, text, *len));
@@ -166,6 +183,10 @@ int __roi_profile_save(const char *path, struct roi_profile *prof)
 		goto out;
 	case 1:
 		merged = __roi_profile_merge(old, oldlen, prof, why, sizeof why);
+		if (merged == ROI_MERGE_FAILED) {
+			cannot_write(path, errno);
+			goto out;
+		}
 		break;
 	}
 	if (!(text = format(prof, &len)) || write_temp(tmp, text, len) != 0) {

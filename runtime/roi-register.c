@@ -1,5 +1,6 @@
 /* roi-register.c — the registry of instrumented units (like gcov's __gcov_init), and what walks it:
- * zeroing the counters and taking a snapshot of them as a profile. */
+ * zeroing the counters and taking a snapshot of them (and of the regions, roi-region.c) as a
+ * profile. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,7 @@ void __roi_register_unit(uint32_t abi_version, const struct roi_fn_desc *start,
 		ranges_cap = cap;
 	}
 	ranges[nranges++] = (struct range){start, stop};
-	if (nranges == 1 && atexit(__roi_exit_writer) != 0)
-		__roi_warn("cannot register the exit handler; call roi_dump() to write the profile");
+	__roi_arm_exit_writer();
 }
 
 size_t __roi_registered_units(void)
@@ -64,6 +64,7 @@ void roi_reset(void)
 		for (const struct roi_fn_desc *d = ranges[i].start; d < ranges[i].stop; d++)
 			if (counter_bits_ok(d->counter_bits))
 				memset(d->counters, 0, (size_t)d->ncounters * (d->counter_bits / 8));
+	__roi_regions_reset();
 }
 
 static uint64_t counter(const struct roi_fn_desc *d, uint32_t i)
@@ -103,7 +104,7 @@ int __roi_snapshot(struct roi_profile *prof)
 	all = malloc((n ? n : 1) * sizeof *all);
 	prof->fns = malloc((n ? n : 1) * sizeof *prof->fns);
 	prof->counts = calloc(ncounts ? ncounts : 1, sizeof *prof->counts);
-	if (!all || !prof->fns || !prof->counts) {
+	if (!all || !prof->fns || !prof->counts || __roi_regions_snapshot(prof) != 0) {
 		free(all);
 		__roi_profile_free(prof);
 		errno = ENOMEM;
@@ -148,7 +149,10 @@ void __roi_profile_free(struct roi_profile *prof)
 {
 	free(prof->fns);
 	free(prof->counts);
+	free(prof->regions);
 	prof->fns = NULL;
 	prof->counts = NULL;
+	prof->regions = NULL;
 	prof->nfns = 0;
+	prof->nregions = 0;
 }

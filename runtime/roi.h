@@ -1,6 +1,7 @@
 /* roi.h — the host runtime of roi (libroi.a): ABI used by instrumented code, and the public API.
  *
- * The contract is docs/formats.md §2 (this ABI) and §3 (the profile the runtime writes). */
+ * The contract is docs/formats.md §2 (this ABI) and §3 (the profile the runtime writes), and
+ * docs/regions.md (the region hooks and the profile's region lines). */
 #ifndef ROI_H
 #define ROI_H
 
@@ -30,15 +31,41 @@ struct roi_fn_desc {
 void __roi_register_unit(uint32_t abi_version, const struct roi_fn_desc *start,
 			 const struct roi_fn_desc *stop);
 
+/* One region of interest (docs/regions.md): a function or loop the filter gave enter/exit hooks.
+ * The plugin emits one per region, writable, named __roi_r_<unit>_<index>; the fields after kind
+ * are the runtime's and start at zero. */
+struct roi_region {
+	uint64_t unit;              /* metadata unit id */
+	uint32_t index;             /* position in the unit's metadata "regions" */
+	uint32_t kind;              /* ROI_REGION_FUNCTION or ROI_REGION_LOOP */
+	struct roi_region *next;    /* runtime state below, zero at start */
+	uint64_t calls;
+	uint64_t total;             /* ns on the host, cycles on a simulator or a cycle counter */
+};
+
+#define ROI_REGION_FUNCTION 1
+#define ROI_REGION_LOOP 2
+
+/* The hooks the plugin inserts: enter at a region's entry, exit on every way out of it. Thread-safe:
+ * calls and total are added atomically, and each thread has its own stack of open regions, so a
+ * region entered again before it was left (recursion) counts every call but is timed once, from its
+ * outermost entry. Another monitor (a simulator, a cycle counter) may provide these two instead:
+ * libroi.a's are weak, so a program's own definitions take their place. */
+void __roi_region_enter(struct roi_region *region);
+void __roi_region_exit(struct roi_region *region);
+
 /* Writes (merges into) the profile now: $ROI_OUTPUT, else ./<executable's name>.roi. Then zeroes the
- * counters, so that the exit writer adds only what ran after this call. Each successful call counts
- * as one run. Returns 0, or -1 after printing one
- * line on stderr (the counters are then kept). Does nothing and returns 0 when no unit registered.
+ * counters and the regions' times, so that the exit writer adds only what ran after this call. Regions
+ * still open in the calling thread are timed up to this call (and from it on again afterwards), with
+ * a one-line note on stderr. Each successful call counts as one run. Returns 0, or -1 after printing one
+ * line on stderr (the counters are then kept). Does nothing and returns 0 when no unit registered and
+ * no region ran.
  * Processes are serialised by a lock on PATH.lock; threads of one process must not call roi_dump or
  * roi_reset at the same time, and counts that other threads add during the call may be lost. */
 int roi_dump(void);
 
-/* Zeroes every registered counter, e.g. to leave out a warm-up phase. */
+/* Zeroes every registered counter and the regions' calls and times, e.g. to leave out a warm-up
+ * phase. Regions open in the calling thread are timed from this call on. */
 void roi_reset(void);
 
 #ifdef __cplusplus

@@ -1,6 +1,6 @@
 #!/bin/sh
 
-test_description='host runtime (libroi.a): registration, profile format, merging, errors'
+test_description='host runtime (libroi.a): registration, profile format, merging, errors, region hooks'
 
 . "$(dirname "$0")/test-lib.sh"
 
@@ -52,7 +52,7 @@ test_expect_success 'build fake-unit and its variants' '
 	build () {
 		dir=$1 && shift &&
 		mkdir -p $dir &&
-		$CC -std=c11 -Wall -Wextra -Werror -O2 -I"$ROI_SRC/runtime" "$@" \
+		$CC -std=c11 -Wall -Wextra -Werror -O2 -pthread -I"$ROI_SRC/runtime" "$@" \
 			"$ROI_SRC/testsuite/runtime/fake-unit.c" "$ROI_LIB" -o $dir/fake-unit
 	} &&
 	build . &&
@@ -60,7 +60,8 @@ test_expect_success 'build fake-unit and its variants' '
 	build ncount -DN_A0=4 &&
 	build nounitb -DNO_UNIT_B &&
 	build badabi -DBAD_ABI &&
-	build nounits -DNO_UNITS
+	build nounits -DNO_UNITS &&
+	build ownhooks -DOWN_HOOKS
 '
 
 test_expect_success 'profile format: sorted fn lines, 16/32/64-bit counters, end line with CRC' '
@@ -311,6 +312,187 @@ test_expect_success 'without a registered unit nothing is written' '
 	echo dump=0 >expect.out && test_cmp expect.out nounits/out &&
 	test ! -s nounits/err &&
 	test_equal "err fake-unit out" "$(cd nounits && echo *)" "files"
+'
+
+# ---- region hooks (docs/regions.md) ----
+# Times vary from run to run: the fn lines are compared exactly, the region lines by their calls, and
+# times only by what must hold (an inner region within its outer one, a sleep inside a region).
+
+# regions FILE: "UNIT INDEX CALLS" of every region line, in order.
+regions () { awk '$1 == "region" { print $2, $3, $4 }' "$1"; }
+
+# region_ns FILE UNIT INDEX: the total of that region, in ns.
+region_ns () { awk -v u="$2" -v i="$3" '$1 == "region" && $2 == u && $3 == i { print $5 }' "$1"; }
+
+# without_regions FILE: FILE without its hook-cost, hook-inside and region lines and its end line.
+without_regions () { grep -v -e "^hook-cost " -e "^hook-inside " -e "^region " -e "^end " "$1"; }
+
+# sealed FILE: the end line holds the fn line count and the CRC of everything before it.
+sealed () {
+	sed '$d' "$1" >"$1.body" &&
+	test_equal "end $(grep -c "^fn " "$1.body") $(crc32 "$1.body")" "$(tail -n 1 "$1")" "end line of $1"
+}
+
+# fn_lines_are RUNS M FILE: the fn part of FILE is fake-unit's profile of RUNS runs adding up to M.
+fn_lines_are () {
+	expect_profile expect.fn "$1" "$2" && sed '$d' expect.fn >expect.body &&
+	without_regions "$3" >actual.body && test_cmp expect.body actual.body
+}
+
+# at_least A B: A >= B (numbers, maybe larger than shell arithmetic likes).
+at_least () {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }' || {
+		echo "expected $1 >= $2" >&2
+		return 1
+	}
+}
+
+test_expect_success 'regions: calls exact, sorted by unit and index, after the fn lines; hook-cost after runs' '
+	ROI_OUTPUT=g.roi ./fake-unit 1 enter b enter f loop 1000 leave f leave b 2>err &&
+	test ! -s err &&
+	fn_lines_are 1 1 g.roi &&
+	sealed g.roi &&
+	sed -n 4p g.roi | grep -E "^hook-cost [0-9]+\.[0-9]{2} ns$" &&
+	sed -n 5p g.roi | grep -E "^hook-inside [0-9]+\.[0-9]{2} ns$" &&
+	at_least "$(sed -n "4s/hook-cost \(.*\) ns/\1/p" g.roi)" "$(sed -n "5s/hook-inside \(.*\) ns/\1/p" g.roi)" &&
+	printf "%s\n" "00000000000000b2 0 1" "9f86d081884c7d65 0 1" "9f86d081884c7d65 1 1000" >expect &&
+	regions g.roi >actual && test_cmp expect actual &&
+	grep "^region " g.roi | grep -vE "^region [0-9a-f]{16} [0-9]+ [0-9]+ [0-9]+ ns$" >bad || : &&
+	test ! -s bad &&
+	tail -n 4 g.roi | head -n 3 | grep -c "^region " >n && test_equal 3 "$(cat n)" &&
+	at_least "$(region_ns g.roi 00000000000000b2 0)" "$(region_ns g.roi 9f86d081884c7d65 0)" &&
+	at_least "$(region_ns g.roi 9f86d081884c7d65 0)" "$(region_ns g.roi 9f86d081884c7d65 1)"
+'
+
+test_expect_success 'a region never entered has no line; without regions there is no hook-cost line' '
+	! grep "^region 9f86d081884c7d65 3 " g.roi &&
+	ROI_OUTPUT=none.roi ./fake-unit 1 &&
+	expect_profile expect 1 1 && test_cmp expect none.roi
+'
+
+test_expect_success 'nested regions: the time of the inner one is inside the outer one' '
+	ROI_OUTPUT=n.roi ./fake-unit 1 enter f sleep 20 enter b sleep 30 leave b leave f &&
+	f=$(region_ns n.roi 9f86d081884c7d65 0) && b=$(region_ns n.roi 00000000000000b2 0) &&
+	at_least "$b" 30000000 && at_least "$f" 50000000 && at_least "$f" "$b" &&
+	at_least 5000000000 "$f"
+'
+
+test_expect_success 'recursion: every call counted, the time of the outermost entry only' '
+	ROI_OUTPUT=rec.roi ./fake-unit 1 recurse 5 100 &&
+	echo "9f86d081884c7d65 2 5" >expect && regions rec.roi >actual && test_cmp expect actual &&
+	r=$(region_ns rec.roi 9f86d081884c7d65 2) &&
+	at_least "$r" 100000000 &&
+	at_least 300000000 "$r"         # five levels counted each would be 500 ms
+'
+
+test_expect_success '8 threads entering one region at once: calls exact' '
+	ROI_OUTPUT=thr.roi ./fake-unit 1 threads 8 20000 2>err &&
+	test ! -s err &&
+	echo "9f86d081884c7d65 4 160000" >expect && regions thr.roi >actual && test_cmp expect actual &&
+	fn_lines_are 1 1 thr.roi
+'
+
+test_expect_success 'regions accumulate over runs; the profile keeps the union of those that ran' '
+	ROI_OUTPUT=acc.roi ./fake-unit 1 loop 3 &&
+	ROI_OUTPUT=acc.roi ./fake-unit 2 enter b leave b loop 4 2>err &&
+	test ! -s err &&
+	fn_lines_are 2 3 acc.roi && sealed acc.roi &&
+	printf "%s\n" "00000000000000b2 0 1" "9f86d081884c7d65 1 7" >expect &&
+	regions acc.roi >actual && test_cmp expect actual &&
+	ROI_OUTPUT=acc.roi ./fake-unit 4 &&
+	fn_lines_are 3 7 acc.roi && regions acc.roi >actual && test_cmp expect actual &&
+	grep -q "^hook-cost " acc.roi
+'
+
+test_expect_success 'regions open at exit are timed up to the write, with one note' '
+	status=0 && ROI_OUTPUT=open.roi ./fake-unit 1 enter f enter l sleep 20 exit 3 2>err || status=$? &&
+	test_equal 3 $status "exit status" &&
+	echo "roi: 2 regions were still open when the profile was written (exit() or another noreturn call inside them): timed up to here" >expect.err &&
+	test_cmp expect.err err &&
+	printf "%s\n" "9f86d081884c7d65 0 1" "9f86d081884c7d65 1 1" >expect &&
+	regions open.roi >actual && test_cmp expect actual &&
+	at_least "$(region_ns open.roi 9f86d081884c7d65 1)" 20000000
+'
+
+test_expect_success 'roi_dump inside a region: timed up to the dump, the rest at exit; one call' '
+	ROI_OUTPUT=od.roi ./fake-unit 1 enter f sleep 20 dump sleep 20 leave f >out 2>err &&
+	echo "roi: 1 region was still open when the profile was written (exit() or another noreturn call inside it): timed up to here" >expect.err &&
+	test_cmp expect.err err &&
+	fn_lines_are 2 1 od.roi &&
+	echo "9f86d081884c7d65 0 1" >expect && regions od.roi >actual && test_cmp expect actual &&
+	at_least "$(region_ns od.roi 9f86d081884c7d65 0)" 40000000
+'
+
+test_expect_success 'roi_reset zeroes the regions too' '
+	ROI_OUTPUT=rr.roi ./fake-unit 1 loop 5 enter b leave b reset loop 2 &&
+	echo "9f86d081884c7d65 1 2" >expect && regions rr.roi >actual && test_cmp expect actual
+'
+
+test_expect_success 'an exit that skips an open region (longjmp) closes it there, with a note' '
+	ROI_OUTPUT=ub.roi ./fake-unit 1 enter f enter l leave f leave b 2>err &&
+	printf "%s\n" "9f86d081884c7d65 0 1" "9f86d081884c7d65 1 1" >expect &&
+	regions ub.roi >actual && test_cmp expect actual &&
+	echo "roi: 2 region exits did not match the innermost open region (longjmp out of a region?)" >expect.err &&
+	test_cmp expect.err err
+'
+
+test_expect_success 'nesting deeper than the stack: counted, not timed, with a note' '
+	ROI_OUTPUT=deep.roi ./fake-unit 1 recurse 300 0 2>err &&
+	echo "9f86d081884c7d65 2 300" >expect && regions deep.roi >actual && test_cmp expect actual &&
+	echo "roi: 44 region entries were nested deeper than 256: counted, not timed" >expect.err &&
+	test_cmp expect.err err
+'
+
+test_expect_success 'a program'"'"'s own hooks take the place of libroi'"'"'s (they are weak)' '
+	ROI_OUTPUT=own.roi ownhooks/fake-unit 1 enter f loop 5 leave f >out 2>err &&
+	echo "own hooks: 6 6" >expect.out && test_cmp expect.out out &&
+	test ! -s err &&
+	expect_profile expect 1 1 1a2b3c4d "$here/ownhooks/fake-unit" && test_cmp expect own.roi
+'
+
+# seal_body BODY OUT: OUT is BODY with its end line.
+seal_body () { printf "end %s %s\n" "$(grep -c "^fn " "$1")" "$(crc32 "$1")" | cat "$1" - >"$2"; }
+
+test_expect_success 'a hook-cost and regions of an earlier run are kept by a run without regions' '
+	expect_profile base.roi 1 1 && sed "\$d" base.roi >body &&
+	{ sed -n 1,3p body && echo "hook-cost 100.00 ns" && sed -n "4,\$p" body &&
+	  echo "region 9f86d081884c7d65 1 1000 5000 ns"; } >body2 &&
+	seal_body body2 hc.roi &&
+	ROI_OUTPUT=hc.roi ./fake-unit 1 2>err && test ! -s err &&
+	test_equal "hook-cost 100.00 ns" "$(sed -n 4p hc.roi)" &&
+	test_equal "hook-inside 100.00 ns" "$(sed -n 5p hc.roi)" &&
+	test_equal "region 9f86d081884c7d65 1 1000 5000 ns" "$(grep "^region" hc.roi)" &&
+	fn_lines_are 2 2 hc.roi && sealed hc.roi
+'
+
+test_expect_success 'the hook cost of two runs is their mean weighted by region calls' '
+	ROI_OUTPUT=w1.roi ./fake-unit 1 loop 1000 &&
+	mine=$(sed -n "4s/^hook-cost \([0-9.]*\) ns\$/\1/p" w1.roi) &&
+	sed "\$d" hc.roi | sed "s/^region 9f86d081884c7d65 1 1000 5000 ns/region 9f86d081884c7d65 1 3000 5000 ns/" >body3 &&
+	seal_body body3 w.roi &&
+	ROI_OUTPUT=w.roi ./fake-unit 1 loop 1000 2>err && test ! -s err &&
+	got=$(sed -n "4s/^hook-cost \([0-9.]*\) ns\$/\1/p" w.roi) &&
+	echo "region 9f86d081884c7d65 1 4000" >expect && grep "^region" w.roi | cut -d" " -f1-4 >actual &&
+	test_cmp expect actual &&
+	# (3000 x 100 + 1000 x the cost this run measured) / 4000: at least 75
+	at_least "$got" 75 && at_least "$(awk -v m="$mine" "BEGIN { print 100 + m / 4 + 0.01 }")" "$got"
+'
+
+test_expect_success 'bad region and hook-cost lines: the profile is corrupt, the line named' '
+	cp hc.roi rgood.roi &&
+	sed "\$d" rgood.roi >rbody &&
+	try () { seal_body "$1" c.roi && cp c.roi bad.roi && ROI_OUTPUT=c.roi ./fake-unit 1 2>err &&
+		 test_cmp bad.roi c.roi.stale &&
+		 echo "roi: profile '\''c.roi'\'' is corrupt ($2); kept it as '\''c.roi.stale'\'' and started a new one" >expect.err &&
+		 test_cmp expect.err err; } &&
+	sed "s/^region \(.*\) ns\$/region \1 cycles/" rbody >b1 && try b1 "line 11: malformed region line" &&
+	{ cat rbody && echo "region 9f86d081884c7d65 0 1 1 ns"; } >b2 && try b2 "line 12: region lines out of order" &&
+	{ cat rbody && echo "region 9f86d081884c7d65 1 1 1 ns"; } >b3 && try b3 "line 12: region lines out of order" &&
+	{ sed -n "1,9p" rbody && sed -n 11p rbody && sed -n 10p rbody; } >b4 && try b4 "line 11: fn line after the region lines" &&
+	sed "s/^hook-cost 100.00 ns/hook-cost 1,5 ns/" rbody >b5 && try b5 "line 4: expected '\''hook-cost NS ns'\''" &&
+	{ sed -n 1,4p rbody && sed -n 4p rbody && sed -n "6,\$p" rbody; } >b6 && try b6 "line 5: unknown line" &&
+	sed "s/^hook-inside 100.00 ns/hook-inside 100.0.0 ns/" rbody >b7 && try b7 "line 5: expected '\''hook-inside NS ns'\''" &&
+	{ sed -n 1,3p rbody && sed -n 5p rbody && sed -n "6,\$p" rbody; } >b8 && try b8 "line 4: unknown line"
 '
 
 test_done

@@ -148,8 +148,10 @@ test_expect_success 'hooks balance at run time: returns, break, goto out of a lo
 	#include <stdlib.h>
 	struct roi_region { unsigned long long unit; unsigned index, kind; void *next; unsigned long long calls, total; };
 	static long depth[8], entered[8];
-	void __roi_region_enter(struct roi_region *r) { entered[r->index]++; depth[r->index]++; }
-	void __roi_region_exit(struct roi_region *r) { if (--depth[r->index] < 0) abort(); }
+	void __roi_region_enter(struct roi_region *r);
+	static struct roi_region *open_stack[64]; static int top;
+	void __roi_region_exit(struct roi_region *r) { if (--depth[r->index] < 0 || open_stack[--top] != r) abort(); }
+	void __roi_region_enter(struct roi_region *r) { entered[r->index]++; depth[r->index]++; open_stack[top++] = r; }
 	__attribute__((destructor)) static void show(void)
 	{ for (int i = 0; i < 8; i++) if (entered[i]) printf("%d %ld %ld\n", i, entered[i], depth[i]); }
 	CEOF
@@ -179,10 +181,10 @@ test_expect_success 'nested loops and recursion balance too' '
 	printf "hooks include function walk\nhooks include loop nest.c:6\nhooks include loop nest.c:7\n" >f.txt &&
 	gcc -O0 -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=f.txt nest.c count-hooks.c "$ROI_LIB" -o nest &&
 	ROI_OUTPUT=nest.roi ./nest >got &&
-	# walk: 1 + 4 + 16 + 64 = 85 calls; the outer loop (region 0: loops are
-	# numbered outer first, then the function) is entered by the 21 calls with
-	# d > 0, the inner loop twice per outer entry: 42
-	printf "0 21 0\n1 42 0\n2 85 0\n" >expect &&
+	# walk: 1 + 4 + 16 + 64 = 85 calls; the outer loop is entered by the 21
+	# calls with d > 0, the inner loop twice per outer entry: 42. Regions are
+	# numbered innermost loop first, then the function.
+	printf "0 42 0\n1 21 0\n2 85 0\n" >expect &&
 	test_cmp expect got
 '
 

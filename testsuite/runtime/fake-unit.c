@@ -5,6 +5,10 @@
  * Three units: 9f86d081884c7d65 with 32-bit counters (functions 10, 0, 2, declared out of order),
  * 00000000000000b2 with 16-bit counters, fedcba9876543210 with 64-bit counters.
  *
+ * Regions (docs/regions.md), one descriptor each, entered only by the steps below: f (function 0 of
+ * unit 9f86...), l (loop 1), r (function 2, recursive), n (3, never entered), t (loop 4, threads),
+ * b (function 0 of unit 00...b2).
+ *
  * Usage: fake-unit N [STEP...]
  *   Counter i of every function gets N * (i + 1); counter 1 of the 64-bit unit also N * 5000000000.
  *   Then the steps run in order:
@@ -16,14 +20,23 @@
  *     wait FILE     wait until FILE exists, at most 30 s (to make parallel runs exit together)
  *     sigxfsz       print "SIGXFSZ=default" or "SIGXFSZ=other": the runtime must restore it
  *     exit K        exit(K) at once; otherwise main returns 0
+ *     enter R       __roi_region_enter(R)
+ *     leave R       __roi_region_exit(R)
+ *     loop K        enter and leave l K times
+ *     sleep MS      sleep MS milliseconds
+ *     recurse D MS  a recursion D deep, each level in r, the deepest one sleeping MS ms
+ *     threads T K   T threads at once, each entering and leaving t K times
  *
  * Build variants (-D):
  *   CK_A0=0x...   another checksum for function 0 of unit 9f86... (another build)
  *   N_A0=4        another counter count for it
  *   NO_UNIT_B     leave out the 16-bit unit (another unit set)
  *   BAD_ABI       also register a range with ABI version 2
- *   NO_UNITS      register nothing at all */
+ *   NO_UNITS      register nothing at all
+ *   OWN_HOOKS     define __roi_region_enter/exit here (a monitor of its own), printing at exit
+ *                 "own hooks: ENTERS EXITS" */
 #define _DEFAULT_SOURCE         /* setenv, usleep */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -95,6 +108,87 @@ __attribute__((constructor)) static void register_bad(void)
 #endif
 #endif /* NO_UNITS */
 
+static struct roi_region r_f = {0x9f86d081884c7d65ull, 0, ROI_REGION_FUNCTION, 0, 0, 0};
+static struct roi_region r_l = {0x9f86d081884c7d65ull, 1, ROI_REGION_LOOP, 0, 0, 0};
+static struct roi_region r_r = {0x9f86d081884c7d65ull, 2, ROI_REGION_FUNCTION, 0, 0, 0};
+static struct roi_region r_n = {0x9f86d081884c7d65ull, 3, ROI_REGION_FUNCTION, 0, 0, 0};
+static struct roi_region r_t = {0x9f86d081884c7d65ull, 4, ROI_REGION_LOOP, 0, 0, 0};
+static struct roi_region r_b = {0x00000000000000b2ull, 0, ROI_REGION_FUNCTION, 0, 0, 0};
+
+#ifdef OWN_HOOKS
+static unsigned long own_enters, own_exits;
+
+void __roi_region_enter(struct roi_region *r)
+{
+	(void)r;
+	own_enters++;
+}
+
+void __roi_region_exit(struct roi_region *r)
+{
+	(void)r;
+	own_exits++;
+}
+
+__attribute__((destructor)) static void own_report(void)
+{
+	printf("own hooks: %lu %lu\n", own_enters, own_exits);
+}
+#endif
+
+static struct roi_region *region(const char *name)
+{
+	switch (name[0]) {
+	case 'f': return &r_f;
+	case 'l': return &r_l;
+	case 'r': return &r_r;
+	case 'n': return &r_n;
+	case 't': return &r_t;
+	case 'b': return &r_b;
+	}
+	fprintf(stderr, "fake-unit: unknown region '%s'\n", name);
+	exit(100);
+}
+
+static void recurse(int depth, int ms)
+{
+	__roi_region_enter(&r_r);
+	if (depth > 1)
+		recurse(depth - 1, ms);
+	else
+		usleep((useconds_t)ms * 1000);
+	__roi_region_exit(&r_r);
+}
+
+static pthread_barrier_t start_together;
+static long thread_loops;
+
+static void *thread_main(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&start_together);
+	for (long i = 0; i < thread_loops; i++) {
+		__roi_region_enter(&r_t);
+		__roi_region_exit(&r_t);
+	}
+	return NULL;
+}
+
+static void threads(int n, long loops)
+{
+	pthread_t tid[64];
+
+	if (n > 64)
+		n = 64;
+	thread_loops = loops;
+	pthread_barrier_init(&start_together, NULL, (unsigned)n);
+	for (int i = 0; i < n; i++)
+		pthread_create(&tid[i], NULL, thread_main, NULL);
+	for (int i = 0; i < n; i++)
+		pthread_join(tid[i], NULL);
+	pthread_barrier_destroy(&start_together);
+}
+
 static void count(uint64_t n)
 {
 	for (size_t i = 0; i < sizeof c_a0 / sizeof c_a0[0]; i++)
@@ -143,6 +237,27 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		} else if (!strcmp(step, "exit")) {
 			exit(atoi(arg));
+		} else if (!strcmp(step, "enter")) {
+			__roi_region_enter(region(arg));
+			i++;
+		} else if (!strcmp(step, "leave")) {
+			__roi_region_exit(region(arg));
+			i++;
+		} else if (!strcmp(step, "loop")) {
+			for (long k = atol(arg); k > 0; k--) {
+				__roi_region_enter(&r_l);
+				__roi_region_exit(&r_l);
+			}
+			i++;
+		} else if (!strcmp(step, "sleep")) {
+			usleep((useconds_t)atoi(arg) * 1000);
+			i++;
+		} else if (!strcmp(step, "recurse")) {
+			recurse(atoi(arg), i + 2 < argc ? atoi(argv[i + 2]) : 0);
+			i += 2;
+		} else if (!strcmp(step, "threads")) {
+			threads(atoi(arg), i + 2 < argc ? atol(argv[i + 2]) : 0);
+			i += 2;
 		} else {
 			fprintf(stderr, "fake-unit: unknown step '%s'\n", step);
 			return 100;

@@ -1,0 +1,63 @@
+#!/bin/sh
+test_description='region hooks in simavr: cycle-exact region times
+
+The simavr port (runtime/ports/roi-region-simavr.c) signals each enter and
+exit through GPIOR0; roi run stamps every signal with the simulator cycle
+counter. A region that runs 100 nops per call must measure exactly 100 cycles
+per call more than an empty one: the rest is the constant cost of the hooks.'
+. "$(dirname "$0")/test-lib.sh"
+
+cat >regs.c <<'CEOF'
+static void __attribute__((noinline)) empty(void) { __asm__ volatile (""); }
+static void __attribute__((noinline)) hundred(void)
+{
+	__asm__ volatile (".rept 100\n\tnop\n.endr");
+}
+int main(void)
+{
+	for (unsigned char i = 0; i < 3; i++) {
+		empty();
+		hundred();
+	}
+	return 0;
+}
+CEOF
+printf 'hooks include function empty\nhooks include function hundred\n' >f.txt
+
+# region_total PROFILE INDEX: "CALLS TOTAL UNIT" of a region line
+region_total () {
+	awk -v i="$2" '$1 == "region" && $3 == i { print $4, $5, $6 }' "$1"
+}
+
+for O in -O0 -Os; do
+	test_expect_success "at $O: 3 calls each, exactly 100 cycles per call apart" '
+		avr-gcc -mmcu=atmega32u4 -Os -c "$ROI_SRC/runtime/ports/roi-region-simavr.c" -o port.o &&
+		avr-gcc -mmcu=atmega32u4 '"$O"' -fplugin="$ROI_BUILD/avr/roi.so" -fplugin-arg-roi-filter=f.txt \
+			-c regs.c -o regs.o &&
+		avr-gcc -mmcu=atmega32u4 regs.o port.o -o regs.elf &&
+		"$ROI" run --target avr --mcu atmega32u4 regs.elf &&
+		# the metadata numbers the regions in function order: empty, hundred
+		set -- $(region_total regs.elf.roi 0) &&
+		test_equal 3 "$1" && test_equal cycles "$3" && empty=$2 &&
+		set -- $(region_total regs.elf.roi 1) &&
+		test_equal 3 "$1" && hundred=$2 &&
+		test_equal 300 $((hundred - empty)) "100 nops x 3 calls"
+	'
+done
+
+test_expect_success 'roi report shows the measured cycles beside the estimate' '
+	"$ROI" report regs.elf >report &&
+	test_grep "^  hundred .* cycles" report
+'
+
+test_expect_success 'a hook naming no region is an error, not a wrong report' '
+	cat >stray.c <<-CEOF &&
+	#include <avr/io.h>
+	int main(void) { GPIOR1 = 0x34; GPIOR2 = 0x12; GPIOR0 = 1; return 0; }
+	CEOF
+	avr-gcc -mmcu=atmega32u4 -Os -fplugin="$ROI_BUILD/avr/roi.so" -fplugin-arg-roi-filter=f.txt stray.c -o stray.elf &&
+	test_must_fail "$ROI" run --target avr --mcu atmega32u4 stray.elf 2>err &&
+	test_grep "region hooks ran, but the roi metadata lists no regions" err
+'
+
+test_done
