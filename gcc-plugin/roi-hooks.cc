@@ -218,6 +218,34 @@ roi_hooks_insert (function *fun, int fn_index, const int *counter_of)
     hook_function (fun, fn_index, name);
 }
 
+/* Where a loop is in the source: the first line of its own statements (not
+   its inner loops'), in the header's file.  That is the for/while line, also
+   at -O2, where the header is no longer the condition but the body.  */
+static bool
+loop_line (loop_p loop, expanded_location *out)
+{
+  if (!block_location (loop->header, out))
+    return false;
+  basic_block *body = get_loop_body (loop);
+  for (unsigned i = 0; i < loop->num_nodes; i++)
+    {
+      if (body[i]->loop_father != loop)
+	continue;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	{
+	  location_t loc = gimple_location (gsi_stmt (gsi));
+	  if (is_gimple_debug (gsi_stmt (gsi)) || RESERVED_LOCATION_P (loc))
+	    continue;
+	  expanded_location x = roi_expand (loc);
+	  if (x.file && out->file && !strcmp (x.file, out->file) && x.line < out->line)
+	    *out = x;
+	}
+    }
+  free (body);
+  return true;
+}
+
 /* The loop nest as metadata: every loop, hooked or not, so a report can
    show function, loop and line from one run.  */
 void
@@ -242,7 +270,7 @@ roi_loops_describe (function *fun, const int *counter_of, struct roi_buf *out)
   ROI_FOR_EACH_LOOP (loop, fun, 0)
     {
       expanded_location x;
-      bool located = block_location (loop->header, &x);
+      bool located = loop_line (loop, &x);
       loop_p parent = loop_outer (loop);
       int parent_index = parent && parent->num ? dense[parent->num] : -1;
       roi_buf_printf (out, "%s{\"header\":%d,\"parent\":%d,\"file\":%u,\"line\":%d,\"blocks\":[",
