@@ -45,8 +45,8 @@ static int parse_op(const struct jv *v, const cJSON *o, const char *w, struct ro
 	    jv_integer(v, o, w, "bytes", false, 0, LLONG_MAX, &op->bytes) ||
 	    jv_integer(v, o, w, "cases", false, 0, LLONG_MAX, &op->cases))
 		return -1;
-	if ((op->type && jv_one_of(v, w, "type", op->type, roi_type_names)) ||
-	    (op->from && jv_one_of(v, w, "from", op->from, roi_type_names)) ||
+	if ((op->type && !roi_type_valid(op->type) && jv_one_of(v, w, "type", op->type, roi_type_names)) ||
+	    (op->from && !roi_type_valid(op->from) && jv_one_of(v, w, "from", op->from, roi_type_names)) ||
 	    (op->access && jv_one_of(v, w, "access", op->access, roi_accesses)))
 		return -1;
 	return 0;

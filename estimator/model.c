@@ -25,10 +25,10 @@ static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct 
 	    jv_string(v, o, w, "callee", false, &c->callee) || jv_string(v, o, w, "from", false, &c->from) ||
 	    jv_string(v, o, w, "note", false, &c->note))
 		return -1;
-	if ((c->type && jv_one_of(v, w, "type", c->type, roi_type_names)) ||
+	if ((c->type && !roi_type_valid(c->type) && jv_one_of(v, w, "type", c->type, roi_type_names)) ||
 	    (c->cls && jv_one_of(v, w, "class", c->cls, roi_classes)) ||
 	    (c->access && jv_one_of(v, w, "access", c->access, roi_accesses)) ||
-	    (c->from && jv_one_of(v, w, "from", c->from, roi_type_names)))
+	    (c->from && !roi_type_valid(c->from) && jv_one_of(v, w, "from", c->from, roi_type_names)))
 		return -1;
 	if (cJSON_GetObjectItemCaseSensitive(o, "energy_j")) {
 		if (jv_number(v, o, w, "energy_j", true, 0, HUGE_VAL, &c->energy_j) != 0)

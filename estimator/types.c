@@ -1,4 +1,5 @@
 /* types.c — names, classes, ABI parsing and host-to-target type mapping, see types.h. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,28 @@ const char *const roi_type_names[] = {
 
 const char *const roi_accesses[] = {"var", "array", "field", "bitfield", "deref", NULL};
 const char *const roi_classes[] = {"int", "float", "ptr", NULL};
+
+/* "i24" (AVR's __int24), "u40" (a 40-bit bit-field), "q16" (AVR's fixed point): a letter and a
+ * width the plugin takes from the type itself, so any width is valid, not only the listed ones. */
+static bool sized_type(const char *t)
+{
+	if (!strchr("iufq", t[0]) || t[1] < '1' || t[1] > '9')
+		return false;
+	for (const char *p = t + 2; *p; p++)
+		if (*p < '0' || *p > '9' || p - t > 4)
+			return false;
+	return true;
+}
+
+bool roi_type_valid(const char *t)
+{
+	if (sized_type(t))
+		return true;
+	for (size_t i = 0; roi_type_names[i]; i++)
+		if (strcmp(roi_type_names[i], t) == 0)
+			return true;
+	return false;
+}
 
 enum roi_tclass roi_type_class(const char *t)
 {

@@ -17,6 +17,9 @@ extern const char *const roi_classes[];     /* "int", "float", "ptr" */
 enum roi_tclass { ROI_TC_NONE, ROI_TC_INT, ROI_TC_FLOAT, ROI_TC_PTR };
 
 /* i*, u* and bool are int; f* float; ptr ptr; agg, vec, cplx, void have no class. */
+/* A type name the metadata may carry: the listed names or a letter and width ("i24", "u40"). */
+bool roi_type_valid(const char *t);
+
 enum roi_tclass roi_type_class(const char *type);
 const char *roi_class_name(enum roi_tclass c);  /* NULL for ROI_TC_NONE */
 

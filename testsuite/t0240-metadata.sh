@@ -70,4 +70,14 @@ test_expect_success '64-bit counters on request' '
 	test_equal $((blocks * 8)) $((0x$size))
 '
 
+test_expect_success 'a 24-bit bit-field computes in a 24-bit type, and roi estimate takes it' '
+	cat >bf.c <<-CEOF &&
+	struct s { unsigned x : 24; } v = { 5 };
+	int main(void) { v.x += 3; return v.x != 8; }
+	CEOF
+	roi_link bf -O0 bf.c && ./bf &&
+	"$ROI" estimate --json bf >bf.json &&
+	jq -e "[.ops[] | select(.type == \"u24\")] | length > 0" bf.json
+'
+
 test_done
