@@ -3,7 +3,10 @@
 #   make            build the host plugin, runtime and the roi command
 #   make avr / arm  build roi.so for avr-gcc / arm-none-eabi-gcc (all-targets: all three)
 #   make demo       install what is missing, build, count and estimate the matrix example
-#   make check      install what is missing, build, run the test suite (TAP, prove)
+#   make check      install what is missing, build, run the test suite (TAP, prove),
+#                   then the runtime and estimator tests again under ASan and UBSan
+#   make check-torture  GCC's gcc.c-torture/execute tests with and without the plugin
+#   make check-asan the runtime and estimator tests under ASan and UBSan only
 #   make bench      overhead benchmark (figures printed, not asserted)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
@@ -50,7 +53,7 @@ ARM_PLUGIN  := $(BUILD)/arm/roi.so
 HOST_LIB    := $(BUILD)/host/libroi.a
 ROI_BIN     := $(BUILD)/bin/roi
 
-.PHONY: all avr arm all-targets deps deps-all demo check bench install clean
+.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-asan bench install clean
 all: $(HOST_PLUGIN) $(HOST_LIB) $(ROI_BIN)
 avr: $(AVR_PLUGIN)
 arm: $(ARM_PLUGIN)
@@ -112,13 +115,77 @@ demo: deps
 	@sh contrib/examples/demo.sh
 
 check: deps-all
+	@sh contrib/install-deps.sh torture
 	@$(MAKE) --no-print-directory all-targets
 	prove -f testsuite/t[0-9]*.sh
+	@$(MAKE) --no-print-directory check-asan
 
 bench: deps
 	@sh contrib/install-deps.sh bench
 	@$(MAKE) --no-print-directory all
 	@bash bench/overhead.sh
+
+# ---- GCC's own execute tests: all of them, at -O0 and -O2, plus roi gcov-check ----
+# (t0500 runs every 8th in make check.) The summary is bench/results/torture.json.
+check-torture: deps
+	@sh contrib/install-deps.sh torture
+	@$(MAKE) --no-print-directory all
+	sh testsuite/torture/run.sh --gcov all --json bench/results/torture.json $(BUILD)/torture/work
+
+# ---- the runtime and the estimator under AddressSanitizer and UBSan ----
+# A separate build: build-asan/host/libroi.a and build-asan/bin/roi. The runtime
+# tests link the sanitized libroi.a (CC carries the flags to the link); the
+# estimator tests run the sanitized roi on programs built with the plain plugin
+# and runtime (test-lib.sh takes ROI from the environment). Every report aborts
+# the process (abort_on_error), which the tests see; ASan's and LSan's reports
+# are also written under build-asan/reports/, which must stay empty, so that a
+# report in a command whose status a test ignores fails check-asan too. (UBSan's
+# go to stderr only: GCC 12's combined runtime ignores its log_path.)
+ASAN_BUILD  := build-asan
+ASAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer
+# Without -Werror: GCC's manual advises against combining it with sanitizers,
+# which make warnings misfire (arena.c's vsnprintf(NULL, 0, ...) becomes a
+# "null format string"); the normal build keeps the warnings honest.
+ASAN_CFLAGS := $(filter-out -Werror,$(CFLAGS_COMMON)) $(ASAN_FLAGS)
+ASAN_LIB    := $(ASAN_BUILD)/host/libroi.a
+ASAN_BIN    := $(ASAN_BUILD)/bin/roi
+SAN_OPTIONS := halt_on_error=1:abort_on_error=1:print_stacktrace=1
+SAN_ENV     := ASAN_OPTIONS=$(SAN_OPTIONS):detect_leaks=1:log_path=$(CURDIR)/$(ASAN_BUILD)/reports/report \
+               UBSAN_OPTIONS=$(SAN_OPTIONS) \
+               LSAN_OPTIONS=suppressions=$(CURDIR)/testsuite/lsan-suppressions.txt:print_suppressions=0
+ASAN_RUNTIME_TESTS   := testsuite/t0100-runtime.sh
+ASAN_ESTIMATOR_TESTS := testsuite/t0200-matrix.sh testsuite/t0205-fir.sh testsuite/t0210-control-flow.sh \
+                        testsuite/t0220-gcov-check.sh testsuite/t0230-plugin-args.sh \
+                        testsuite/t0240-metadata.sh testsuite/t0300-estimator-input.sh \
+                        testsuite/t0400-run-avr.sh testsuite/t0410-run-cortex-m.sh \
+                        testsuite/t0420-compare.sh testsuite/t0430-size.sh testsuite/t0440-examples-on-targets.sh \
+                        testsuite/t0450-regions-avr.sh testsuite/t0510-filter.sh \
+                        testsuite/t0600-report.sh
+
+$(ASAN_BUILD)/host/runtime/%.o: runtime/%.c $(RUNTIME_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) -fPIC -c $< -o $@
+
+$(ASAN_LIB): $(RUNTIME_SRC:runtime/%.c=$(ASAN_BUILD)/host/runtime/%.o)
+	rm -f $@
+	ar rcs $@ $^
+
+$(ASAN_BUILD)/estimator/%.o: estimator/%.c $(ROI_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) $(SIMAVR_CFLAGS) -c $< -o $@
+
+$(ASAN_BIN): $(ROI_SRC:estimator/%.c=$(ASAN_BUILD)/estimator/%.o)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(ROI_LIBS)
+
+check-asan: deps-all
+	@$(MAKE) --no-print-directory all-targets $(ASAN_LIB) $(ASAN_BIN)
+	rm -rf $(ASAN_BUILD)/reports && mkdir -p $(ASAN_BUILD)/reports
+	$(SAN_ENV) ROI_BUILD=$(CURDIR)/$(ASAN_BUILD) CC="$(CC) $(ASAN_FLAGS)" prove -f $(ASAN_RUNTIME_TESTS)
+	$(SAN_ENV) ROI=$(CURDIR)/$(ASAN_BIN) prove -f $(ASAN_ESTIMATOR_TESTS)
+	@if [ -n "$$(ls $(ASAN_BUILD)/reports)" ]; then \
+		cat $(ASAN_BUILD)/reports/*; \
+		echo "check-asan: sanitizer reports in $(ASAN_BUILD)/reports/"; exit 1; fi
 
 # ---- install: roi.so into the compiler's plugin directory, so -fplugin=roi works ----
 install: all
@@ -139,4 +206,4 @@ install: all
 		install -m 755 $(ARM_PLUGIN) $(DESTDIR)$(ARM_PLUGIN_DIR)/roi.so; fi
 
 clean:
-	rm -rf $(BUILD) testsuite/trash
+	rm -rf $(BUILD) $(ASAN_BUILD) testsuite/trash

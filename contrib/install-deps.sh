@@ -2,7 +2,8 @@
 # install-deps.sh GROUP... — install the Debian packages roi needs, if missing.
 #
 # Groups: host (plugin, runtime, estimator, tests), avr (avr-gcc, avr-libc,
-# simavr), arm (arm-none-eabi-gcc, newlib, QEMU), bench.
+# simavr), arm (arm-none-eabi-gcc, newlib, QEMU), bench, torture (GCC's
+# sources, for its gcc.c-torture tests).
 # Runs apt-get only when something is missing, so a machine that has everything
 # never touches the network.  Needs root for the install itself.
 set -e
@@ -13,6 +14,7 @@ packages () {
 	avr)   echo "gcc-avr avr-libc binutils-avr simavr" ;;
 	arm)   echo "gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm" ;;
 	bench) echo "valgrind bc gcc-12-source" ;;
+	torture) echo "gcc-12-source" ;;
 	*)     echo "install-deps.sh: unknown group '$1'" >&2; exit 2 ;;
 	esac
 }

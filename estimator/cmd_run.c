@@ -170,7 +170,7 @@ int cmd_run(int argc, char **argv)
 	struct roi_counts counts = {0};
 	struct roi_avr_run run = {0};
 	struct roi_counter_array *arrays = NULL;
-	cJSON *saturated = cJSON_CreateArray();
+	cJSON *saturated = NULL;    /* created once the arguments are checked: no early return leaks it */
 	char *def = NULL, *program = NULL;
 
 	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, usage, &rc) != 0)
@@ -205,6 +205,7 @@ int cmd_run(int argc, char **argv)
 		output = def;
 	}
 
+	saturated = cJSON_CreateArray();
 	run = (struct roi_avr_run){.elf = pos[0], .mcu = mcu, .freq_hz = (uint32_t)freq_hz, .max_cycles = max_cycles};
 	if (cycles_only) {
 		/* The truth an estimate is checked against: the same firmware built without the

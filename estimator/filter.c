@@ -46,7 +46,8 @@ size_t roi_filter_unmatched(const struct roi_program *p, struct roi_unmatched_ru
 		if (!matched[i])
 			all[k++] = all[i];
 	free(matched);
-	qsort(all, k, sizeof *all, by_path_line);
+	if (k > 1)      /* qsort wants a valid pointer even for nothing to sort */
+		qsort(all, k, sizeof *all, by_path_line);
 	*out = all;
 	return k;
 }
