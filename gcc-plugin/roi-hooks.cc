@@ -163,35 +163,47 @@ block_location (basic_block bb, expanded_location *out)
   return false;
 }
 
-/* Does the filter name a line of LOOP itself (its blocks, not its inner
-   loops')?  Not only the header's: at -O2 GCC rotates loops, and the
-   statements of the for line move to the latch.  */
+/* Calls VISIT with the location of every statement of LOOP itself (its
+   blocks, not its inner loops'), until VISIT returns true.  */
 static bool
-loop_selected (loop_p loop, expanded_location *where)
+for_each_own_location (loop_p loop, bool (*visit) (const expanded_location *, void *),
+		       void *ctx)
 {
-  bool selected = false;
+  bool stopped = false;
   basic_block *body = get_loop_body (loop);
-  for (unsigned i = 0; i < loop->num_nodes && !selected; i++)
+  for (unsigned i = 0; i < loop->num_nodes && !stopped; i++)
     {
       if (body[i]->loop_father != loop)
 	continue;
-      for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]); !gsi_end_p (gsi);
-	   gsi_next (&gsi))
+      for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]);
+	   !gsi_end_p (gsi) && !stopped; gsi_next (&gsi))
 	{
 	  location_t loc = gimple_location (gsi_stmt (gsi));
 	  if (is_gimple_debug (gsi_stmt (gsi)) || RESERVED_LOCATION_P (loc))
 	    continue;
 	  expanded_location x = roi_expand (loc);
-	  if (roi_filter_hooks_loop (x.file, x.line))
-	    {
-	      *where = x;
-	      selected = true;
-	      break;
-	    }
+	  stopped = visit (&x, ctx);
 	}
     }
   free (body);
-  return selected;
+  return stopped;
+}
+
+static bool
+filter_names (const expanded_location *x, void *ctx)
+{
+  if (!roi_filter_hooks_loop (x->file, x->line))
+    return false;
+  *(expanded_location *) ctx = *x;
+  return true;
+}
+
+/* Does the filter name a line of LOOP itself?  Not only the header's: at -O2
+   GCC rotates loops, and the statements of the for line move to the latch.  */
+static bool
+loop_selected (loop_p loop, expanded_location *where)
+{
+  return for_each_own_location (loop, filter_names, where);
 }
 
 void
@@ -218,6 +230,15 @@ roi_hooks_insert (function *fun, int fn_index, const int *counter_of)
     hook_function (fun, fn_index, name);
 }
 
+static bool
+keep_first_line (const expanded_location *x, void *ctx)
+{
+  expanded_location *out = (expanded_location *) ctx;
+  if (x->file && out->file && !strcmp (x->file, out->file) && x->line < out->line)
+    *out = *x;
+  return false;
+}
+
 /* Where a loop is in the source: the first line of its own statements (not
    its inner loops'), in the header's file.  That is the for/while line, also
    at -O2, where the header is no longer the condition but the body.  */
@@ -226,23 +247,7 @@ loop_line (loop_p loop, expanded_location *out)
 {
   if (!block_location (loop->header, out))
     return false;
-  basic_block *body = get_loop_body (loop);
-  for (unsigned i = 0; i < loop->num_nodes; i++)
-    {
-      if (body[i]->loop_father != loop)
-	continue;
-      for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]); !gsi_end_p (gsi);
-	   gsi_next (&gsi))
-	{
-	  location_t loc = gimple_location (gsi_stmt (gsi));
-	  if (is_gimple_debug (gsi_stmt (gsi)) || RESERVED_LOCATION_P (loc))
-	    continue;
-	  expanded_location x = roi_expand (loc);
-	  if (x.file && out->file && !strcmp (x.file, out->file) && x.line < out->line)
-	    *out = x;
-	}
-    }
-  free (body);
+  for_each_own_location (loop, keep_first_line, out);
   return true;
 }
 
