@@ -103,7 +103,7 @@ ROI_LIBS      := -lcjson -lelf -lsimavr -lm
 
 $(BUILD)/estimator/%.o: estimator/%.c $(ROI_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SIMAVR_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) $(SIMAVR_CFLAGS) -DROI_DATADIR='"$(PREFIX)/share/roi"' -c $< -o $@
 
 $(ROI_BIN): $(ROI_SRC:estimator/%.c=$(BUILD)/estimator/%.o)
 	@mkdir -p $(@D)

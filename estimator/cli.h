@@ -47,5 +47,6 @@ int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_gcov_check(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif

@@ -13,7 +13,7 @@
 #include "counts.h"
 #include "elffile.h"
 #include "meta.h"
-#include "run_avr.h"
+#include "run_avr_counted.h"
 #include "run_regions.h"
 #include "run_common.h"
 #include "run_qemu.h"
@@ -41,11 +41,6 @@ static const char usage[] =
 	"      --cycles-only      avr: run a firmware built without the plugin; print its cycles only\n"
 	"  -h, --help             this help\n";
 
-/* simavr trusts the ELF it loads: every unit must be AVR code, not only the ELF header. */
-static const struct roi_run_target avr_target = {
-	.option = "avr", .arch = "AVR", .machine = EM_AVR, .unit_target = "avr",
-};
-
 /* A positive decimal number up to max. */
 static int parse_number(const char *s, uint64_t max, uint64_t *out)
 {
@@ -58,29 +53,6 @@ static int parse_number(const char *s, uint64_t max, uint64_t *out)
 	if (errno || *end || v == 0 || v > max)
 		return -1;
 	*out = v;
-	return 0;
-}
-
-/* Copies the counters out of the data memory; 16-bit counters stick at 65535, so say where that
- * happened: those counts are lower bounds. */
-static int read_counters(const struct roi_program *p, struct roi_counter_array *arrays,
-			 const struct roi_avr_run *run, struct roi_counts *counts, cJSON *saturated,
-			 struct roi_err *err)
-{
-	roi_counts_init(counts, p);
-	counts->runs = 1;
-	for (size_t i = 0; i < p->nfunctions; i++) {
-		struct roi_counter_array *a = &arrays[i];
-		size_t size = a->fn->nblocks * a->bytes;
-
-		if (a->addr < ROI_AVR_DATA_OFFSET || a->addr - ROI_AVR_DATA_OFFSET > run->data_size ||
-		    size > run->data_size - (a->addr - ROI_AVR_DATA_OFFSET))
-			return roi_err_set(err, "%s: counter array %s at 0x%llx is outside the data memory of the "
-					   "%s (0x%x-0x%zx)", p->path, a->fn->counters, (unsigned long long)a->addr,
-					   run->mcu, ROI_AVR_DATA_OFFSET, ROI_AVR_DATA_OFFSET + run->data_size - 1);
-		roi_run_decode(a, run->data + (a->addr - ROI_AVR_DATA_OFFSET), counts);
-		roi_run_warn_saturated(a, saturated);
-	}
 	return 0;
 }
 
@@ -117,6 +89,8 @@ static int report(const struct roi_avr_run *run, const char *profile, bool json,
 		cJSON_AddStringToObject(doc, "mcu", run->mcu);
 		cJSON_AddNumberToObject(doc, "freq_hz", run->freq_hz);
 		cJSON_AddNumberToObject(doc, "cycles", (double)run->cycles);
+		if (run->main_seen)
+			cJSON_AddNumberToObject(doc, "main_cycle", (double)run->main_cycle);
 		cJSON_AddNumberToObject(doc, "seconds", seconds);
 		cJSON_AddStringToObject(doc, "stop_reason", reason);
 		if (profile)
@@ -169,7 +143,6 @@ int cmd_run(int argc, char **argv)
 	struct roi_program prog = {0};
 	struct roi_counts counts = {0};
 	struct roi_avr_run run = {0};
-	struct roi_counter_array *arrays = NULL;
 	cJSON *saturated = NULL;    /* created once the arguments are checked: no early return leaks it */
 	char *def = NULL, *program = NULL;
 
@@ -210,7 +183,7 @@ int cmd_run(int argc, char **argv)
 	if (cycles_only) {
 		/* The truth an estimate is checked against: the same firmware built without the
 		 * plugin, simulated to the cycle; no metadata, no counters, no profile. */
-		if (roi_avr_check_mcu(mcu, &err) != 0 || roi_run_check_elf(pos[0], &avr_target, &err) != 0 ||
+		if (roi_avr_check_mcu(mcu, &err) != 0 || roi_run_check_elf(pos[0], &roi_avr_target, &err) != 0 ||
 		    roi_avr_run(&run, &err) != 0)
 			goto fail;
 		if (run.stop == ROI_AVR_LIMIT) {
@@ -221,22 +194,12 @@ int cmd_run(int argc, char **argv)
 		status = report(&run, NULL, json, saturated);
 		goto out;
 	}
-	if (roi_avr_check_mcu(mcu, &err) != 0 || roi_run_open(pos[0], &avr_target, &elf, &prog, &err) != 0)
-		goto fail;
-	arrays = calloc(prog.nfunctions, sizeof *arrays);
 	program = realpath(pos[0], NULL);
-	if (!arrays || !program) {
-		roi_err_set(&err, "%s: %s", pos[0], arrays ? strerror(errno) : "out of memory");
+	if (!program) {
+		roi_err_set(&err, "%s: %s", pos[0], strerror(errno));
 		goto fail;
 	}
-	if (roi_run_find_counters(elf, &prog, &avr_target, arrays, &err) != 0 || roi_avr_run(&run, &err) != 0)
-		goto fail;
-	if (run.stop == ROI_AVR_LIMIT) {
-		roi_err_set(&err, "%s: no stop after %llu cycles (--max-cycles); the firmware may loop forever", pos[0],
-			    (unsigned long long)max_cycles);
-		goto fail;
-	}
-	if (read_counters(&prog, arrays, &run, &counts, saturated, &err) != 0 ||
+	if (roi_avr_run_counted(&run, &elf, &prog, &counts, saturated, &err) != 0 ||
 	    roi_avr_regions(&prog, elf, &run, &counts, &err) != 0 ||
 	    roi_run_write_profile(output, program, &prog, &counts, &err) != 0)
 		goto fail;
@@ -250,7 +213,6 @@ out:
 	roi_counts_free(&counts);
 	roi_program_free(&prog);
 	roi_elf_close(elf);
-	free(arrays);
 	free(program);
 	free(def);
 	return status;

@@ -105,10 +105,24 @@ static bool at_exit_loop(const avr_t *avr)
 	       avr->flash[pc + 1] == 0xcf && avr->flash[pc - 2] == 0xf8 && avr->flash[pc - 1] == 0x94;
 }
 
-static int simulate(avr_t *avr, struct roi_avr_run *run, struct roi_err *err)
+/* main's byte address in the flash, from simavr's copy of the symbol table; -1 when it has none. */
+static long main_address(const elf_firmware_t *fw)
+{
+	for (uint32_t i = 0; i < fw->symbolcount; i++)
+		if (strcmp(fw->symbol[i]->symbol, "main") == 0)
+			return (long)fw->symbol[i]->addr;
+	return -1;
+}
+
+static int simulate(avr_t *avr, long main_pc, struct roi_avr_run *run, struct roi_err *err)
 {
 	for (;;) {
 		avr_flashaddr_t pc = avr->pc;   /* of the instruction run now, to name it if it crashes */
+
+		if (!run->main_seen && (long)pc == main_pc) {
+			run->main_seen = true;
+			run->main_cycle = avr->cycle;
+		}
 		int state = avr_run(avr);
 
 		if (state == cpu_Done) {
@@ -172,7 +186,9 @@ int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 		roi_err_set(err, "%s: simavr cannot load it for %s: %s", run->elf, run->mcu, simavr_said);
 		goto out;
 	}
-	rc = simulate(avr, run, err);
+	run->main_seen = false;
+	run->main_cycle = 0;
+	rc = simulate(avr, main_address(&fw), run, err);
 out:
 	if (avr) {
 		avr_terminate(avr);

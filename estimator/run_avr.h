@@ -40,6 +40,9 @@ struct roi_avr_run {
 	uint32_t freq_hz;       /* in: clock frequency, for simavr's timers and the time in messages */
 	uint64_t max_cycles;    /* in */
 	uint64_t cycles;        /* out: simulated cycles until the stop */
+	uint64_t main_cycle;    /* out: the cycle main's first instruction ran at (the C start-up before
+				 * it: stack, .data copy, .bss clear); valid when main_seen */
+	bool main_seen;         /* out: the firmware has a symbol main and reached it */
 	enum roi_avr_stop stop; /* out */
 	uint8_t *data;          /* out: the data memory at the stop (registers, I/O, SRAM) */
 	size_t data_size;       /* out: RAMEND + 1 bytes */

@@ -1,0 +1,59 @@
+/* calibrate.h — the measurements "roi calibrate" fits a model to: each corpus program built twice
+ * with the same compiler and flags, with the plugin (what ran: operation counts) and without it
+ * (the truth: simavr's exact cycles for the firmware as it ships). */
+#ifndef ROI_CALIBRATE_H
+#define ROI_CALIBRATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "err.h"
+
+/* How the corpus is built and run. */
+struct roi_calib_build {
+	const char *cc;                 /* "avr-gcc" */
+	const char *mcu;                /* "atmega32u4": -mmcu= and simavr's core */
+	const char *opt;                /* "-O0" */
+	const char *plugin;             /* the plugin roi.so for cc */
+	const char *work;               /* where the ELF files go */
+	uint32_t freq_hz;
+	uint64_t max_cycles;
+};
+
+/* An operation key the fit gives one cost: the match fields of a model entry (NULL: absent). */
+struct roi_calib_key {
+	const char *kind, *type, *access, *callee, *from;
+	const char *text;               /* "load type=u16 access=array": unique, for lookups and notes */
+};
+
+struct roi_calib_program {
+	const char *name;               /* file name without .c */
+	const char *source;
+	uint64_t cycles;                /* plain firmware: from main's first instruction to the stop */
+	uint64_t startup;               /* plain firmware: cycles before main (not estimated by roi) */
+	double *x;                      /* executions per key ... */
+	size_t nx;                      /* ... of the nx keys there were when it was added */
+};
+
+struct roi_calib_set {
+	struct roi_calib_program *programs;
+	size_t nprograms;
+	struct roi_calib_key *keys;
+	size_t nkeys, keys_cap;
+	struct roi_arena arena;
+};
+
+/* Builds and runs one program (build->work/NAME-count.elf and NAME-plain.elf) and adds it to set,
+ * with new keys for operations no earlier program ran. Errors: "SRC: avr-gcc -O0 failed (exit
+ * status 1)", the runners' ("ELF: no stop after N cycles ..."), "SRC: the plain firmware never
+ * reached main". */
+int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *build, const char *source,
+		  struct roi_err *err);
+
+/* x[p][k] as a dense row-major matrix (nprograms x nkeys), malloc'd. */
+double *roi_calib_matrix(const struct roi_calib_set *set);
+
+void roi_calib_free(struct roi_calib_set *set);
+
+#endif
