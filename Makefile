@@ -6,6 +6,8 @@
 #   make check      install what is missing, build, run the test suite (TAP, prove),
 #                   then the runtime and estimator tests again under ASan and UBSan
 #   make check-torture  GCC's gcc.c-torture/execute tests with and without the plugin
+#   make check-csmith N=500  N random programs from csmith (seeds 1..N) at -O0/1/2/s,
+#                   with and without the plugin, and roi gcov-check on each
 #   make check-asan the runtime and estimator tests under ASan and UBSan only
 #   make bench      overhead benchmark (figures printed, not asserted)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -53,7 +55,7 @@ ARM_PLUGIN  := $(BUILD)/arm/roi.so
 HOST_LIB    := $(BUILD)/host/libroi.a
 ROI_BIN     := $(BUILD)/bin/roi
 
-.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-asan bench install clean
+.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-csmith check-asan bench install clean
 all: $(HOST_PLUGIN) $(HOST_LIB) $(ROI_BIN)
 avr: $(AVR_PLUGIN)
 arm: $(ARM_PLUGIN)
@@ -115,7 +117,7 @@ demo: deps
 	@sh contrib/examples/demo.sh
 
 check: deps-all
-	@sh contrib/install-deps.sh torture
+	@sh contrib/install-deps.sh torture csmith
 	@$(MAKE) --no-print-directory all-targets
 	prove -f testsuite/t[0-9]*.sh
 	@$(MAKE) --no-print-directory check-asan
@@ -131,6 +133,15 @@ check-torture: deps
 	@sh contrib/install-deps.sh torture
 	@$(MAKE) --no-print-directory all
 	sh testsuite/torture/run.sh --gcov all --json bench/results/torture.json $(BUILD)/torture/work
+
+# ---- random programs: csmith's, seeds 1..N, at -O0, -O1, -O2 and -Os ----
+# (t0520 runs seeds 1..12 in make check.) Disagreements are saved under
+# testsuite/regressions/; the summary is bench/results/csmith.json.
+N ?= 500
+check-csmith: deps
+	@sh contrib/install-deps.sh csmith
+	@$(MAKE) --no-print-directory all
+	sh testsuite/csmith/run.sh --count $(N) --json bench/results/csmith.json $(BUILD)/csmith/work
 
 # ---- the runtime and the estimator under AddressSanitizer and UBSan ----
 # A separate build: build-asan/host/libroi.a and build-asan/bin/roi. The runtime

@@ -3,7 +3,8 @@
 #
 # Groups: host (plugin, runtime, estimator, tests), avr (avr-gcc, avr-libc,
 # simavr), arm (arm-none-eabi-gcc, newlib, QEMU), bench, torture (GCC's
-# sources, for its gcc.c-torture tests).
+# sources, for its gcc.c-torture tests), csmith (the random program generator
+# and its csmith.h).
 # Runs apt-get only when something is missing, so a machine that has everything
 # never touches the network.  Needs root for the install itself.
 set -e
@@ -15,6 +16,7 @@ packages () {
 	arm)   echo "gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm" ;;
 	bench) echo "valgrind bc gcc-12-source" ;;
 	torture) echo "gcc-12-source" ;;
+	csmith) echo "csmith libcsmith-dev" ;;
 	*)     echo "install-deps.sh: unknown group '$1'" >&2; exit 2 ;;
 	esac
 }
