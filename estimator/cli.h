@@ -48,5 +48,6 @@ int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_gcov_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_budget(int argc, char **argv);
 
 #endif
