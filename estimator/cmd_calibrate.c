@@ -15,7 +15,7 @@
 
 #include "calibrate.h"
 #include "cli.h"
-#include "fit.h"
+#include "calib_model.h"
 #include "model.h"
 #include "readfile.h"
 #include "run_avr.h"
@@ -45,7 +45,7 @@ static const char usage[] =
 	"      --energy CSV        measured energy per program (lines 'NAME,JOULES'): fits energy per\n"
 	"                          operation too\n"
 	"      --leave-one-out DIR also writes DIR/NAME.json for every program, fitted without it\n"
-	"      --ridge R           weight of the base model's costs (default 0.001)\n"
+	"      --ridge R           how strongly per-key corrections are shrunk (default 0.05)\n"
 	"      --freq HZ           clock frequency for simavr (default: the base model's)\n"
 	"      --work DIR          keep the ELF files in DIR (default: a temporary directory)\n"
 	"  -o, --output MODEL      where to write the model\n"
@@ -255,44 +255,72 @@ static int load_energy(const char *path, const struct roi_calib_set *set, double
 	return 0;
 }
 
-struct fit_result {
-	double *cycles;         /* per key */
-	double *energy;         /* per key, or NULL */
-	double mean_err, max_err;
-};
-
-static void fit_errors(const struct roi_calib_set *set, const double *x, const double *c, double *est,
-		       double *mean, double *max)
-{
-	size_t n = set->nkeys;
-
-	*mean = *max = 0;
-	for (size_t p = 0; p < set->nprograms; p++) {
-		est[p] = 0;
-		for (size_t k = 0; k < n; k++)
-			est[p] += x[p * n + k] * c[k];
-		double e = fabs(est[p] - (double)set->programs[p].cycles) / (double)set->programs[p].cycles;
-		*mean += e / (double)set->nprograms;
-		*max = fmax(*max, e);
-	}
-}
-
 static cJSON *number_rounded(double v, double unit)
 {
 	return cJSON_CreateNumber(round(v / unit) * unit);
 }
 
+static cJSON *entry_json(const struct roi_calib_entry *c, const struct roi_calib_entry *en)
+{
+	cJSON *o = cJSON_CreateObject();
+	char note[160];
+
+	cJSON_AddStringToObject(o, "kind", c->key.kind);
+	if (c->key.type)
+		cJSON_AddStringToObject(o, "type", c->key.type);
+	if (c->key.access)
+		cJSON_AddStringToObject(o, "access", c->key.access);
+	if (c->key.callee)
+		cJSON_AddStringToObject(o, "callee", c->key.callee);
+	if (c->key.from)
+		cJSON_AddStringToObject(o, "from", c->key.from);
+	cJSON_AddItemToObject(o, "cycles", number_rounded(c->cost, 0.001));
+	if (en)
+		cJSON_AddItemToObject(o, "energy_j", number_rounded(en->cost, 1e-15));
+	if (c->from_base)
+		snprintf(note, sizeof note, "base model's cost: no program fitted on exercises it");
+	else if (c->programs)
+		snprintf(note, sizeof note, "fitted: %zu programs, %.0f executions", c->programs, c->executions);
+	else
+		snprintf(note, sizeof note, "from the fitted structure: no program fitted on ran it");
+	cJSON_AddStringToObject(o, "note", note);
+	return o;
+}
+
+/* Whether a base model entry has the match fields of one of ours: ours stands for it. */
+static bool replaced(const cJSON *e, const struct roi_calib_fit *fit)
+{
+	static const char *const f[5] = {"kind", "type", "access", "callee", "from"};
+
+	if (cJSON_GetObjectItemCaseSensitive(e, "class"))
+		return false;
+	for (size_t k = 0; k < fit->nentries; k++) {
+		const struct roi_calib_key *key = &fit->entries[k].key;
+		const char *kv[5] = {key->kind, key->type, key->access, key->callee, key->from};
+		bool same = true;
+
+		for (int i = 0; i < 5 && same; i++) {
+			const char *bv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, f[i]));
+			same = (!bv && !kv[i]) || (bv && kv[i] && strcmp(bv, kv[i]) == 0);
+		}
+		if (same)
+			return true;
+	}
+	return false;
+}
+
 /* The model as JSON: the base model's part fields, the fitted costs, then the base model's entries
  * for what the corpus never ran. */
 static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const struct roi_calib_set *set,
-			 const double *x, const double *cycles, const double *energy, const unsigned char *skip,
-			 const struct roi_calib_build *b, const char *compiler, const char *corpus, double ridge)
+			 const double *x, const struct roi_calib_fit *cyc, const struct roi_calib_fit *en,
+			 const unsigned char *skip, const struct roi_calib_build *b, const char *compiler,
+			 const char *corpus, double ridge)
 {
 	cJSON *doc = cJSON_CreateObject(), *costs = cJSON_CreateArray(), *cal = cJSON_CreateObject();
 	static const char *const copied[] = {"part", "arch", "core", "clock_hz", "supply_v", "energy_per_cycle_j",
 					     "energy_source"};
-	size_t n = set->nkeys, used = 0;
-	double *est = calloc(set->nprograms + 1, sizeof *est), mean = 0, max = 0;
+	size_t nk = set->nkeys, nfit = 0;
+	double mean = 0, max = 0;
 	char date[32], flags[256], prov[1024];
 	time_t now = getenv("SOURCE_DATE_EPOCH") ? (time_t)strtoll(getenv("SOURCE_DATE_EPOCH"), NULL, 10)
 						  : time(NULL);
@@ -307,27 +335,26 @@ static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const st
 	}
 	cJSON_AddStringToObject(doc, "mcu", b->mcu);
 	cJSON_AddStringToObject(doc, "compiler", compiler);
-	cJSON_AddStringToObject(doc, "opt", b->opt + 2);
+	cJSON_AddStringToObject(doc, "opt", b->opt + 1);     /* "O0", as the metadata says it */
 	cJSON_AddStringToObject(doc, "flags", flags);
 	cJSON_AddItemToObject(doc, "abi", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(base, "abi"), true));
 
-	size_t nfit = 0;
 	for (size_t p = 0; p < set->nprograms; p++)
 		nfit += !(skip && skip[p]);
-	/* errors over the programs fitted on */
-	struct roi_calib_set fitted = *set;
-	fit_errors(set, x, cycles, est, &mean, &max);
-	mean = max = 0;
 	cJSON *progs = cJSON_CreateArray();
 	for (size_t p = 0; p < set->nprograms; p++) {
 		const struct roi_calib_program *pr = &set->programs[p];
-		double e = (est[p] - (double)pr->cycles) / (double)pr->cycles;
+		double est = 0;
+
+		for (size_t k = 0; k < nk; k++)
+			est += x[p * nk + k] * cyc->entries[k].cost;
+		double e = (est - (double)pr->cycles) / (double)pr->cycles;
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(o, "name", pr->name);
 		cJSON_AddNumberToObject(o, "measured_cycles", (double)pr->cycles);
 		cJSON_AddNumberToObject(o, "startup_cycles", (double)pr->startup);
-		cJSON_AddItemToObject(o, "estimated_cycles", number_rounded(est[p], 0.1));
+		cJSON_AddItemToObject(o, "estimated_cycles", number_rounded(est, 0.1));
 		cJSON_AddItemToObject(o, "error", number_rounded(e, 1e-5));
 		if (skip && skip[p]) {
 			cJSON_AddBoolToObject(o, "left_out", true);
@@ -337,12 +364,12 @@ static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const st
 		}
 		cJSON_AddItemToArray(progs, o);
 	}
-	(void)fitted;
 	snprintf(prov, sizeof prov,
 		 "calibrated by 'roi calibrate' on %s: simavr's exact cycle counts (main to exit) of %zu programs "
-		 "of %s built with %s %s, costs fitted by non-negative least squares on relative errors "
-		 "(ridge %g towards %s); fit error on its own programs: mean %.2f %%, max %.2f %%",
-		 date, nfit, corpus, compiler, flags, ridge, bm->path, 100 * mean, 100 * max);
+		 "of %s built with %s %s; costs fitted by least squares on relative errors, structured per kind, "
+		 "width and access with per-key corrections (ridge %g, docs/calibration.md); fit error on its own "
+		 "programs: mean %.2f %%, max %.2f %%",
+		 date, nfit, corpus, compiler, flags, ridge, 100 * mean, 100 * max);
 	cJSON_AddStringToObject(doc, "provenance", prov);
 	cJSON_AddStringToObject(cal, "date", date);
 	cJSON_AddStringToObject(cal, "corpus", corpus);
@@ -355,59 +382,12 @@ static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const st
 	cJSON_AddItemToObject(cal, "programs", progs);
 	cJSON_AddItemToObject(doc, "calibration", cal);
 
-	for (size_t k = 0; k < n; k++) {
-		const struct roi_calib_key *key = &set->keys[k];
-		size_t ran = 0;
-		double execs = 0;
-		char note[160];
-
-		for (size_t p = 0; p < set->nprograms; p++)
-			if (!(skip && skip[p]) && x[p * n + k] > 0) {
-				ran++;
-				execs += x[p * n + k];
-			}
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "kind", key->kind);
-		if (key->type)
-			cJSON_AddStringToObject(o, "type", key->type);
-		if (key->access)
-			cJSON_AddStringToObject(o, "access", key->access);
-		if (key->callee)
-			cJSON_AddStringToObject(o, "callee", key->callee);
-		if (key->from)
-			cJSON_AddStringToObject(o, "from", key->from);
-		cJSON_AddItemToObject(o, "cycles", number_rounded(cycles[k], 0.001));
-		if (energy)
-			cJSON_AddItemToObject(o, "energy_j", number_rounded(energy[k], 1e-15));
-		if (ran)
-			snprintf(note, sizeof note, "fitted: %zu programs, %.0f executions", ran, execs);
-		else
-			snprintf(note, sizeof note, "base model's cost: no program fitted on ran it");
-		cJSON_AddStringToObject(o, "note", note);
-		cJSON_AddItemToArray(costs, o);
-		used++;
-	}
-	/* The base model's entries stand for what the corpus did not run, unless a fitted entry has
-	 * the same match fields. */
-	const cJSON *bcosts = cJSON_GetObjectItemCaseSensitive(base, "costs"), *e;
-	cJSON_ArrayForEach(e, bcosts) {
-		const char *f[5] = {"kind", "type", "access", "callee", "from"};
-		bool same = false;
-
-		if (cJSON_GetObjectItemCaseSensitive(e, "class")) {
-			same = false;
-		} else {
-			for (size_t k = 0; k < n && !same; k++) {
-				const char *kv[5] = {set->keys[k].kind, set->keys[k].type, set->keys[k].access,
-						     set->keys[k].callee, set->keys[k].from};
-				same = true;
-				for (int i = 0; i < 5 && same; i++) {
-					const char *bv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, f[i]));
-					same = (!bv && !kv[i]) || (bv && kv[i] && strcmp(bv, kv[i]) == 0);
-				}
-			}
-		}
-		if (same)
+	for (size_t k = 0; k < cyc->nentries; k++)
+		cJSON_AddItemToArray(costs, entry_json(&cyc->entries[k], en ? &en->entries[k] : NULL));
+	/* The base model's entries stand for what the structure cannot cost (other kinds, classes). */
+	const cJSON *e;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(base, "costs")) {
+		if (replaced(e, cyc))
 			continue;
 		cJSON *o = cJSON_Duplicate(e, true);
 		cJSON_DeleteItemFromObjectCaseSensitive(o, "note");
@@ -415,8 +395,6 @@ static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const st
 		cJSON_AddItemToArray(costs, o);
 	}
 	cJSON_AddItemToObject(doc, "costs", costs);
-	free(est);
-	(void)used;
 	return doc;
 }
 
@@ -445,18 +423,17 @@ static int write_json(const char *path, cJSON *doc, struct roi_err *err)
 }
 
 /* Fits cycles (and energy when y_energy) with the programs in skip left out. */
-static void fit_all(const struct roi_calib_set *set, const double *x, const double *prior_cycles,
-		    const double *y_energy, const double *prior_energy, const unsigned char *skip, double ridge,
-		    double *cycles, double *energy)
+static void fit_all(const struct roi_calib_set *set, const double *x, const double *y_energy,
+		    const struct roi_model *base, const unsigned char *skip, double ridge, struct roi_calib_fit *cyc,
+		    struct roi_calib_fit *en)
 {
 	double *y = calloc(set->nprograms + 1, sizeof *y);
 
 	for (size_t p = 0; p < set->nprograms; p++)
 		y[p] = (double)set->programs[p].cycles;
-	roi_fit_nnls(&(struct roi_fit){set->nprograms, set->nkeys, x, y, prior_cycles, skip, ridge}, cycles);
+	roi_calib_fit(set, x, y, skip, base, false, ridge, cyc);
 	if (y_energy)
-		roi_fit_nnls(&(struct roi_fit){set->nprograms, set->nkeys, x, y_energy, prior_energy, skip, ridge},
-			     energy);
+		roi_calib_fit(set, x, y_energy, skip, base, true, ridge, en);
 	free(y);
 }
 
@@ -484,7 +461,8 @@ int cmd_calibrate(int argc, char **argv)
 	char *plugin = NULL, *corpus = NULL, *compiler = NULL, **sources = NULL, work_tmp[] = "/tmp/roi-calibrate.XXXXXX";
 	char optflag[16];
 	size_t nsources = 0;
-	double ridge = 1e-3, *x = NULL, *prior_c = NULL, *prior_e = NULL, *y_e = NULL, *cyc = NULL, *en = NULL;
+	double ridge = 0.05, *x = NULL, *y_e = NULL;
+	struct roi_calib_fit cyc = {0}, en = {0};
 	struct roi_err err;
 	struct roi_model bm = {0};
 	struct roi_calib_set set = {0};
@@ -570,25 +548,13 @@ int cmd_calibrate(int argc, char **argv)
 			(unsigned long long)set.programs[i].cycles, (unsigned long long)set.programs[i].startup);
 	}
 	x = roi_calib_matrix(&set);
-	prior_c = calloc(set.nkeys + 1, sizeof *prior_c);
-	prior_e = calloc(set.nkeys + 1, sizeof *prior_e);
-	cyc = calloc(set.nkeys + 1, sizeof *cyc);
-	en = calloc(set.nkeys + 1, sizeof *en);
-	for (size_t k = 0; k < set.nkeys; k++) {
-		const struct roi_calib_key *key = &set.keys[k];
-		bool fb;
-		const struct roi_cost *c = roi_model_lookup(&bm, &(struct roi_opkey){key->kind, key->type, key->access,
-										     key->callee, key->from}, &fb);
-		prior_c[k] = c ? c->cycles : 0;
-		prior_e[k] = c ? roi_cost_energy(&bm, c) : 0;
-	}
 	if (o.energy) {
 		y_e = calloc(set.nprograms + 1, sizeof *y_e);
 		if (load_energy(o.energy, &set, y_e, &err) != 0)
 			goto fail;
 	}
-	fit_all(&set, x, prior_c, y_e, prior_e, NULL, ridge, cyc, en);
-	cJSON *doc = model_json(base, &bm, &set, x, cyc, y_e ? en : NULL, NULL, &b, compiler, corpus, ridge);
+	fit_all(&set, x, y_e, &bm, NULL, ridge, &cyc, &en);
+	cJSON *doc = model_json(base, &bm, &set, x, &cyc, y_e ? &en : NULL, NULL, &b, compiler, corpus, ridge);
 	rc = write_json(o.output, doc, &err);
 	double mean = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "calibration"), "mean_abs_error"));
 	double max = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "calibration"), "max_abs_error"));
@@ -611,8 +577,10 @@ int cmd_calibrate(int argc, char **argv)
 
 			memset(skip, 0, set.nprograms);
 			skip[p] = 1;
-			fit_all(&set, x, prior_c, y_e, prior_e, skip, ridge, cyc, en);
-			doc = model_json(base, &bm, &set, x, cyc, y_e ? en : NULL, skip, &b, compiler, corpus, ridge);
+			roi_calib_fit_free(&cyc);
+			roi_calib_fit_free(&en);
+			fit_all(&set, x, y_e, &bm, skip, ridge, &cyc, &en);
+			doc = model_json(base, &bm, &set, x, &cyc, y_e ? &en : NULL, skip, &b, compiler, corpus, ridge);
 			snprintf(path, sizeof path, "%s/%s.json", o.loo, set.programs[p].name);
 			rc = write_json(path, doc, &err);
 			cJSON_Delete(doc);
@@ -641,11 +609,9 @@ out:
 		free(sources[i]);
 	free(sources);
 	free(x);
-	free(prior_c);
-	free(prior_e);
 	free(y_e);
-	free(cyc);
-	free(en);
+	roi_calib_fit_free(&cyc);
+	roi_calib_fit_free(&en);
 	free(plugin);
 	free(corpus);
 	free(compiler);

@@ -1,12 +1,11 @@
-/* fit.h — per-operation costs from measured programs: non-negative least squares on relative
- * errors, pulled gently towards a prior where the data cannot tell the costs apart.
+/* fit.h — parameters from measured programs: least squares on relative errors, each parameter
+ * bounded below and pulled towards a prior by its own ridge weight.
  *
- * Program p ran x[p][j] executions of operation j and measured y[p] (cycles, or joules). The fit
- * minimises
- *     sum_p ((y[p] - sum_j x[p][j] c[j]) / y[p])^2  +  ridge * sum_j d[j] (c[j] - prior[j])^2
- * over c >= 0, where d[j] is the data's own weight on c[j] (the diagonal of the first term), so
- * ridge is relative: 1e-3 lets the prior count for a thousandth of what the corpus says about an
- * operation. An operation no program ran keeps its prior. */
+ * Program p has features z[p][j] and measured y[p] (cycles, or joules). The fit minimises
+ *     sum_p ((y[p] - sum_j z[p][j] t[j]) / y[p])^2  +  sum_j ridge[j] d[j] (t[j] - prior[j])^2
+ * over t[j] >= lower[j], where d[j] is the data's own weight on t[j] (the diagonal of the first
+ * term), so a ridge is relative: 1e-3 lets the prior count for a thousandth of what the programs
+ * say about t[j]. A parameter no program exercises keeps its prior. */
 #ifndef ROI_FIT_H
 #define ROI_FIT_H
 
@@ -14,14 +13,15 @@
 
 struct roi_fit {
 	size_t nrows, ncols;
-	const double *x;        /* nrows x ncols, row-major */
-	const double *y;        /* nrows, all > 0 */
-	const double *prior;    /* ncols, >= 0 */
+	const double *z;            /* nrows x ncols, row-major */
+	const double *y;            /* nrows, all > 0 */
+	const double *prior;        /* ncols */
+	const double *ridge;        /* ncols, > 0 */
+	const double *lower;        /* ncols: 0 for a cost, -HUGE_VAL for a signed correction */
 	const unsigned char *skip;  /* nrows or NULL: rows left out (leave-one-out) */
-	double ridge;
 };
 
-/* Fills c[ncols]. Returns the number of sweeps the solver took. */
-unsigned roi_fit_nnls(const struct roi_fit *f, double *c);
+/* Fills t[ncols]. Returns the number of sweeps the solver took. */
+unsigned roi_fit_solve(const struct roi_fit *f, double *t);
 
 #endif

@@ -1,0 +1,269 @@
+/* calib_model.c — the cost structure "roi calibrate" fits (calib_model.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib_model.h"
+#include "fit.h"
+#include "types.h"
+
+#define MAX_TERMS 12
+
+struct term {
+	size_t param;
+	double v;
+};
+
+struct params {
+	char **names;
+	size_t n, cap;
+};
+
+/* The parameter called name; created when create is set, else (size_t)-1 when there is none. */
+static size_t param(struct params *ps, bool create, const char *fmt, const char *a, const char *b)
+{
+	char name[512];
+
+	snprintf(name, sizeof name, fmt, a, b ? b : "");
+	for (size_t i = 0; i < ps->n; i++)
+		if (strcmp(ps->names[i], name) == 0)
+			return i;
+	if (!create)
+		return (size_t)-1;
+	if (ps->n == ps->cap)
+		ps->names = roi_xrealloc(ps->names, ps->cap = ps->cap ? 2 * ps->cap : 64, sizeof *ps->names);
+	ps->names[ps->n] = strdup(name);
+	if (!ps->names[ps->n])
+		abort();
+	return ps->n++;
+}
+
+static double bytes_of(const char *type, const struct roi_abi *abi)
+{
+	if (!type)
+		return 0;
+	if (strcmp(type, "ptr") == 0)
+		return abi->pointer_bits / 8.0;
+	if (strcmp(type, "bool") == 0)
+		return 1;
+	if (roi_type_valid(type) && (type[0] == 'i' || type[0] == 'u' || type[0] == 'f' || type[0] == 'q')) {
+		double b = atoi(type + 1) / 8.0;
+		return b < 1 ? 1 : b;
+	}
+	return 0;
+}
+
+static const char *class_of(const char *type)
+{
+	const char *c = type ? roi_class_name(roi_type_class(type)) : NULL;
+	return c ? c : "none";
+}
+
+static bool is_kind(const char *k, const char *a, const char *b, const char *c)
+{
+	return strcmp(k, a) == 0 || (b && strcmp(k, b) == 0) || (c && strcmp(k, c) == 0);
+}
+
+/* The terms of key's cost. Without create, a parameter that does not exist makes it fail (-1). */
+static int terms_of(struct params *ps, const struct roi_calib_key *k, const struct roi_abi *abi, bool create,
+		    struct term *t)
+{
+	int n = 0;
+	double bytes = bytes_of(k->type, abi);
+	const char *cls = class_of(k->type);
+#define TERM(value, fmt, a, b)                                              \
+	do {                                                                \
+		size_t p_ = param(ps, create, fmt, a, b);                   \
+		if (p_ == (size_t)-1)                                       \
+			return -1;                                          \
+		t[n++] = (struct term){p_, (value)};                        \
+	} while (0)
+
+	if (strcmp(k->kind, "conv") == 0 && k->from) {
+		char pair[64];
+		double fb = bytes_of(k->from, abi);
+
+		snprintf(pair, sizeof pair, "%s>%s", class_of(k->from), cls);
+		TERM(1, "K conv %s%s", pair, NULL);
+		if (bytes > 0)
+			TERM(bytes, "B conv %s%s", pair, NULL);
+		if (fb > 0)
+			TERM(fb, "F conv %s%s", pair, NULL);
+		if (k->from[0] == 'i' && bytes > fb)
+			TERM(1, "S conv%s%s", "", NULL);
+	} else {
+		TERM(1, "K %s %s", k->kind, cls);
+		if (bytes > 0)
+			TERM(bytes, "B %s %s", k->kind, cls);
+		if (bytes > 0 && is_kind(k->kind, "mul", "div", "mod"))
+			TERM(bytes * bytes, "Q %s %s", k->kind, cls);
+		if (k->type && k->type[0] == 'i' && strcmp(cls, "int") == 0)
+			TERM(1, "S %s%s", k->kind, NULL);
+		if (k->access) {
+			TERM(1, "A %s %s", k->kind, k->access);
+			if (bytes > 0)
+				TERM(bytes, "AB %s %s", k->kind, k->access);
+		}
+		if (k->callee)
+			TERM(1, "C %s%s", k->callee, NULL);
+	}
+	if (create)
+		TERM(1, "X %s%s", k->text, NULL);
+	else if (param(ps, false, "X %s%s", k->text, NULL) != (size_t)-1)
+		TERM(1, "X %s%s", k->text, NULL);
+#undef TERM
+	return n;
+}
+
+static void key_text(struct roi_arena *a, struct roi_calib_key *k)
+{
+	k->text = roi_arena_printf(a, "%s%s%s%s%s%s%s%s%s", k->kind, k->type ? " type=" : "", k->type ? k->type : "",
+				   k->access ? " access=" : "", k->access ? k->access : "", k->callee ? " callee=" : "",
+				   k->callee ? k->callee : "", k->from ? " from=" : "", k->from ? k->from : "");
+}
+
+static bool known(const struct roi_calib_fit *f, const char *text)
+{
+	for (size_t i = 0; i < f->nentries; i++)
+		if (strcmp(f->entries[i].key.text, text) == 0)
+			return true;
+	return false;
+}
+
+static const char *const int_types[] = {"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", NULL};
+static const char *const float_types[] = {"f32", "f64", NULL};
+static const char *const ptr_types[] = {"ptr", NULL};
+
+static const char *const *types_of_class(const char *cls)
+{
+	return strcmp(cls, "int") == 0 ? int_types : strcmp(cls, "float") == 0 ? float_types
+		: strcmp(cls, "ptr") == 0 ? ptr_types : NULL;
+}
+
+/* Costs key from the fitted parameters; false when the structure cannot (a parameter is missing,
+ * or no fitted program exercised it). */
+static bool structure_cost(struct params *ps, const struct roi_calib_key *k, const struct roi_abi *abi,
+			   const double *theta, const bool *exercised, double *cost)
+{
+	struct term t[MAX_TERMS];
+	int n = terms_of(ps, k, abi, false, t);
+
+	if (n < 0)
+		return false;
+	*cost = 0;
+	for (int i = 0; i < n; i++) {
+		if (!exercised[t[i].param] && ps->names[t[i].param][0] != 'X')
+			return false;
+		*cost += t[i].v * theta[t[i].param];
+	}
+	if (*cost < 0)
+		*cost = 0;
+	return true;
+}
+
+static void add_entry(struct roi_calib_fit *f, const struct roi_calib_entry *e, size_t *cap)
+{
+	if (f->nentries == *cap)
+		f->entries = roi_xrealloc(f->entries, *cap = *cap ? 2 * *cap : 128, sizeof *f->entries);
+	f->entries[f->nentries++] = *e;
+}
+
+/* Every other combination of a fitted kind with the types of its class (and accesses seen). */
+static void add_generic(struct roi_calib_fit *f, size_t *cap, const struct roi_calib_set *set, struct params *ps,
+			const struct roi_abi *abi, const double *theta, const bool *exercised)
+{
+	for (size_t i = 0; i < set->nkeys; i++) {
+		const struct roi_calib_key *s = &set->keys[i];
+		const char *const *types = types_of_class(class_of(s->type));
+		const char *const *froms = s->from ? types_of_class(class_of(s->from)) : NULL;
+
+		if (!types || s->callee)
+			continue;
+		for (size_t t = 0; types[t]; t++)
+			for (size_t u = 0; froms ? froms[u] != NULL : u == 0; u++) {
+				struct roi_calib_entry e = {.key = {s->kind, types[t], s->access, NULL,
+								    froms ? froms[u] : NULL, NULL}};
+				if (e.key.from && strcmp(e.key.from, e.key.type) == 0)
+					continue;
+				key_text(&f->arena, &e.key);
+				if (known(f, e.key.text) || !structure_cost(ps, &e.key, abi, theta, exercised, &e.cost))
+					continue;
+				add_entry(f, &e, cap);
+			}
+	}
+}
+
+void roi_calib_fit(const struct roi_calib_set *set, const double *x, const double *y, const unsigned char *skip,
+		   const struct roi_model *base, bool energy, double ridge, struct roi_calib_fit *out)
+{
+	struct params ps = {0};
+	size_t nk = set->nkeys, np, cap = 0;
+	struct term *terms = roi_xrealloc(NULL, nk * MAX_TERMS + 1, sizeof *terms);
+	int *nterms = roi_xrealloc(NULL, nk + 1, sizeof *nterms);
+
+	memset(out, 0, sizeof *out);
+	for (size_t k = 0; k < nk; k++)
+		nterms[k] = terms_of(&ps, &set->keys[k], &base->abi, true, &terms[k * MAX_TERMS]);
+	np = ps.n;
+
+	/* z = x phi: what each program ran, per parameter */
+	double *z = calloc(set->nprograms * np + 1, sizeof *z), *prior = calloc(np + 1, sizeof *prior);
+	double *rdg = calloc(np + 1, sizeof *rdg), *lower = calloc(np + 1, sizeof *lower), *theta = calloc(np + 1, sizeof *theta);
+	bool *exercised = calloc(np + 1, sizeof *exercised);
+	if (!z || !prior || !rdg || !lower || !theta || !exercised)
+		abort();
+	for (size_t p = 0; p < set->nprograms; p++)
+		for (size_t k = 0; k < nk; k++)
+			for (int i = 0; i < nterms[k]; i++) {
+				const struct term *t = &terms[k * MAX_TERMS + i];
+				z[p * np + t->param] += x[p * nk + k] * t->v;
+				if (x[p * nk + k] != 0 && !(skip && skip[p]))
+					exercised[t->param] = true;
+			}
+	for (size_t j = 0; j < np; j++) {
+		bool correction = ps.names[j][0] == 'X';
+
+		rdg[j] = correction ? ridge : 1e-6;
+		lower[j] = correction ? -HUGE_VAL : 0;
+	}
+	roi_fit_solve(&(struct roi_fit){set->nprograms, np, z, y, prior, rdg, lower, skip}, theta);
+
+	for (size_t k = 0; k < nk; k++) {
+		struct roi_calib_entry e = {.key = set->keys[k]};
+
+		for (size_t p = 0; p < set->nprograms; p++)
+			if (!(skip && skip[p]) && x[p * nk + k] > 0) {
+				e.programs++;
+				e.executions += x[p * nk + k];
+			}
+		if (!structure_cost(&ps, &e.key, &base->abi, theta, exercised, &e.cost)) {
+			bool fb;
+			const struct roi_cost *c = roi_model_lookup(base, &(struct roi_opkey){e.key.kind, e.key.type,
+				e.key.access, e.key.callee, e.key.from}, &fb);
+			e.from_base = true;
+			e.cost = c ? (energy ? roi_cost_energy(base, c) : c->cycles) : 0;
+		}
+		add_entry(out, &e, &cap);
+	}
+	add_generic(out, &cap, set, &ps, &base->abi, theta, exercised);
+
+	for (size_t j = 0; j < ps.n; j++)
+		free(ps.names[j]);
+	free(ps.names);
+	free(z);
+	free(prior);
+	free(rdg);
+	free(lower);
+	free(theta);
+	free(exercised);
+	free(terms);
+	free(nterms);
+}
+
+void roi_calib_fit_free(struct roi_calib_fit *f)
+{
+	free(f->entries);
+	roi_arena_free(&f->arena);
+	memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,45 @@
+/* calib_model.h — what "roi calibrate" fits: not one free cost per operation key, but a cost built
+ * from a few shared parameters, so that an operation seen in one program only, or in none, is
+ * still costed from what the others say (docs/calibration.md, "The cost structure"):
+ *
+ *   cost(kind, type, access, callee, from) =
+ *        K[kind,class] + B[kind,class] x bytes + Q[kind,class] x bytes^2 (mul, div, mod)
+ *      + S[kind] (signed integers)
+ *      + A[kind,access] + AB[kind,access] x bytes (loads and stores)
+ *      + C[callee] (library calls)
+ *      + X[key]: a correction of this very key, shrunk towards 0 by the ridge
+ *
+ * Conversions have K, B (bytes of the result) and F (bytes of the source) per pair of classes.
+ * Every parameter but X is a non-negative cost. */
+#ifndef ROI_CALIB_MODEL_H
+#define ROI_CALIB_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "calibrate.h"
+#include "model.h"
+
+/* One cost entry of the fitted model. */
+struct roi_calib_entry {
+	struct roi_calib_key key;
+	double cost;
+	size_t programs;        /* programs fitted on that ran it (0: from the structure alone) */
+	double executions;      /* over those programs */
+	bool from_base;         /* the structure had no data for it: the base model's cost */
+};
+
+struct roi_calib_fit {
+	struct roi_calib_entry *entries;        /* the keys of the set, then every other combination of
+						 * kind, type and access the structure can cost */
+	size_t nentries;
+	struct roi_arena arena;
+};
+
+/* Fits costs to y[p] (cycles or joules) over the programs not in skip (may be NULL). base costs
+ * what no fitted program exercised (energy: base cost's energy when energy is set). */
+void roi_calib_fit(const struct roi_calib_set *set, const double *x, const double *y, const unsigned char *skip,
+		   const struct roi_model *base, bool energy, double ridge, struct roi_calib_fit *out);
+void roi_calib_fit_free(struct roi_calib_fit *f);
+
+#endif
