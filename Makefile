@@ -10,6 +10,8 @@
 #                   with and without the plugin, and roi gcov-check on each
 #   make check-asan the runtime and estimator tests under ASan and UBSan only
 #   make bench      overhead benchmark (figures printed, not asserted)
+#   make bench-accuracy  leave-one-out estimate errors against simavr, -O0 and -Os
+#   make models     calibrate models/atmega32u4-O{0,1,2,s}.json on contrib/calibration
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # The data flow is the directory layout: gcc-plugin/ (compile) → runtime/ (run)
@@ -127,6 +129,21 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	@bash bench/overhead.sh
 
+# ---- calibration: models fitted to simavr's cycle counts of contrib/calibration ----
+CALIBRATED_MODELS := $(foreach o,0 1 2 s,models/atmega32u4-O$(o).json)
+models: deps-all
+	@$(MAKE) --no-print-directory all avr
+	@for o in 0 1 2 s; do \
+		$(ROI_BIN) calibrate --target avr --mcu atmega32u4 --base models/atmega32u4.json -O$$o \
+			-o models/atmega32u4-O$$o.json 2>/dev/null || exit 1; \
+	done
+
+# Leave-one-out: each program estimated with a model fitted without it.
+# The table is printed; bench/results/accuracy.json keeps it.
+bench-accuracy: deps-all
+	@$(MAKE) --no-print-directory all avr
+	@bash bench/accuracy.sh -O0 -Os
+
 # ---- GCC's own execute tests: all of them, at -O0 and -O2, plus roi gcov-check ----
 # (t0500 runs every 8th in make check.) The summary is bench/results/torture.json.
 check-torture: deps
@@ -202,11 +219,12 @@ check-asan: deps-all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 	           $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/roi/models \
-	           $(DESTDIR)$(HOST_PLUGIN_DIR)
+	           $(DESTDIR)$(PREFIX)/share/roi/calibration $(DESTDIR)$(HOST_PLUGIN_DIR)
 	install -m 755 $(ROI_BIN) $(DESTDIR)$(PREFIX)/bin/roi
 	install -m 644 $(HOST_LIB) $(DESTDIR)$(PREFIX)/lib/libroi.a
 	install -m 644 runtime/roi.h $(DESTDIR)$(PREFIX)/include/roi.h
 	install -m 644 models/*.json $(DESTDIR)$(PREFIX)/share/roi/models/
+	install -m 644 contrib/calibration/*.c contrib/calibration/SUBSET $(DESTDIR)$(PREFIX)/share/roi/calibration/
 	install -m 755 $(HOST_PLUGIN) $(DESTDIR)$(HOST_PLUGIN_DIR)/roi.so
 	@# Cross plugins, when built (make all-targets), go to their own compiler.
 	if [ -f $(AVR_PLUGIN) ]; then \

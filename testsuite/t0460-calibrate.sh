@@ -1,0 +1,110 @@
+#!/bin/sh
+test_description='roi calibrate: a cost model fitted to simavr cycle counts
+
+A subset of the calibration corpus (contrib/calibration/SUBSET) is calibrated
+at -O0 for the ATmega32U4. The measured cycles the model records must be what
+simavr gives for the plain firmware from main to its end (checked with roi run
+on a build of our own), the fitted estimates what roi estimate computes with
+the model, and the fit must be close on its own programs. The shipped -O0
+model must estimate the matrix example within 5 % of simavr.'
+. "$(dirname "$0")/test-lib.sh"
+
+corpus=$ROI_SRC/contrib/calibration
+base=$ROI_SRC/models/atmega32u4.json
+calibrate () {
+	"$ROI" calibrate --target avr --mcu atmega32u4 --base "$base" "$@"
+}
+# main_to_end ELF: simavr cycles from main's first instruction to the stop
+main_to_end () {
+	"$ROI" run --target avr --mcu atmega32u4 --cycles-only --json "$1" | jq '.cycles - .main_cycle'
+}
+
+test_expect_success 'a subset calibrates into a model roi estimate accepts' '
+	calibrate -O0 --programs "$corpus/SUBSET" --work elf --leave-one-out loo -o m.json >out 2>log &&
+	n=$(grep -c "^[a-z]" "$corpus/SUBSET") &&
+	test_grep "^m.json: $n programs, [0-9]* operation keys; fit error mean" out &&
+	test_equal "$n" "$(jq ".calibration.programs | length" m.json)" &&
+	test_equal "\"avr-gcc $(avr-gcc -dumpversion)\" \"O0\" \"-mmcu=atmega32u4 -O0\" \"atmega32u4\"" \
+		"$(jq -r "[.compiler, .opt, .flags, .mcu] | map(tojson) | join(\" \")" m.json)" &&
+	jq -e ".calibration.date | test(\"^[0-9]{4}-[0-9]{2}-[0-9]{2}$\")" m.json &&
+	first=$(grep -m1 "^[a-z]" "$corpus/SUBSET") &&
+	"$ROI" run --target avr --mcu atmega32u4 elf/$first-count.elf >/dev/null &&
+	"$ROI" estimate --model m.json elf/$first-count.elf >est 2>&1 &&
+	! grep -i "warning\|unmodelled" est
+'
+
+test_expect_success 'the measured cycles are simavr'"'"'s, main to end, of our own plain build' '
+	for name in $(grep "^[a-z]" "$corpus/SUBSET"); do
+		avr-gcc -mmcu=atmega32u4 -O0 "$corpus/$name.c" -o own.elf &&
+		test_equal "$(main_to_end own.elf)" \
+			"$(jq --arg n $name ".calibration.programs[] | select(.name == \$n) | .measured_cycles" m.json)" \
+			"$name" || return 1
+	done
+'
+
+test_expect_success 'the fitted estimates are what roi estimate computes with the model' '
+	for name in $(grep "^[a-z]" "$corpus/SUBSET"); do
+		"$ROI" run --target avr --mcu atmega32u4 elf/$name-count.elf >/dev/null &&
+		est=$("$ROI" estimate --json --model m.json elf/$name-count.elf 2>/dev/null | jq .cycles) &&
+		rec=$(jq --arg n $name ".calibration.programs[] | select(.name == \$n) | .estimated_cycles" m.json) &&
+		jq -n -e "($est - $rec) | fabs < 0.5" >/dev/null || { echo "$name: $est vs $rec"; return 1; }
+	done
+'
+
+test_expect_success 'the fit is close on its own programs (a loose bound: 10 % mean)' '
+	jq -e ".calibration.mean_abs_error < 0.10" m.json
+'
+
+test_expect_success 'leave-one-out: one model per program, each fitted without it' '
+	for name in $(grep "^[a-z]" "$corpus/SUBSET"); do
+		test_equal "[\"$name\"]" "$(jq -c "[.calibration.programs[] | select(.left_out) | .name]" loo/$name.json)" ||
+		return 1
+	done
+'
+
+test_expect_success 'measured energy: costs scale with it, energy per cycle from the model otherwise' '
+	# a made-up power analyser reading: every program 30 % above cycles x energy per cycle
+	epc=$(jq .energy_per_cycle_j "$base") &&
+	jq -r --argjson e "$epc" ".calibration.programs[] | \"\(.name),\(.measured_cycles * \$e * 1.3)\"" m.json >energy.csv &&
+	calibrate -O0 --programs "$corpus/SUBSET" --energy energy.csv -o me.json >/dev/null 2>&1 &&
+	name=$(grep -m1 "^[a-z]" "$corpus/SUBSET") &&
+	"$ROI" estimate --json --model me.json elf/$name-count.elf >e.json 2>/dev/null &&
+	jq -e --argjson e "$epc" "(.energy_j / (.cycles * \$e) - 1.3) | fabs < 0.1" e.json
+'
+
+test_expect_success 'the shipped -O0 model estimates the matrix example within 5 % of simavr' '
+	avr-gcc -mmcu=atmega32u4 -O0 "$ROI_SRC/contrib/examples/matrix/matrix.c" -o matrix-plain.elf &&
+	avr-gcc -mmcu=atmega32u4 -O0 -fplugin="$ROI_BUILD/avr/roi.so" "$ROI_SRC/contrib/examples/matrix/matrix.c" \
+		-o matrix.elf &&
+	"$ROI" run --target avr --mcu atmega32u4 matrix.elf >/dev/null &&
+	est=$("$ROI" estimate --json --model "$ROI_SRC/models/atmega32u4-O0.json" matrix.elf | jq .cycles) &&
+	sim=$(main_to_end matrix-plain.elf) &&
+	say "matrix -O0: estimate $est cycles, simavr $sim" &&
+	jq -n -e "(($est - $sim) / $sim) | fabs < 0.05"
+'
+
+test_expect_success 'a model for another -O level draws a warning' '
+	avr-gcc -mmcu=atmega32u4 -Os -fplugin="$ROI_BUILD/avr/roi.so" "$ROI_SRC/contrib/examples/matrix/matrix.c" \
+		-o matrix-os.elf &&
+	"$ROI" run --target avr --mcu atmega32u4 matrix-os.elf >/dev/null &&
+	"$ROI" estimate --model m.json matrix-os.elf >/dev/null 2>err &&
+	test_grep "^roi: warning: model m.json has costs for avr-gcc [0-9.]* -O0, .* at -Os" err
+'
+
+test_expect_success 'mistakes are one-line errors' '
+	test_must_fail calibrate --target cortex-m -o x.json 2>err &&
+	test_grep "unknown target .cortex-m." err &&
+	test_must_fail "$ROI" calibrate --target avr --mcu atmega32u4 -o x.json 2>err &&
+	test_grep "missing --base" err &&
+	test_must_fail calibrate -O7 -o x.json 2>err &&
+	test_grep "^roi calibrate: -O7 is not an optimisation level" err &&
+	printf "micro-add-sub\n# a comment\nno-such-program\n" >list &&
+	test_must_fail calibrate --programs list -o x.json 2>err &&
+	test_grep "^roi: list:3: no program .no-such-program. in the corpus" err &&
+	printf "$(grep -m1 "^[a-z]" "$corpus/SUBSET"),1e-3\nwhatever,lots\n" >bad.csv &&
+	test_must_fail calibrate --programs "$corpus/SUBSET" --energy bad.csv -o x.json 2>err &&
+	test_grep "^roi: bad.csv:2:10: expected energy in joules" err &&
+	! test -e x.json
+'
+
+test_done
