@@ -400,7 +400,7 @@ static void diff_text(FILE *out, const struct roi_budget_file *bf, const struct 
 {
 	struct roi_table t;
 	size_t nmoved = 0;
-	char where[512], what[512], ov[CELL], nv[CELL], ch[2 * CELL], lim[CELL], note[1024];
+	char where[512], what[512], ov[CELL], nv[CELL], ch[2 * CELL], lim[CELL], st[32], note[1024];
 
 	fprintf(out, "old       %s, profile %s\n", old->prog.path, old->profile_path);
 	fprintf(out, "new       %s, profile %s\n", new->prog.path, new->profile_path);
@@ -409,8 +409,8 @@ static void diff_text(FILE *out, const struct roi_budget_file *bf, const struct 
 		nmoved += moved(&old->results[i], &new->results[i]);
 	fprintf(out, "budgets   %s, %zu budget%s, %zu moved%s\n\n", bf->path, bf->nbudgets, bf->nbudgets == 1 ? "" : "s",
 		nmoved, a->measured ? "; measured figures where hooks measured them" : "");
-	roi_table_init(&t, "llrrrrlll");
-	roi_table_row(&t, "where", "budget", "old", "new", "change", "limit", "old", "new", "note");
+	roi_table_init(&t, "llrrrrll");
+	roi_table_row(&t, "where", "budget", "old", "new", "change", "limit", "status", "note");
 	for (size_t i = 0; i < new->nresults; i++) {
 		const struct roi_budget_result *o = &old->results[i], *n = &new->results[i];
 		const struct roi_budget *b = n->b;
@@ -424,11 +424,15 @@ static void diff_text(FILE *out, const struct roi_budget_file *bf, const struct 
 		else if (o->used_measured != n->used_measured)
 			snprintf(note, sizeof note, "old %s, new %s", o->used_measured ? "measured" : "estimated",
 				 n->used_measured ? "measured" : "estimated");
+		const char *os = o->present ? roi_budget_status_name(o->status) : "-";
+		const char *ns = n->present ? roi_budget_status_name(n->status) : "-";
+		if (strcmp(os, ns) == 0)
+			snprintf(st, sizeof st, "%s", ns);
+		else
+			snprintf(st, sizeof st, "%s -> %s", os, ns);
 		roi_table_row(&t, where, describe(b, what, sizeof what), side_value(o, ov, sizeof ov),
 			      side_value(n, nv, sizeof nv), fmt_change(o, n, ch, sizeof ch),
-			      roi_budget_fmt(b->quantity, b->limit, lim, sizeof lim),
-			      o->present ? roi_budget_status_name(o->status) : "-",
-			      n->present ? roi_budget_status_name(n->status) : "-", note);
+			      roi_budget_fmt(b->quantity, b->limit, lim, sizeof lim), st, note);
 	}
 	roi_table_print(&t, out, "  ");
 	fprintf(out, "\nresult    old %s (%zu pass, %zu warn, %zu fail), new %s (%zu pass, %zu warn, %zu fail)\n",
