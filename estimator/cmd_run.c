@@ -56,6 +56,20 @@ static int parse_number(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+/* What the simulator measured around every hook call, as the profile's hook-cost lines: a pair's
+ * whole cost, and the part of its own pair a region measures (after the enter hook's stamp, before
+ * the exit hook's), both in cycles. Every call of a hook costs the same; the means say so. */
+static void hook_cost(const struct roi_avr_run *run, struct roi_counts *counts)
+{
+	const struct roi_avr_hook_cost *in = &run->hook_enter, *out = &run->hook_exit;
+
+	if (!in->calls || !out->calls)
+		return;
+	counts->has_hook_cost = true;
+	counts->hook_cost = (double)in->cycles / in->calls + (double)out->cycles / out->calls;
+	counts->hook_inside = (double)in->after / in->calls + (double)out->before / out->calls;
+}
+
 /* "771.6 us", "16 MHz". */
 static void format_time(char *buf, size_t n, double s)
 {
@@ -200,7 +214,7 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	if (roi_avr_run_counted(&run, &elf, &prog, &counts, saturated, &err) != 0 ||
-	    roi_avr_regions(&prog, elf, &run, &counts, &err) != 0 ||
+	    roi_avr_regions(&prog, elf, &run, &counts, &err) != 0 || (hook_cost(&run, &counts), false) ||
 	    roi_run_write_profile(output, program, &prog, &counts, &err) != 0)
 		goto fail;
 	status = report(&run, output, json, saturated);

@@ -105,24 +105,87 @@ static bool at_exit_loop(const avr_t *avr)
 	       avr->flash[pc + 1] == 0xcf && avr->flash[pc - 2] == 0xf8 && avr->flash[pc - 1] == 0x94;
 }
 
-/* main's byte address in the flash, from simavr's copy of the symbol table; -1 when it has none. */
-static long main_address(const elf_firmware_t *fw)
+/* A function's byte address in the flash, from simavr's copy of the symbol table; -1 when none. */
+static long symbol_address(const elf_firmware_t *fw, const char *name)
 {
 	for (uint32_t i = 0; i < fw->symbolcount; i++)
-		if (strcmp(fw->symbol[i]->symbol, "main") == 0)
+		if (strcmp(fw->symbol[i]->symbol, name) == 0)
 			return (long)fw->symbol[i]->addr;
 	return -1;
 }
 
-static int simulate(avr_t *avr, long main_pc, struct roi_avr_run *run, struct roi_err *err)
+/* Where the simulation is: the last instructions run (to find a hook call's argument set-up) and
+ * the hook call under way. */
+struct watch {
+	long main_pc, enter_pc, exit_pc;
+	struct { avr_flashaddr_t pc; avr_cycle_count_t cycle; } last[3];   /* [0]: the latest */
+	struct roi_avr_hook_cost *hook;         /* the call under way, or NULL */
+	avr_flashaddr_t return_pc;
+	uint16_t return_sp;
+	uint64_t start;
+	size_t events_before;
+};
+
+#define ROI_AVR_SPL 0x5du
+#define ROI_AVR_SPH 0x5eu
+
+static uint16_t stack_pointer(const avr_t *avr)
+{
+	return (uint16_t)(avr->data[ROI_AVR_SPL] | avr->data[ROI_AVR_SPH] << 8);
+}
+
+/* "ldi r24, K" or "ldi r25, K": how the hook's argument, the region's address, is loaded. */
+static bool loads_argument(const avr_t *avr, avr_flashaddr_t pc)
+{
+	uint16_t op = (uint16_t)(avr->flash[pc] | avr->flash[pc + 1] << 8);
+	unsigned d = 16 + ((op >> 4) & 0xf);
+
+	return (op & 0xf000) == 0xe000 && (d == 24 || d == 25);
+}
+
+/* Before each instruction: main reached, a hook entered (the previous instruction called it), a
+ * hook returned (back at the return address with the stack as before the call). */
+static void watch_step(avr_t *avr, struct watch *w, struct roi_avr_run *run)
+{
+	avr_flashaddr_t pc = avr->pc;
+
+	if (!run->main_seen && (long)pc == w->main_pc) {
+		run->main_seen = true;
+		run->main_cycle = avr->cycle;
+	}
+	if (!w->hook && ((long)pc == w->enter_pc || (long)pc == w->exit_pc) && w->last[0].cycle) {
+		w->hook = (long)pc == w->enter_pc ? &run->hook_enter : &run->hook_exit;
+		uint16_t op = (uint16_t)(avr->flash[w->last[0].pc] | avr->flash[w->last[0].pc + 1] << 8);
+		w->return_pc = w->last[0].pc + ((op & 0xfe0e) == 0x940e ? 4 : 2);   /* call: two words */
+		w->return_sp = (uint16_t)(stack_pointer(avr) + avr->address_size);
+		w->start = w->last[0].cycle;
+		for (int i = 1; i < 3 && w->last[i].cycle && w->last[i].pc + 2 == w->last[i - 1].pc &&
+				loads_argument(avr, w->last[i].pc); i++)
+			w->start = w->last[i].cycle;
+		w->events_before = run->nevents;
+	} else if (w->hook && pc == w->return_pc && stack_pointer(avr) == w->return_sp) {
+		struct roi_avr_hook_cost *h = w->hook;
+
+		h->calls++;
+		h->cycles += avr->cycle - w->start;
+		if (run->nevents > w->events_before) {
+			uint64_t stamp = run->events[run->nevents - 1].cycle;
+			h->before += stamp - w->start;
+			h->after += avr->cycle - stamp;
+		}
+		w->hook = NULL;
+	}
+	memmove(&w->last[1], &w->last[0], 2 * sizeof w->last[0]);
+	w->last[0].pc = pc;
+	w->last[0].cycle = avr->cycle;
+}
+
+static int simulate(avr_t *avr, struct watch *w, struct roi_avr_run *run, struct roi_err *err)
 {
 	for (;;) {
 		avr_flashaddr_t pc = avr->pc;   /* of the instruction run now, to name it if it crashes */
 
-		if (!run->main_seen && (long)pc == main_pc) {
-			run->main_seen = true;
-			run->main_cycle = avr->cycle;
-		}
+		watch_step(avr, w, run);
 		int state = avr_run(avr);
 
 		if (state == cpu_Done) {
@@ -188,7 +251,11 @@ int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 	}
 	run->main_seen = false;
 	run->main_cycle = 0;
-	rc = simulate(avr, main_address(&fw), run, err);
+	memset(&run->hook_enter, 0, sizeof run->hook_enter);
+	memset(&run->hook_exit, 0, sizeof run->hook_exit);
+	struct watch w = {.main_pc = symbol_address(&fw, "main"), .enter_pc = symbol_address(&fw, "__roi_region_enter"),
+			  .exit_pc = symbol_address(&fw, "__roi_region_exit")};
+	rc = simulate(avr, &w, run, err);
 out:
 	if (avr) {
 		avr_terminate(avr);

@@ -46,6 +46,12 @@ struct roi_avr_run {
 	enum roi_avr_stop stop; /* out */
 	uint8_t *data;          /* out: the data memory at the stop (registers, I/O, SRAM) */
 	size_t data_size;       /* out: RAMEND + 1 bytes */
+	/* out: what the hook calls cost, measured around each: from the argument set-up (ldi r24/r25)
+	 * before the call to the instruction after it returned. "before" and "after" split a hook at
+	 * its GPIOR0 write, the cycle the event is stamped with. */
+	struct roi_avr_hook_cost {
+		uint64_t calls, cycles, before, after;
+	} hook_enter, hook_exit;
 	struct roi_avr_event *events;   /* out: region hooks in the order they ran */
 	size_t nevents, events_cap;
 	bool events_lost;       /* out: out of memory while recording: events incomplete */

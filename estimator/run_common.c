@@ -201,7 +201,8 @@ int roi_run_write_profile(const char *path, const char *program, const struct ro
 										  (uint32_t)reg->index, res->calls,
 										  res->total, 0};
 		}
-	struct roi_profile_timing timing = {regions, nregions, false, 0, 0, counts->time_unit};
+	struct roi_profile_timing timing = {regions, nregions, counts->has_hook_cost, counts->hook_cost,
+					   counts->hook_inside, counts->time_unit};
 	if (roi_profile_write(out, program, 1, fns, nfns, nregions ? &timing : NULL, err) != 0) {
 		roi_err_set(err, "%s: cannot write the profile", path);
 		goto out;

@@ -45,6 +45,29 @@ for O in -O0 -Os; do
 	'
 done
 
+# main_to_end ELF: simavr cycles from main's first instruction to the stop
+main_to_end () {
+	"$ROI" run --target avr --mcu atmega32u4 --json "$1" | jq '.cycles - .main_cycle'
+}
+hook_line () { sed -n "s/^$1 \([0-9.]*\) cycles$/\1/p" "$2"; }
+
+test_expect_success 'roi run measures the hook cost: what the hooks add to the run, per pair' '
+	# the same program without hooks: what is left of the difference is 6 pairs of hooks
+	avr-gcc -mmcu=atmega32u4 -Os -fplugin="$ROI_BUILD/avr/roi.so" -c regs.c -o plain.o &&
+	avr-gcc -mmcu=atmega32u4 plain.o port.o -o plain.elf &&
+	cost=$(hook_line hook-cost regs.elf.roi) && test -n "$cost" &&
+	pairs=$(awk "\$1 == \"region\" { n += \$4 } END { print n }" regs.elf.roi) &&
+	test_equal 6 "$pairs" &&
+	test_equal "$(main_to_end regs.elf)" \
+		"$(jq -n "$(main_to_end plain.elf) + $pairs * $cost")" "hooked = plain + pairs x hook-cost"
+'
+
+test_expect_success 'an empty region measures exactly hook-inside per call' '
+	inside=$(hook_line hook-inside regs.elf.roi) &&
+	set -- $(region_total regs.elf.roi 0) &&
+	test_equal "$2" "$(jq -n "$1 * $inside")"
+'
+
 test_expect_success 'roi report shows the measured cycles beside the estimate' '
 	"$ROI" report regs.elf >report &&
 	test_grep "^  hundred .* cycles" report
