@@ -75,6 +75,22 @@ static struct roi_budget_kind_view *kind_view_for(struct roi_budget_eval *ev, st
 		}
 	}
 	k->est.op_cost = (const struct roi_op_unit_cost *const *)w;
+	/* hier.c takes a function's own cost from estimate.fns: weigh those too */
+	struct roi_fn_total *fns = roi_arena_array(&ev->arena, m->est.nfns ? m->est.nfns : 1, sizeof *fns);
+	for (size_t i = 0; i < m->est.nfns; i++) {
+		const struct roi_function *fn = m->est.fns[i].fn;
+
+		fns[i] = m->est.fns[i];
+		fns[i].cycles = fns[i].energy_j = 0;
+		for (size_t blk = 0; blk < fn->nblocks; blk++)
+			for (size_t r = 0; r < fn->blocks[blk].nops; r++) {
+				struct roi_row_total t;
+
+				roi_estimate_row(&k->est, fn, blk, r, &t);
+				fns[i].cycles += t.cycles;
+			}
+	}
+	k->est.fns = fns;
 	roi_hier_build(&k->h, &k->est);
 	return k;
 }
