@@ -30,7 +30,7 @@
 #                       get hooks; on avr the simavr hook port is linked in, so the run measures
 #                       the hooked functions and loops to the cycle (ROI_CHECK_FLAGS=--measured)
 #
-# Defaults that may be overridden: ROI (the roi command), ROI_PLUGIN, ROI_CC, ROI_OPT (-O0, what
+# Defaults that may be overridden: ROI (the roi command), ROI_FW_PLUGIN, ROI_FW_CC, ROI_OPT (-O0, what
 # the shipped models were derived for), ROI_FREQ (16000000), ROI_OUT (build/roi),
 # ROI_CHECK_FLAGS (e.g. --strict, --measured), ROI_JUNIT (yes).
 
@@ -50,16 +50,16 @@ ROI_JUNIT       ?= yes
 roi_saved_goal := $(.DEFAULT_GOAL)
 
 ifeq ($(ROI_TARGET),avr)
-ROI_CC          ?= avr-gcc
-ROI_PLUGIN      ?= $(ROI_DIR)/build/avr/roi.so
+ROI_FW_CC       ?= avr-gcc
+ROI_FW_PLUGIN   ?= $(ROI_DIR)/build/avr/roi.so
 roi_arch        := -mmcu=$(ROI_MCU)
 roi_ldflags     :=
 roi_plain_extra :=
 roi_hook_port   := $(ROI_DIR)/runtime/ports/roi-region-simavr.c
 roi_run         := --target avr --mcu $(ROI_MCU) --freq $(ROI_FREQ)
 else ifeq ($(ROI_TARGET),cortex-m)
-ROI_CC          ?= arm-none-eabi-gcc
-ROI_PLUGIN      ?= $(ROI_DIR)/build/arm/roi.so
+ROI_FW_CC       ?= arm-none-eabi-gcc
+ROI_FW_PLUGIN   ?= $(ROI_DIR)/build/arm/roi.so
 roi_board       := $(ROI_DIR)/contrib/cortex-m/mps2-an386
 roi_arch        := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 roi_ldflags     := -T $(roi_board)/mps2-an386.ld -nostartfiles --specs=nano.specs --specs=rdimon.specs
@@ -91,12 +91,12 @@ $$(error roi.mk: firmware $(1) has no $(1)_BUDGETS)
 endif
 
 $(ROI_OUT)/$(1).elf: $$($(1)_SOURCES) $$(call roi_plain_src,$(1)) $$(call roi_port_src,$(1)) $$($(1)_FILTER) \
-		$$(wildcard $(ROI_PLUGIN))
+		$$(wildcard $(ROI_FW_PLUGIN))
 	@mkdir -p $(ROI_OUT)/$(1).o
-	$$(foreach s,$$(call roi_plain_src,$(1)),$(ROI_CC) $(roi_arch) $(ROI_OPT) $$($(1)_CFLAGS) -c $$(s) \
+	$$(foreach s,$$(call roi_plain_src,$(1)),$(ROI_FW_CC) $(roi_arch) $(ROI_OPT) $$($(1)_CFLAGS) -c $$(s) \
 		-o $(ROI_OUT)/$(1).o/$$(notdir $$(s:.c=.o)) &&) :
-	$$(foreach s,$$(call roi_port_src,$(1)),$(ROI_CC) $(roi_arch) -Os -c $$(s) -o $(ROI_OUT)/$(1).o/$$(notdir $$(s:.c=.o)))
-	$(ROI_CC) $(roi_arch) $(ROI_OPT) $$($(1)_CFLAGS) -fplugin=$(ROI_PLUGIN) \
+	$$(foreach s,$$(call roi_port_src,$(1)),$(ROI_FW_CC) $(roi_arch) -Os -c $$(s) -o $(ROI_OUT)/$(1).o/$$(notdir $$(s:.c=.o)))
+	$(ROI_FW_CC) $(roi_arch) $(ROI_OPT) $$($(1)_CFLAGS) -fplugin=$(ROI_FW_PLUGIN) \
 		$$(if $$($(1)_FILTER),-fplugin-arg-roi-filter=$$($(1)_FILTER)) \
 		$$($(1)_SOURCES) $$(call roi_plain_obj,$(1)) $(roi_ldflags) -o $$@
 
