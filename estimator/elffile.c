@@ -239,6 +239,53 @@ int roi_elf_symbol(struct roi_elf *e, const char *name, struct roi_symbol *sym, 
 	return roi_err_set(err, "%s: no symbol %s", e->path, name);
 }
 
+static int damaged_section(const struct roi_elf *e, size_t index, const char *what, struct roi_err *err)
+{
+	return roi_err_set(err, "%s: damaged ELF file: section %zu: %s", e->path, index, what);
+}
+
+int roi_elf_check_structure(struct roi_elf *e, struct roi_err *err)
+{
+	/* The sections simavr copies out of the file: they must have contents in it. */
+	static const char *const loaded[] = {".text", ".data", ".eeprom", ".fuse", ".lock", ".mmcu", NULL};
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		size_t index = elf_ndxscn(scn);
+		GElf_Shdr sh;
+		const char *name = section_name(e, scn, &sh);
+		Elf_Data *d;
+
+		if (!name)
+			return damaged_section(e, index, "its name is not in the section name table", err);
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			return damaged_section(e, index, "its contents cannot be read", err);
+		if (sh.sh_type == SHT_NOBITS) {
+			for (size_t i = 0; loaded[i]; i++)
+				if (strcmp(name, loaded[i]) == 0)
+					return damaged_section(e, index, "a section of the firmware's image has no contents",
+							       err);
+			continue;
+		}
+		if (d->d_size > 0 && !d->d_buf)
+			return damaged_section(e, index, "its contents cannot be read", err);
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		if (sh.sh_entsize != gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT) || d->d_size != sh.sh_size)
+			return damaged_section(e, index, "a symbol table with entries of the wrong size", err);
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+
+			if (!gelf_getsym(d, (int)i, &s) || !elf_strptr(e->elf, sh.sh_link, s.st_name))
+				return damaged_section(e, index, "a symbol's name is not in its string table", err);
+		}
+	}
+	if (elf_errno() != 0)
+		return damaged(e, err);
+	return 0;
+}
+
 int roi_elf_code_size(struct roi_elf *e, uint64_t *bytes, struct roi_err *err)
 {
 	Elf_Scn *scn = NULL;

@@ -50,6 +50,11 @@ void roi_records_free(struct roi_records *records);
  * Errors: "PATH: no symbol table (stripped?)", "PATH: no symbol NAME". */
 int roi_elf_symbol(struct roi_elf *elf, const char *name, struct roi_symbol *sym, struct roi_err *err);
 
+/* Every section's header, name and contents can be read, and so can every symbol and its name: what
+ * a reader that trusts the file dereferences unchecked (simavr's elf_read_firmware, which roi run
+ * calls). Errors: "PATH: damaged ELF file: section N: <what>". */
+int roi_elf_check_structure(struct roi_elf *elf, struct roi_err *err);
+
 /* Bytes of code: the sizes of the allocated, executable sections added up. */
 int roi_elf_code_size(struct roi_elf *elf, uint64_t *bytes, struct roi_err *err);
 

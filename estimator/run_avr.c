@@ -9,6 +9,7 @@
 #include <sim_core_decl.h>
 #include <sim_elf.h>
 
+#include "elffile.h"
 #include "run_avr.h"
 
 /* simavr reports through one process-wide logger, to stdout and stderr by default. roi keeps its
@@ -182,7 +183,9 @@ static void watch_step(avr_t *avr, struct watch *w, struct roi_avr_run *run)
 
 static int simulate(avr_t *avr, struct watch *w, struct roi_avr_run *run, struct roi_err *err)
 {
-	for (;;) {
+	/* max_cycles 0 stops before the first instruction: a load without a run (fuzz/avr_elf.c). */
+	run->stop = ROI_AVR_LIMIT;
+	while (run->max_cycles > 0) {
 		avr_flashaddr_t pc = avr->pc;   /* of the instruction run now, to name it if it crashes */
 
 		watch_step(avr, w, run);
@@ -216,6 +219,20 @@ static int simulate(avr_t *avr, struct watch *w, struct roi_avr_run *run, struct
 	return 0;
 }
 
+/* simavr's ELF reader trusts the file: every section name, contents and symbol it looks at must be
+ * there, or it dereferences NULL (found by fuzz/avr_elf.c). */
+static int check_for_simavr(const char *path, struct roi_err *err)
+{
+	struct roi_elf *elf;
+	int rc;
+
+	if (roi_elf_open(path, &elf, err) != 0)
+		return -1;
+	rc = roi_elf_check_structure(elf, err);
+	roi_elf_close(elf);
+	return rc;
+}
+
 int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 {
 	elf_firmware_t fw;
@@ -224,7 +241,7 @@ int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 	int rc = -1;
 
 	run->data = NULL;
-	if (roi_avr_check_mcu(run->mcu, err) != 0)
+	if (roi_avr_check_mcu(run->mcu, err) != 0 || check_for_simavr(run->elf, err) != 0)
 		return -1;
 	simavr_said[0] = '\0';
 	avr_global_logger_set(keep_errors);

@@ -38,7 +38,7 @@ struct roi_avr_run {
 	const char *elf;        /* in: an AVR ELF (checked to be one by the caller: simavr trusts it) */
 	const char *mcu;        /* in: simavr core name, see roi_avr_check_mcu */
 	uint32_t freq_hz;       /* in: clock frequency, for simavr's timers and the time in messages */
-	uint64_t max_cycles;    /* in */
+	uint64_t max_cycles;    /* in; 0: load the firmware and stop before its first instruction */
 	uint64_t cycles;        /* out: simulated cycles until the stop */
 	uint64_t main_cycle;    /* out: the cycle main's first instruction ran at (the C start-up before
 				 * it: stack, .data copy, .bss clear); valid when main_seen */

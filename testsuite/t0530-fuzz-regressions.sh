@@ -59,11 +59,12 @@ for input in "$INPUTS"/*; do
 	elf-*)
 		test_expect_success "$name: roi ops and roi run refuse the file" '
 			refused "$name.err" "$ROI" ops "$input" &&
-			refused "$name.run.err" "$ROI" run --target avr "$input"
+			refused "$name.run.err" "$ROI" run --target avr --mcu atmega32u4 "$input"
 		' ;;
 	avr_elf-*)
-		test_expect_success "$name: roi run refuses the firmware" '
-			refused "$name.err" "$ROI" run --target avr "$input"
+		test_expect_success "$name: roi run refuses the firmware, with and without counting" '
+			refused "$name.err" "$ROI" run --target avr --mcu atmega32u4 "$input" &&
+			refused "$name.cycles.err" "$ROI" run --target avr --mcu atmega32u4 --cycles-only "$input"
 		' ;;
 	filter-*)
 		test_expect_success "$name: the plugin refuses the filter with errors" '
@@ -78,6 +79,11 @@ done
 
 test_expect_success 'control characters in a quoted value come out as ?' '
 	test_grep "unknown value .i32??\[31mred." meta-control-characters.json.err
+'
+
+test_expect_success 'a firmware simavr would crash on is refused before simavr reads it' '
+	test_grep "damaged ELF file: section 1: its name is not in the section name table" \
+		avr_elf-unnamed-sections.elf.cycles.err
 '
 
 test_done
