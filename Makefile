@@ -9,6 +9,8 @@
 #   make check-csmith N=500  N random programs from csmith (seeds 1..N) at -O0/1/2/s,
 #                   with and without the plugin, and roi gcov-check on each
 #   make check-asan the runtime and estimator tests under ASan and UBSan only
+#   make fuzz FUZZ_SECONDS=60  libFuzzer on every reader of outside data (fuzz/), each
+#                   target FUZZ_SECONDS in turn; fails on any crash, leak or sanitizer report
 #   make bench      overhead benchmark (figures printed, not asserted)
 #   make bench-accuracy  leave-one-out estimate errors against simavr, -O0 and -Os
 #   make models     calibrate models/atmega32u4-O{0,1,2,s}.json on contrib/calibration
@@ -57,7 +59,7 @@ ARM_PLUGIN  := $(BUILD)/arm/roi.so
 HOST_LIB    := $(BUILD)/host/libroi.a
 ROI_BIN     := $(BUILD)/bin/roi
 
-.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-csmith check-asan bench install clean
+.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-csmith check-asan fuzz fuzz-build bench install clean
 all: $(HOST_PLUGIN) $(HOST_LIB) $(ROI_BIN)
 avr: $(AVR_PLUGIN)
 arm: $(ARM_PLUGIN)
@@ -214,6 +216,46 @@ check-asan: deps-all
 	@if [ -n "$$(ls $(ASAN_BUILD)/reports)" ]; then \
 		cat $(ASAN_BUILD)/reports/*; \
 		echo "check-asan: sanitizer reports in $(ASAN_BUILD)/reports/"; exit 1; fi
+
+# ---- fuzzing: libFuzzer (clang) on every reader of outside data, fuzz/*.c ----
+# profile, meta (.roi.meta records, then everything that uses them), model, elf (libelf
+# access and the runners' ELF checks and counter search), avr_elf (simavr loading a
+# firmware) and filter (the plugin's filter file reader, compiled outside GCC). The
+# estimator is built again with clang, ASan and UBSan; seed corpora come from the
+# test programs (fuzz/seeds.sh); build/fuzz/corpus/ grows from run to run.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := profile meta model elf avr_elf filter
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_CC      := clang
+FUZZ_CXX     := clang++
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE $(FUZZ_SAN)
+FUZZ_OBJS    := $(filter-out $(FUZZ_DIR)/obj/main.o,$(ROI_SRC:estimator/%.c=$(FUZZ_DIR)/obj/%.o))
+# Objects of a pattern chain, which make would otherwise delete after each link.
+.SECONDARY: $(FUZZ_OBJS)
+
+$(FUZZ_DIR)/obj/%.o: estimator/%.c $(ROI_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(SIMAVR_CFLAGS) -DROI_DATADIR='"$(PREFIX)/share/roi"' -c $< -o $@
+
+$(FUZZ_DIR)/fuzz-%: fuzz/%.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iestimator $(SIMAVR_CFLAGS) \
+		-DFUZZ_MODEL='"$(CURDIR)/models/stm32f401re.json"' $< $(FUZZ_OBJS) -o $@ $(ROI_LIBS)
+
+# GCC's headers as system headers: their own warnings are not ours.
+$(FUZZ_DIR)/fuzz-filter: fuzz/filter.cc gcc-plugin/roi-filter.cc gcc-plugin/roi-util.cc $(PLUGIN_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) -std=gnu++14 -fno-rtti -Wall -Wextra -Wno-unused-parameter -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
+		-isystem $(HOST_PLUGIN_DIR)/include $< -o $@ -lcjson
+
+fuzz-build: all $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
+	sh fuzz/seeds.sh $(FUZZ_DIR)/seeds
+
+fuzz: deps-all
+	@sh contrib/install-deps.sh fuzz
+	@$(MAKE) --no-print-directory all-targets
+	@$(MAKE) --no-print-directory fuzz-build
+	sh fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_DIR) $(FUZZ_TARGETS)
 
 # ---- install: roi.so into the compiler's plugin directory, so -fplugin=roi works ----
 install: all

@@ -4,7 +4,7 @@
 # Groups: host (plugin, runtime, estimator, tests), avr (avr-gcc, avr-libc,
 # simavr), arm (arm-none-eabi-gcc, newlib, QEMU), bench, torture (GCC's
 # sources, for its gcc.c-torture tests), csmith (the random program generator
-# and its csmith.h).
+# and its csmith.h), fuzz (clang and its libFuzzer runtime, for make fuzz).
 # Runs apt-get only when something is missing, so a machine that has everything
 # never touches the network.  Needs root for the install itself.
 set -e
@@ -17,6 +17,7 @@ packages () {
 	bench) echo "valgrind bc gcc-12-source" ;;
 	torture) echo "gcc-12-source" ;;
 	csmith) echo "csmith libcsmith-dev" ;;
+	fuzz)  echo "clang libclang-rt-14-dev" ;;
 	*)     echo "install-deps.sh: unknown group '$1'" >&2; exit 2 ;;
 	esac
 }

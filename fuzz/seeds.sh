@@ -1,0 +1,74 @@
+#!/bin/sh
+# seeds.sh OUTDIR — seed corpora for the fuzz targets, made from the test data.
+#
+# Real inputs, so that the fuzzers start from what roi actually reads and mutate from there:
+#   profile/  profiles of test programs, one with region lines and hook costs
+#   meta/     their .roi.meta sections (records separated by NUL bytes, as in the ELF)
+#   model/    the shipped models (models/*.json)
+#   filter/   filter files using every keyword, as the tests write them
+#   elf/      the programs themselves: host object files, AVR firmware, an ARM object (linked host
+#             programs are left out: at 100 kB they slow the fuzzer down and add nothing the
+#             AVR firmware, linked ELF files too, does not have)
+#   avr_elf/  the AVR firmware
+# Uses build/host (roi.so, libroi.a) and, when built, build/avr and build/arm (make all-targets);
+# a cross compiler that is missing only leaves its seeds out.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+build=${ROI_BUILD:-$src/build}
+out=$1
+[ -n "$out" ] || { echo "usage: seeds.sh OUTDIR" >&2; exit 2; }
+P=$src/testsuite/programs
+rm -rf "$out"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+mkdir -p "$out/profile" "$out/meta" "$out/model" "$out/filter" "$out/elf" "$out/avr_elf" "$out/work"
+cd "$out/work"
+
+# meta ELF NAME [OBJCOPY]: the .roi.meta section of ELF as a meta seed.
+meta () { ${3:-objcopy} --dump-section .roi.meta="$out/meta/$2" "$1" /dev/null; }
+
+printf 'count exclude function twice\nhooks include function main\nhooks include loop %s:18\n' "$P/loops.c" >hooks.txt
+cp hooks.txt "$out/filter/hooks"
+printf '# every keyword\ncount exclude file glob:*\ncount include file dsp/fir.c\nCOUNT Include ASM f.constprop.0\nhooks include function fir\nhooks exclude function glob:from_[a-z]*\nhooks include loop dsp/fir.c:31\n\n' >"$out/filter/keywords"
+printf 'count exclude function foo\r\n\thooks  include   function   bar   # trailing\n' >"$out/filter/spacing"
+
+for opt in O0 O2; do
+	for p in loops recursion fnptr switch wide; do
+		gcc -$opt -fplugin="$build/host/roi.so" -o $p-$opt "$P/$p.c" "$build/host/libroi.a"
+		ROI_OUTPUT=$p-$opt.roi ./$p-$opt >/dev/null
+		cp $p-$opt.roi "$out/profile/$p-$opt"
+		meta $p-$opt $p-$opt
+	done
+done
+gcc -O0 -fplugin="$build/host/roi.so" -o multi "$P/multi/a.c" "$P/multi/b.c" "$P/multi/main.c" "$build/host/libroi.a"
+ROI_OUTPUT=multi.roi ./multi >/dev/null
+cp multi.roi "$out/profile/multi"
+meta multi multi
+
+# Region lines and hook costs: a filter with hooks on the host runtime.
+gcc -O0 -fplugin="$build/host/roi.so" -fplugin-arg-roi-filter=hooks.txt -o hooked "$P/loops.c" "$build/host/libroi.a"
+ROI_OUTPUT=hooked.roi ./hooked >/dev/null
+cp hooked.roi "$out/profile/hooked"
+meta hooked hooked
+gcc -O2 -fplugin="$build/host/roi.so" -fplugin-arg-roi-filter=hooks.txt -c -o fnptr.o "$P/fnptr.c"
+gcc -O0 -fplugin="$build/host/roi.so" -c -o loops.o "$P/loops.c"
+cp fnptr.o loops.o "$out/elf/"
+
+cp "$src"/models/*.json "$out/model/"
+# A small one too: mutations of a short file reach the end of it.
+jq '.costs |= .[0:6]' "$src/models/atmega32u4.json" >"$out/model/small.json"
+
+if [ -f "$build/avr/roi.so" ] && command -v avr-gcc >/dev/null; then
+	avr-gcc -mmcu=atmega32u4 -O0 -fplugin="$build/avr/roi.so" -o loops-avr.elf "$P/loops.c"
+	avr-gcc -mmcu=atmega32u4 -Os -fplugin="$build/avr/roi.so" -fplugin-arg-roi-filter=hooks.txt \
+		-o hooked-avr.elf "$P/loops.c" "$src/runtime/ports/roi-region-simavr.c"
+	cp loops-avr.elf hooked-avr.elf "$out/elf/"
+	cp loops-avr.elf hooked-avr.elf "$out/avr_elf/"
+	meta hooked-avr.elf hooked-avr avr-objcopy
+fi
+if [ -f "$build/arm/roi.so" ] && command -v arm-none-eabi-gcc >/dev/null; then
+	arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O1 -fplugin="$build/arm/roi.so" -c -o loops-arm.o "$P/loops.c"
+	cp loops-arm.o "$out/elf/"
+fi
+cd "$out" && rm -rf work
