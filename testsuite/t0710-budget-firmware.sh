@@ -200,6 +200,20 @@ test_expect_success 'make energy-baseline, then energy-diff shows what moved' '
 	test_grep "^  other.txt:1  function main ops:mul per run  *10 ops  *10 ops  *=  *9 ops  *FAIL" out
 '
 
+test_expect_success 'the fragment on cortex-m: built for QEMU'"'"'s mps2-an386, run, checked' '
+	mkdir -p m4 && cd m4 &&
+	echo "function main ops:mul <= 60ops  # 3 x 5 x 4, by hand" >b.txt &&
+	{
+		printf "ROI_DIR := %s\nROI := %s\nROI_TARGET := cortex-m\n" "$ROI_SRC" "$ROI" &&
+		printf "ROI_FIRMWARES := matrix\nmatrix_SOURCES := %s\nmatrix_BUDGETS := b.txt\n" "$EXAMPLES/matrix/matrix.c" &&
+		printf "include \$(ROI_DIR)/contrib/make/roi.mk\n"
+	} >Makefile &&
+	status 0 make energy-check &&
+	test_grep "stopped at _exit(0)" out &&
+	test_grep "^  b.txt:1  function main ops:mul per run  *60 ops  *60 ops  *0.0%  PASS" out &&
+	valid build/roi/matrix.junit.xml
+'
+
 test_expect_success CMAKE 'CMake: roi_energy_check() on the examples' '
 	cmake -S "$EXAMPLES" -B cm -DCMAKE_TOOLCHAIN_FILE="$ROI_SRC/contrib/cmake/avr-toolchain.cmake" \
 		-DROI="$ROI" >cmake.log 2>&1 &&
