@@ -276,6 +276,17 @@ test_expect_success 'cycles, time and energy need a model; a budget line may nam
 	test_grep "^roi: sub/bad.txt:1:35: sub/missing.json: No such file or directory$" err
 '
 
+test_expect_success '--measured on the host: nanoseconds are no target cycles, nor its time' '
+	echo "hooks include function step" >hooks.txt &&
+	gcc -O0 -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=hooks.txt steps.c "$ROI_LIB" -o hooked &&
+	./hooked && grep -q "^region .* ns$" hooked.roi &&
+	printf "function step time per call <= 1s\nfunction step cycles per call <= 1000000cycles\n" >host.txt &&
+	status 0 "$ROI" budget check --measured --json --model "$MODEL" --budgets host.txt hooked &&
+	test_equal "measured on the host (ns), not on the model'"'"'s part" "$(result unmeasured 1)" &&
+	test_equal "measured in ns, not cycles" "$(result unmeasured 2)" &&
+	test_equal estimate "$(result checked 1)" && test_equal null "$(result measured 1)"
+'
+
 test_expect_success 'an empty budget file is an error; so is one that cannot be read' '
 	printf "# only a comment\n\n" >empty.txt &&
 	status 1 "$ROI" budget check --budgets empty.txt steps &&
