@@ -207,6 +207,23 @@ static size_t functions_named(const struct roi_program *p, const char *name, con
 	return n;
 }
 
+/* "; GCC's clones of it: f.constprop, f.part" for a message, or "": a clone is a function of its
+ * own name (NAME.SUFFIX), as roi report shows it. */
+static const char *clones_of(struct roi_arena *a, const struct roi_program *p, const char *name)
+{
+	size_t len = strlen(name);
+	const char *s = "";
+
+	for (size_t u = 0; u < p->nunits; u++)
+		for (size_t f = 0; f < p->units[u].nfunctions; f++) {
+			const char *n = p->units[u].functions[f].name;
+
+			if (strncmp(n, name, len) == 0 && n[len] == '.' && !strstr(s, n))
+				s = roi_arena_printf(a, "%s%s%s", s, *s ? ", " : "; GCC's clones of it: ", n);
+		}
+	return s;
+}
+
 /* The loop lines of functions named X, for a message: "26, 28". */
 static const char *loop_lines(struct roi_arena *a, const struct roi_program *p, const char *id)
 {
@@ -333,8 +350,8 @@ static bool resolve(struct roi_budget_eval *ev, const struct roi_budget_file *bf
 				excluded |= strcmp(x[i]->name, b->name) == 0;
 			why = excluded ? roi_arena_printf(&ev->arena, "function '%s' is not counted in %s (the filter "
 							  "excluded it): no estimate", b->name, p->path)
-				       : roi_arena_printf(&ev->arena, "no function '%s' in %s (names match exactly)",
-							  b->name, p->path);
+				       : roi_arena_printf(&ev->arena, "no function '%s' in %s (names match exactly%s)",
+							  b->name, p->path, clones_of(&ev->arena, p, b->name));
 		}
 	} else if (b->subject == ROI_BUDGET_REGION) {
 		struct loop_ref refs[8];

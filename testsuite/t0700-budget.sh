@@ -236,6 +236,22 @@ test_expect_success 'a subject that is not in the program is an error, not a pas
 	test_must_fail test -s out
 '
 
+test_expect_success 'a clone GCC made is a function of its own name, and the error says so' '
+	cat >clone.c <<-\CEOF &&
+	static int __attribute__((noinline)) f(int a, int b) { int s = 0; for (int i = 0; i < a; i++) s += i * b; return s; }
+	volatile int v;
+	int main(void) { v = f(10, 3); v = f(v, 3); v = f(5, 3); return 0; }
+	CEOF
+	roi_link clone -O2 clone.c && ./clone &&
+	name=$("$ROI" estimate --json clone | jq -r ".functions[] | select(.name | startswith(\"f.\")) | .name") &&
+	echo "function f ops <= 1000ops" >clone.txt &&
+	status 1 "$ROI" budget check --budgets clone.txt clone &&
+	test_grep "^roi: clone.txt:1:10: no function '"'"'f'"'"' in clone (names match exactly; GCC'"'"'s clones of it: $name)$" err &&
+	echo "function $name ops per call <= 1000ops" >clone2.txt &&
+	status 0 "$ROI" budget check --json --budgets clone2.txt clone &&
+	test_equal 3 "$(result calls 1)"
+'
+
 test_expect_success 'a loop by FUNCTION:LINE or FILE:LINE; the same loop twice is a duplicate' '
 	printf "region main:5 ops:call per call <= 10ops\n" >loop.txt &&
 	status 0 "$ROI" budget check --json --budgets loop.txt steps &&
