@@ -218,13 +218,13 @@ check-asan: deps-all
 		echo "check-asan: sanitizer reports in $(ASAN_BUILD)/reports/"; exit 1; fi
 
 # ---- fuzzing: libFuzzer (clang) on every reader of outside data, fuzz/*.c ----
-# profile, meta (.roi.meta records, then everything that uses them), model, elf (libelf
+# profile, meta (.roi.meta records, then everything that uses them), model, budget, elf (libelf
 # access and the runners' ELF checks and counter search), avr_elf (simavr loading a
 # firmware) and filter (the plugin's filter file reader, compiled outside GCC). The
 # estimator is built again with clang, ASan and UBSan; seed corpora come from the
 # test programs (fuzz/seeds.sh); build/fuzz/corpus/ grows from run to run.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := profile meta model elf avr_elf filter
+FUZZ_TARGETS := profile meta model budget elf avr_elf filter
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_CC      := clang
 FUZZ_CXX     := clang++

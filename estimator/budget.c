@@ -23,6 +23,11 @@ void roi_diag(struct roi_diags *d, const char *path, unsigned line, unsigned col
 	va_end(ap);
 	if (d->n == d->cap)
 		d->msg = roi_xrealloc(d->msg, d->cap = d->cap ? 2 * d->cap : 8, sizeof *d->msg);
+	/* A diagnostic quotes what it rejects: a terminal escape or a carriage return in the file must not
+	 * reach the terminal (as roi_err_set; found by fuzz/budget.c). */
+	for (unsigned char *p = (unsigned char *)msg; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	d->msg[d->n++] = roi_arena_printf(&d->arena, "%s:%u:%u: %s", path, line, col, msg);
 }
 

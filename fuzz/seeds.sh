@@ -6,6 +6,7 @@
 #   meta/     their .roi.meta sections (records separated by NUL bytes, as in the ELF)
 #   model/    the shipped models (models/*.json)
 #   filter/   filter files using every keyword, as the tests write them
+#   budget/   budget files: docs/budgets.md's example, every unit and form
 #   elf/      the programs themselves: host object files, AVR firmware, an ARM object (linked host
 #             programs are left out: at 100 kB they slow the fuzzer down and add nothing the
 #             AVR firmware, linked ELF files too, does not have)
@@ -22,7 +23,7 @@ P=$src/testsuite/programs
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-mkdir -p "$out/profile" "$out/meta" "$out/model" "$out/filter" "$out/elf" "$out/avr_elf" "$out/work"
+mkdir -p "$out/profile" "$out/meta" "$out/model" "$out/filter" "$out/budget" "$out/elf" "$out/avr_elf" "$out/work"
 cd "$out/work"
 
 # meta ELF NAME [OBJCOPY]: the .roi.meta section of ELF as a meta seed.
@@ -55,6 +56,22 @@ gcc -O2 -fplugin="$build/host/roi.so" -fplugin-arg-roi-filter=hooks.txt -c -o fn
 gcc -O0 -fplugin="$build/host/roi.so" -c -o loops.o "$P/loops.c"
 cp fnptr.o loops.o "$out/elf/"
 
+# The budget file of docs/budgets.md, and every unit and form of the grammar.
+sed -n '/^# sensor firmware/,/^```/p' "$src/docs/budgets.md" | sed '$d' >"$out/budget/docs"
+cat >"$out/budget/units" <<-\EOF
+	total cycles <= 2000cycles warn 5%
+	TOTAL time per run <= 3 ms
+	function fir energy per call <= 1.5mJ warn 35uJ # comment
+	function fir time per call <= 100us
+	region fir:27 energy <= 40µJ model ../models/atmega32u4.json
+	region fir.c:28 time <= 1s warn 10.5%
+	total ops <= 0ops
+	function isr ops:div <= 0 ops
+	function isr ops:mul:u16 <= 904ops
+	total energy <= 2nJ
+	total energy <= 1J
+	total time <= 5ns
+	EOF
 cp "$src"/models/*.json "$out/model/"
 # A small one too: mutations of a short file reach the end of it.
 jq '.costs |= .[0:6]' "$src/models/atmega32u4.json" >"$out/model/small.json"

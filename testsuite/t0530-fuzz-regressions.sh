@@ -4,7 +4,7 @@ test_description='inputs the fuzzers found: a clean one-line error each
 Every file in testsuite/fuzz-regressions/ once crashed roi or made it misbehave
 (make fuzz, fuzz/). Its name says which reader it is for: meta-* is the JSON of
 one .roi.meta record (put into an object file here), profile-* a profile,
-model-* a cost model, elf-* and avr_elf-* a file given as a program or
+model-* a cost model, budget-* a budget file, elf-* and avr_elf-* a file given as a program or
 firmware, filter-* a filter file for the plugin. roi must refuse each with exit
 status 1 and exactly one line on stderr, "roi: ...", in plain text; the plugin
 must refuse a bad filter with compiler errors, not crash.'
@@ -52,6 +52,10 @@ for input in "$INPUTS"/*; do
 		test_expect_success "$name: roi estimate refuses the profile" '
 			refused "$name.err" "$ROI" estimate prog "$input"
 		' ;;
+	budget-*)
+		test_expect_success "$name: roi budget check refuses the budget file" '
+			refused "$name.err" "$ROI" budget check --budgets "$input" prog prog.roi
+		' ;;
 	model-*)
 		test_expect_success "$name: roi estimate refuses the model" '
 			refused "$name.err" "$ROI" estimate --model "$input" prog prog.roi
@@ -79,6 +83,10 @@ done
 
 test_expect_success 'control characters in a quoted value come out as ?' '
 	test_grep "unknown value .i32??\[31mred." meta-control-characters.json.err
+'
+
+test_expect_success 'a terminal escape in a budget file is quoted as ?' '
+	test_grep "unknown unit .?\[31m." budget-terminal-escape.txt.err
 '
 
 test_expect_success 'a firmware simavr would crash on is refused before simavr reads it' '
