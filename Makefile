@@ -202,7 +202,7 @@ $(ASAN_LIB): $(RUNTIME_SRC:runtime/%.c=$(ASAN_BUILD)/host/runtime/%.o)
 
 $(ASAN_BUILD)/estimator/%.o: estimator/%.c $(ROI_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ASAN_CFLAGS) $(SIMAVR_CFLAGS) -c $< -o $@
+	$(CC) $(ASAN_CFLAGS) $(SIMAVR_CFLAGS) -DROI_DATADIR='"$(PREFIX)/share/roi"' -c $< -o $@
 
 $(ASAN_BIN): $(ROI_SRC:estimator/%.c=$(ASAN_BUILD)/estimator/%.o)
 	@mkdir -p $(@D)
