@@ -82,6 +82,13 @@ roi_plain_src = $($(1)_PLAIN_SOURCES) $(roi_plain_extra)
 roi_port_src  = $(if $($(1)_FILTER),$(roi_hook_port))
 roi_plain_obj = $(foreach s,$(call roi_plain_src,$(1)) $(call roi_port_src,$(1)),$(ROI_OUT)/$(1).o/$(notdir $(s:.c=.o)))
 
+# roi_plain_rule NAME SOURCE FLAGS: the object of a source compiled without the plugin
+define roi_plain_rule
+$(ROI_OUT)/$(1).o/$(notdir $(2:.c=.o)): $(2)
+	@mkdir -p $$(@D)
+	$(ROI_FW_CC) $(roi_arch) $(3) -c $$< -o $$@
+endef
+
 define roi_firmware_rules
 ifeq ($$(strip $$($(1)_SOURCES)),)
 $$(error roi.mk: firmware $(1) has no $(1)_SOURCES)
@@ -90,12 +97,8 @@ ifeq ($$(strip $$($(1)_BUDGETS)),)
 $$(error roi.mk: firmware $(1) has no $(1)_BUDGETS)
 endif
 
-$(ROI_OUT)/$(1).elf: $$($(1)_SOURCES) $$(call roi_plain_src,$(1)) $$(call roi_port_src,$(1)) $$($(1)_FILTER) \
-		$$(wildcard $(ROI_FW_PLUGIN))
-	@mkdir -p $(ROI_OUT)/$(1).o
-	$$(foreach s,$$(call roi_plain_src,$(1)),$(ROI_FW_CC) $(roi_arch) $(ROI_OPT) $$($(1)_CFLAGS) -c $$(s) \
-		-o $(ROI_OUT)/$(1).o/$$(notdir $$(s:.c=.o)) &&) :
-	$$(foreach s,$$(call roi_port_src,$(1)),$(ROI_FW_CC) $(roi_arch) -Os -c $$(s) -o $(ROI_OUT)/$(1).o/$$(notdir $$(s:.c=.o)))
+$(ROI_OUT)/$(1).elf: $$($(1)_SOURCES) $$(call roi_plain_obj,$(1)) $$($(1)_FILTER) $$(wildcard $(ROI_FW_PLUGIN))
+	@mkdir -p $(ROI_OUT)
 	$(ROI_FW_CC) $(roi_arch) $(ROI_OPT) $$($(1)_CFLAGS) -fplugin=$(ROI_FW_PLUGIN) \
 		$$(if $$($(1)_FILTER),-fplugin-arg-roi-filter=$$($(1)_FILTER)) \
 		$$($(1)_SOURCES) $$(call roi_plain_obj,$(1)) $(roi_ldflags) -o $$@
@@ -104,7 +107,9 @@ $(ROI_OUT)/$(1).elf.roi: $(ROI_OUT)/$(1).elf
 	$(ROI) run $(roi_run) --output $$@ $$<
 endef
 
-$(foreach f,$(ROI_FIRMWARES),$(eval $(call roi_firmware_rules,$(f))))
+$(foreach f,$(ROI_FIRMWARES),$(eval $(call roi_firmware_rules,$(f)))\
+	$(foreach s,$(call roi_plain_src,$(f)),$(eval $(call roi_plain_rule,$(f),$(s),$(ROI_OPT) $($(f)_CFLAGS))))\
+	$(foreach s,$(call roi_port_src,$(f)),$(eval $(call roi_plain_rule,$(f),$(s),-Os))))
 
 # roi_check NAME: the check of one firmware (a shell command)
 roi_check = $(ROI) budget check $(roi_model_flag) --budgets $($(1)_BUDGETS) \
