@@ -150,6 +150,52 @@ static int write_temp(char *tmp, const char *text, size_t len)
 	return 0;
 }
 
+/* PATH is not a regular file (ROI_OUTPUT=/dev/null, /dev/stdout, a FIFO): the profile is written
+ * into it as it is. Renaming a new file over it, as for a profile, would replace the device itself:
+ * as root, ROI_OUTPUT=/dev/null turned /dev/null into a regular file for every process. */
+static int save_to_special(const char *path, const struct roi_profile *prof)
+{
+	size_t len;
+	char *text = format(prof, &len);
+	int fd, err = 0;
+
+	if (!text)
+		return cannot_write(path, errno);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write_all(fd, text, len) != 0)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	return err ? cannot_write(path, err) : 0;
+}
+
+/* A symbolic link to a profile: the new profile replaces the file it points to, never the link
+ * (ROI_OUTPUT=/dev/stdout, with stdout a file, renamed the link /dev/stdout away). A link to a
+ * profile not written yet is followed by its text, up to 8 links deep. */
+static const char *link_target(const char *path, char *buf, size_t size)
+{
+	char target[PATH_MAX], next[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) == 0)
+		return lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, buf) ? buf : path;
+	for (int i = 0; i < 8 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode); i++) {
+		ssize_t n = readlink(path, target, sizeof target - 1);
+		const char *slash = strrchr(path, '/');
+
+		if (n < 0)
+			break;
+		target[n] = '\0';
+		if (snprintf(next, sizeof next, "%.*s%s", target[0] == '/' || !slash ? 0 : (int)(slash - path + 1),
+			     path, target) >= (int)sizeof next || strlen(next) >= size)
+			break;
+		strcpy(buf, next);
+		path = buf;
+	}
+	return path;
+}
+
 int __roi_profile_save(const char *path, struct roi_profile *prof)
 {
 	char lock[PATH_MAX], tmp[PATH_MAX], stale[PATH_MAX], why[256];
@@ -157,6 +203,12 @@ int __roi_profile_save(const char *path, struct roi_profile *prof)
 	size_t oldlen = 0, len;
 	enum roi_merge_result merged = ROI_MERGED;
 	int lockfd, ret = -1;
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode) ? cannot_write(path, EISDIR) : save_to_special(path, prof);
+	path = link_target(path, real, sizeof real);
 
 	if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock ||
 	    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp ||
