@@ -36,13 +36,13 @@ for opt in $opts; do
 		# target run: the counted firmware in simavr
 		"$roi" run --target avr --mcu $mcu "$dir/elf/$name-count.elf" >/dev/null
 		t=$("$roi" estimate --json --model "$dir/loo/$name.json" "$dir/elf/$name-count.elf" \
-			"$dir/elf/$name-count.elf.roi" 2>/dev/null | jq .cycles)
+			"$dir/elf/$name-count.elf.roi" 2>/dev/null | jq .total.cycles)
 		# host run: the same source on the host, counts mapped through the ABI
 		( cd "$dir/host" &&
 		  gcc "$opt" -fplugin="$top/build/host/roi.so" "$top/contrib/calibration/$name.c" \
 			"$top/build/host/libroi.a" -o "$name" && "./$name" )
 		h=$("$roi" estimate --json --model "$dir/loo/$name.json" "$dir/host/$name" \
-			"$dir/host/$name.roi" 2>/dev/null | jq .cycles)
+			"$dir/host/$name.roi" 2>/dev/null | jq .total.cycles)
 		echo "${opt#-} $name $measured $t $h" >>"$rows"
 	done
 done

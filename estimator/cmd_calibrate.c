@@ -193,8 +193,10 @@ static int corpus_sources(const char *dir, const char *list, char ***out, size_t
 		char path[PATH_MAX];
 		snprintf(path, sizeof path, "%s/%s.c", dir, name);
 		if (!exists(path)) {
+			/* name points into text: the message is made before text goes */
+			roi_err_set(err, "%s:%u: no program '%s' in the corpus (%s)", list, line, name, path);
 			free(text);
-			return roi_err_set(err, "%s:%u: no program '%s' in the corpus (%s)", list, line, name, path);
+			return -1;
 		}
 		*out = roi_xrealloc(*out, *n + 1, sizeof **out);
 		(*out)[(*n)++] = strdup(path);
@@ -243,8 +245,9 @@ static int load_energy(const char *path, const struct roi_calib_set *set, double
 		while (p < set->nprograms && strcmp(set->programs[p].name, s) != 0)
 			p++;
 		if (p == set->nprograms) {
+			roi_err_set(err, "%s:%u:1: '%s' is not a program of the corpus", path, line, s);
 			free(text);
-			return roi_err_set(err, "%s:%u:1: '%s' is not a program of the corpus", path, line, s);
+			return -1;
 		}
 		y[p] = j;
 	}
