@@ -105,7 +105,7 @@ $(HOST_LIB): $(RUNTIME_SRC:runtime/%.c=$(BUILD)/host/runtime/%.o)
 # ---- estimate: the roi command ----
 # simavr is linked in: 'roi run --target avr' simulates the firmware itself.
 SIMAVR_CFLAGS := $(shell pkg-config --cflags simavr 2>/dev/null)
-ROI_LIBS      := -lcjson -lelf -lsimavr -lm
+ROI_LIBS      := -lcjson -ldw -lelf -lsimavr -lm
 
 $(BUILD)/estimator/%.o: estimator/%.c $(ROI_HDR)
 	@mkdir -p $(@D)

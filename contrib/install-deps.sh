@@ -11,7 +11,7 @@ set -e
 
 packages () {
 	case "$1" in
-	host)  echo "gcc g++ make pkg-config procps gcc-12-plugin-dev libcjson-dev libelf-dev libsimavr-dev jq libxml2-utils" ;;
+	host)  echo "gcc g++ make pkg-config procps gcc-12-plugin-dev libcjson-dev libelf-dev libdw-dev libsimavr-dev jq libxml2-utils" ;;
 	avr)   echo "gcc-avr avr-libc binutils-avr simavr cmake" ;;
 	arm)   echo "gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm" ;;
 	bench) echo "valgrind bc gcc-12-source" ;;

@@ -92,6 +92,10 @@ static int terms_of(struct params *ps, const struct roi_calib_key *k, const stru
 			TERM(fb, "F conv %s%s", pair, NULL);
 		if (k->from[0] == 'i' && bytes > fb)
 			TERM(1, "S conv%s%s", "", NULL);
+	} else if (k->callee) {
+		/* a library routine: its own cost, shared with nothing (a call of the program's own
+		 * functions has no callee in its key) */
+		TERM(1, "C %s%s", k->callee, NULL);
 	} else {
 		TERM(1, "K %s %s", k->kind, cls);
 		if (bytes > 0)
@@ -100,27 +104,25 @@ static int terms_of(struct params *ps, const struct roi_calib_key *k, const stru
 			TERM(bytes * bytes, "Q %s %s", k->kind, cls);
 		if (k->type && k->type[0] == 'i' && strcmp(cls, "int") == 0)
 			TERM(1, "S %s%s", k->kind, NULL);
+		/* a constant operand: an immediate form, or a shift's own sequence per amount */
+		if (k->operand)
+			TERM(1, "O %s %s", k->kind, k->operand);
 		if (k->access) {
 			TERM(1, "A %s %s", k->kind, k->access);
 			if (bytes > 0)
 				TERM(bytes, "AB %s %s", k->kind, k->access);
 		}
-		if (k->callee)
-			TERM(1, "C %s%s", k->callee, NULL);
 	}
-	if (create)
-		TERM(1, "X %s%s", k->text, NULL);
-	else if (param(ps, false, "X %s%s", k->text, NULL) != (size_t)-1)
-		TERM(1, "X %s%s", k->text, NULL);
 #undef TERM
 	return n;
 }
 
 static void key_text(struct roi_arena *a, struct roi_calib_key *k)
 {
-	k->text = roi_arena_printf(a, "%s%s%s%s%s%s%s%s%s", k->kind, k->type ? " type=" : "", k->type ? k->type : "",
+	k->text = roi_arena_printf(a, "%s%s%s%s%s%s%s%s%s%s%s", k->kind, k->type ? " type=" : "", k->type ? k->type : "",
 				   k->access ? " access=" : "", k->access ? k->access : "", k->callee ? " callee=" : "",
-				   k->callee ? k->callee : "", k->from ? " from=" : "", k->from ? k->from : "");
+				   k->callee ? k->callee : "", k->from ? " from=" : "", k->from ? k->from : "",
+				   k->operand ? " operand=" : "", k->operand ? k->operand : "");
 }
 
 static bool known(const struct roi_calib_fit *f, const char *text)
@@ -153,7 +155,7 @@ static bool structure_cost(struct params *ps, const struct roi_calib_key *k, con
 		return false;
 	*cost = 0;
 	for (int i = 0; i < n; i++) {
-		if (!exercised[t[i].param] && ps->names[t[i].param][0] != 'X')
+		if (!exercised[t[i].param])
 			return false;
 		*cost += t[i].v * theta[t[i].param];
 	}
@@ -183,7 +185,7 @@ static void add_generic(struct roi_calib_fit *f, size_t *cap, const struct roi_c
 		for (size_t t = 0; types[t]; t++)
 			for (size_t u = 0; froms ? froms[u] != NULL : u == 0; u++) {
 				struct roi_calib_entry e = {.key = {s->kind, types[t], s->access, NULL,
-								    froms ? froms[u] : NULL, NULL}};
+								    froms ? froms[u] : NULL, s->operand, NULL}};
 				if (e.key.from && strcmp(e.key.from, e.key.type) == 0)
 					continue;
 				key_text(&f->arena, &e.key);
@@ -194,11 +196,12 @@ static void add_generic(struct roi_calib_fit *f, size_t *cap, const struct roi_c
 	}
 }
 
-void roi_calib_fit(const struct roi_calib_set *set, const double *x, const double *y, const unsigned char *skip,
-		   const struct roi_model *base, bool energy, double ridge, struct roi_calib_fit *out)
+void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struct roi_calib_rows *rows,
+		   const unsigned char *skip, const struct roi_model *base, bool energy, double ridge,
+		   struct roi_calib_fit *out)
 {
 	struct params ps = {0};
-	size_t nk = set->nkeys, np, cap = 0;
+	size_t nk = set->nkeys, nr = rows->n, np, cap = 0;
 	struct term *terms = roi_xrealloc(NULL, nk * MAX_TERMS + 1, sizeof *terms);
 	int *nterms = roi_xrealloc(NULL, nk + 1, sizeof *nterms);
 
@@ -207,27 +210,50 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const doubl
 		nterms[k] = terms_of(&ps, &set->keys[k], &base->abi, true, &terms[k * MAX_TERMS]);
 	np = ps.n;
 
-	/* z = x phi: what each program ran, per parameter */
-	double *z = calloc(set->nprograms * np + 1, sizeof *z), *prior = calloc(np + 1, sizeof *prior);
-	double *rdg = calloc(np + 1, sizeof *rdg), *lower = calloc(np + 1, sizeof *lower), *theta = calloc(np + 1, sizeof *theta);
-	bool *exercised = calloc(np + 1, sizeof *exercised);
-	if (!z || !prior || !rdg || !lower || !theta || !exercised)
+	unsigned char *rskip = calloc(nr + 1, 1);
+	bool *exercised = calloc(np + 1, sizeof *exercised), *ran = calloc(nk + 1, sizeof *ran);
+	size_t nmax = np > nk ? np : nk;
+	double *z = calloc(nr * np + 1, sizeof *z), *prior = calloc(nmax + 1, sizeof *prior);
+	double *rdg = calloc(nmax + 1, sizeof *rdg), *lower = calloc(nmax + 1, sizeof *lower);
+	double *theta = calloc(np + 1, sizeof *theta), *structure = calloc(nk + 1, sizeof *structure);
+	double *cost = calloc(nk + 1, sizeof *cost);
+	bool *has_structure = calloc(nk + 1, sizeof *has_structure);
+	if (!rskip || !exercised || !ran || !z || !prior || !rdg || !lower || !theta || !structure || !cost ||
+	    !has_structure)
 		abort();
-	for (size_t p = 0; p < set->nprograms; p++)
-		for (size_t k = 0; k < nk; k++)
+	for (size_t r = 0; r < nr; r++)
+		rskip[r] = skip && skip[rows->program[r]];
+
+	/* 1. the shared structure: z = x phi, what each row ran per parameter, every cost >= 0 */
+	for (size_t r = 0; r < nr; r++)
+		for (size_t k = 0; k < nk; k++) {
+			double n = rows->x[r * nk + k];
+
+			if (n == 0)
+				continue;
+			if (!rskip[r])
+				ran[k] = true;
 			for (int i = 0; i < nterms[k]; i++) {
 				const struct term *t = &terms[k * MAX_TERMS + i];
-				z[p * np + t->param] += x[p * nk + k] * t->v;
-				if (x[p * nk + k] != 0 && !(skip && skip[p]))
+				z[r * np + t->param] += n * t->v;
+				if (!rskip[r])
 					exercised[t->param] = true;
 			}
-	for (size_t j = 0; j < np; j++) {
-		bool correction = ps.names[j][0] == 'X';
+		}
+	for (size_t j = 0; j < np; j++)
+		rdg[j] = 1e-6;
+	roi_fit_solve(&(struct roi_fit){nr, np, z, rows->y, rows->w, prior, rdg, lower, rskip}, theta);
+	for (size_t k = 0; k < nk; k++)
+		has_structure[k] = structure_cost(&ps, &set->keys[k], &base->abi, theta, exercised, &structure[k]);
 
-		rdg[j] = correction ? ridge : 1e-6;
-		lower[j] = correction ? -HUGE_VAL : 0;
+	/* 2. each key's own cost, >= 0, shrunk towards its structure by the ridge: what the rows say
+	 * of a key where they say much, the structure where they say little */
+	for (size_t k = 0; k < nk; k++) {
+		prior[k] = has_structure[k] ? structure[k] : 0;
+		rdg[k] = ridge;
+		lower[k] = 0;
 	}
-	roi_fit_solve(&(struct roi_fit){set->nprograms, np, z, y, prior, rdg, lower, skip}, theta);
+	roi_fit_solve(&(struct roi_fit){nr, nk, rows->x, rows->y, rows->w, prior, rdg, lower, rskip}, cost);
 
 	for (size_t k = 0; k < nk; k++) {
 		struct roi_calib_entry e = {.key = set->keys[k]};
@@ -237,10 +263,14 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const doubl
 				e.programs++;
 				e.executions += x[p * nk + k];
 			}
-		if (!structure_cost(&ps, &e.key, &base->abi, theta, exercised, &e.cost)) {
+		if (ran[k]) {
+			e.cost = cost[k];
+		} else if (has_structure[k]) {
+			e.cost = structure[k];
+		} else {
 			bool fb;
 			const struct roi_cost *c = roi_model_lookup(base, &(struct roi_opkey){e.key.kind, e.key.type,
-				e.key.access, e.key.callee, e.key.from}, &fb);
+				e.key.access, e.key.callee, e.key.from, e.key.operand}, &fb);
 			e.from_base = true;
 			e.cost = c ? (energy ? roi_cost_energy(base, c) : c->cycles) : 0;
 		}
@@ -251,12 +281,17 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const doubl
 	for (size_t j = 0; j < ps.n; j++)
 		free(ps.names[j]);
 	free(ps.names);
+	free(rskip);
+	free(exercised);
+	free(ran);
 	free(z);
 	free(prior);
 	free(rdg);
 	free(lower);
 	free(theta);
-	free(exercised);
+	free(structure);
+	free(cost);
+	free(has_structure);
 	free(terms);
 	free(nterms);
 }

@@ -5,8 +5,9 @@
  *   cost(kind, type, access, callee, from) =
  *        K[kind,class] + B[kind,class] x bytes + Q[kind,class] x bytes^2 (mul, div, mod)
  *      + S[kind] (signed integers)
+ *      + O[kind,operand] (a constant second operand; a shift's amount)
  *      + A[kind,access] + AB[kind,access] x bytes (loads and stores)
- *      + C[callee] (library calls)
+ *      + C[callee] for a call of a library function, instead of all of the above
  *      + X[key]: a correction of this very key, shrunk towards 0 by the ridge
  *
  * Conversions have K, B (bytes of the result) and F (bytes of the source) per pair of classes.
@@ -36,10 +37,21 @@ struct roi_calib_fit {
 	struct roi_arena arena;
 };
 
-/* Fits costs to y[p] (cycles or joules) over the programs not in skip (may be NULL). base costs
- * what no fitted program exercised (energy: base cost's energy when energy is set). */
-void roi_calib_fit(const struct roi_calib_set *set, const double *x, const double *y, const unsigned char *skip,
-		   const struct roi_model *base, bool energy, double ridge, struct roi_calib_fit *out);
+/* What the fit matches: n rows of executions per key (x, n x nkeys) and measured y (cycles of a
+ * source line, or joules of a program), each of one program; a row's squared error weighs
+ * w[r] (1 / its program's total squared: relative errors per program). */
+struct roi_calib_rows {
+	size_t n;
+	const double *x, *y, *w;
+	const size_t *program;
+};
+
+/* Fits costs to rows over the programs not in skip (may be NULL); x (nprograms x nkeys) says
+ * which programs ran each key. base costs what no fitted program exercised (energy: base cost's
+ * energy when energy is set). */
+void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struct roi_calib_rows *rows,
+		   const unsigned char *skip, const struct roi_model *base, bool energy, double ridge,
+		   struct roi_calib_fit *out);
 void roi_calib_fit_free(struct roi_calib_fit *f);
 
 #endif

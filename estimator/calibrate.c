@@ -7,8 +7,12 @@
 #include <sys/wait.h>
 
 #include "calibrate.h"
+#include "dwarf_lines.h"
 #include "estimate.h"
 #include "run_avr_counted.h"
+
+/* Instruction addresses the cycle histogram covers: the largest megaAVR flash (ATmega2560). */
+#define MAX_FLASH 0x40000u
 
 extern char **environ;
 
@@ -38,8 +42,11 @@ static int compile(const struct roi_calib_build *b, const char *source, const ch
 
 	snprintf(mmcu, sizeof mmcu, "-mmcu=%s", b->mcu);
 	snprintf(fplugin, sizeof fplugin, "-fplugin=%s", b->plugin);
+	/* The plain build carries a DWARF line table (avr-gcc 5.4 makes STABS of a bare -g; -g changes
+	 * no instruction: GCC checks that with
+	 * -fcompare-debug), so its cycles can be given to source lines. */
 	char *argv[] = {(char *)b->cc, mmcu, (char *)b->opt, (char *)source, "-o", (char *)out,
-			counted ? fplugin : NULL, NULL};
+			counted ? fplugin : "-gdwarf-2", NULL};
 	return spawn_wait(argv, source, err);
 }
 
@@ -57,16 +64,16 @@ static bool defined_in(const struct roi_program *p, const char *name)
 
 static size_t key_index(struct roi_calib_set *set, const struct roi_opdesc *d, const struct roi_program *p)
 {
-	struct roi_calib_key k = {d->kind, d->type, d->access, d->callee, d->from, NULL};
+	struct roi_calib_key k = {d->kind, d->type, d->access, d->callee, d->from, d->operand, NULL};
 
 	if (k.type && strcmp(k.type, "void") == 0)
 		k.type = NULL;
 	if (k.callee && (k.callee[0] == '*' || defined_in(p, k.callee)))
 		k.callee = NULL;
-	char *text = roi_arena_printf(&set->arena, "%s%s%s%s%s%s%s%s%s", k.kind, k.type ? " type=" : "",
+	char *text = roi_arena_printf(&set->arena, "%s%s%s%s%s%s%s%s%s%s%s", k.kind, k.type ? " type=" : "",
 				      k.type ? k.type : "", k.access ? " access=" : "", k.access ? k.access : "",
 				      k.callee ? " callee=" : "", k.callee ? k.callee : "", k.from ? " from=" : "",
-				      k.from ? k.from : "");
+				      k.from ? k.from : "", k.operand ? " operand=" : "", k.operand ? k.operand : "");
 	for (size_t i = 0; i < set->nkeys; i++)
 		if (strcmp(set->keys[i].text, text) == 0)
 			return i;
@@ -78,6 +85,7 @@ static size_t key_index(struct roi_calib_set *set, const struct roi_opdesc *d, c
 	k.access = k.access ? roi_arena_strdup(&set->arena, k.access) : NULL;
 	k.callee = k.callee ? roi_arena_strdup(&set->arena, k.callee) : NULL;
 	k.from = k.from ? roi_arena_strdup(&set->arena, k.from) : NULL;
+	k.operand = k.operand ? roi_arena_strdup(&set->arena, k.operand) : NULL;
 	k.text = text;
 	set->keys[set->nkeys] = k;
 	return set->nkeys++;
@@ -103,6 +111,133 @@ static double *features(struct roi_calib_set *set, const struct roi_program *pro
 	return x;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* What the plugin says ran on one line: (line, key, executions). */
+struct line_op {
+	unsigned line;
+	size_t key;
+	double n;
+	long frame;             /* a return: its function's row (the prologue and epilogue are paid
+				 * once per call, like the return), else -1 */
+};
+
+/* The function a line of the source belongs to: the one declared last at or above it. */
+static size_t function_of(const unsigned *decl, size_t nfn, unsigned line)
+{
+	size_t best = nfn;
+
+	for (size_t f = 0; f < nfn; f++)
+		if (decl[f] <= line && (best == nfn || decl[f] > decl[best]))
+			best = f;
+	return best;
+}
+
+/* p->rows from the plain run's cycles per address (a library routine's given to its caller) and
+ * the counted run's operations per line. */
+static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, const struct roi_line_table *t,
+		      const uint64_t *pc_cycles, const struct roi_program *prog, const struct roi_counts *counts)
+{
+	const char *src = base_name(p->source);
+	unsigned maxline = 0;
+
+	for (size_t i = 0; i < t->nrows; i++)
+		if (t->rows[i].file && strcmp(base_name(t->rows[i].file), src) == 0 && t->rows[i].line > maxline)
+			maxline = t->rows[i].line;
+
+	/* the operations by line, keys made as features() makes them */
+	struct line_op *ops = NULL;
+	size_t nops = 0, nfn = 0;
+	unsigned *decl = NULL;
+	for (size_t u = 0; u < prog->nunits; u++) {
+		const struct roi_unit *unit = &prog->units[u];
+
+		for (size_t f = 0; f < unit->nfunctions; f++) {
+			const struct roi_function *fn = &unit->functions[f];
+
+			long frame = -1;
+
+			if (strcmp(base_name(unit->files[fn->file]), src) == 0) {
+				decl = roi_xrealloc(decl, nfn + 1, sizeof *decl);
+				frame = (long)nfn;
+				decl[nfn++] = fn->line;
+			}
+			for (size_t b = 0; b < fn->nblocks; b++)
+				for (size_t r = 0; r < fn->blocks[b].nops; r++) {
+					const struct roi_op_row *row = &fn->blocks[b].ops[r];
+					double n = (double)roi_block_count(counts, fn, b) * (double)row->n;
+					struct roi_opdesc d;
+
+					if (n == 0)
+						continue;
+					roi_opdesc_of(&d, &unit->ops[row->op], NULL);
+					ops = roi_xrealloc(ops, nops + 1, sizeof *ops);
+					ops[nops++] = (struct line_op){row->line, key_index(set, &d, prog), n,
+								       strcmp(d.kind, "ret") == 0 ? frame : -1};
+					if (row->line > maxline)
+						maxline = row->line;
+				}
+		}
+	}
+
+	/* the cycles by line (those of addresses without a line of this source, before main's first
+	 * line ran, on line 0) */
+	double *cyc = calloc((size_t)maxline + 2, sizeof *cyc);
+	bool *has_ops = calloc((size_t)maxline + 2, sizeof *has_ops);
+	long *row_of = malloc(((size_t)maxline + 2) * sizeof *row_of);
+	if (!cyc || !has_ops || !row_of)
+		abort();
+	for (size_t pc = 0; pc < MAX_FLASH; pc++) {
+		if (!pc_cycles[pc])
+			continue;
+		const struct roi_line_addr *l = roi_line_table_find(t, pc);
+		cyc[l && strcmp(base_name(l->file), src) == 0 ? l->line : 0] += (double)pc_cycles[pc];
+	}
+	for (size_t i = 0; i < nops; i++)
+		if (ops[i].frame < 0)
+			has_ops[ops[i].line] = true;
+
+	/* one row per line with both, one per function for the rest (and one for lines of no function) */
+	size_t nk = set->nkeys, nrest = nfn + 1;
+	p->nrows = 0;
+	p->rows = roi_xrealloc(NULL, (size_t)maxline + 2 + nrest, sizeof *p->rows);
+	for (size_t f = 0; f < nrest; f++)
+		p->rows[p->nrows++] = (struct roi_calib_row){0, calloc(nk + 1, sizeof(double)), nk};
+	for (unsigned l = 0; l <= maxline; l++) {
+		row_of[l] = (long)function_of(decl, nfn, l);
+		if (cyc[l] > 0 && has_ops[l]) {
+			row_of[l] = (long)p->nrows;
+			p->rows[p->nrows++] = (struct roi_calib_row){0, calloc(nk + 1, sizeof(double)), nk};
+		}
+		p->rows[row_of[l]].y += cyc[l];
+	}
+	for (size_t i = 0; i < nops; i++)
+		p->rows[ops[i].frame >= 0 ? (size_t)ops[i].frame : (size_t)row_of[ops[i].line]].x[ops[i].key] += ops[i].n;
+	/* rows with nothing in them say nothing */
+	size_t kept = 0;
+	for (size_t r = 0; r < p->nrows; r++) {
+		bool any = p->rows[r].y > 0;
+
+		for (size_t k = 0; k < nk && !any; k++)
+			any = p->rows[r].x[k] != 0;
+		if (any)
+			p->rows[kept++] = p->rows[r];
+		else
+			free(p->rows[r].x);
+	}
+	p->nrows = kept;
+	free(cyc);
+	free(has_ops);
+	free(row_of);
+	free(ops);
+	free(decl);
+}
+
 int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, const char *source,
 		  struct roi_err *err)
 {
@@ -111,7 +246,11 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 	char *name = roi_arena_printf(&set->arena, "%.*s", (int)len, base);
 	char *counted = roi_arena_printf(&set->arena, "%s/%s-count.elf", b->work, name);
 	char *plain = roi_arena_printf(&set->arena, "%s/%s-plain.elf", b->work, name);
-	struct roi_avr_run run = {.elf = plain, .mcu = b->mcu, .freq_hz = b->freq_hz, .max_cycles = b->max_cycles};
+	uint64_t *pc_cycles = calloc(MAX_FLASH, sizeof *pc_cycles);
+	bool *pc_owned = calloc(MAX_FLASH, sizeof *pc_owned);
+	struct roi_avr_run run = {.elf = plain, .mcu = b->mcu, .freq_hz = b->freq_hz, .max_cycles = b->max_cycles,
+				  .pc_cycles = pc_cycles, .pc_owned = pc_owned, .pc_cycles_size = MAX_FLASH};
+	struct roi_line_table lines = {0};
 	struct roi_calib_program p = {.name = name, .source = roi_arena_strdup(&set->arena, source)};
 	struct roi_elf *elf = NULL;
 	struct roi_program prog = {0};
@@ -119,8 +258,16 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 	cJSON *saturated = cJSON_CreateArray();
 	int rc = -1;
 
-	if (compile(b, source, plain, false, err) != 0 || compile(b, source, counted, true, err) != 0)
+	if (!pc_cycles || !pc_owned)
+		abort();
+	if (compile(b, source, plain, false, err) != 0 || compile(b, source, counted, true, err) != 0 ||
+	    roi_line_table_load(plain, &lines, err) != 0)
 		goto out;
+	for (size_t pc = 0; pc < MAX_FLASH; pc++) {
+		const struct roi_line_addr *l = roi_line_table_find(&lines, pc);
+
+		pc_owned[pc] = l && strcmp(base_name(l->file), base_name(source)) == 0;
+	}
 	if (roi_run_check_elf(plain, &roi_avr_target, err) != 0 || roi_avr_run(&run, err) != 0)
 		goto out;
 	if (run.stop == ROI_AVR_LIMIT) {
@@ -144,10 +291,14 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 	}
 	p.x = features(set, &prog, &counts);
 	p.nx = set->nkeys;
+	line_rows(set, &p, &lines, pc_cycles, &prog, &counts);
 	set->programs = roi_xrealloc(set->programs, set->nprograms + 1, sizeof *set->programs);
 	set->programs[set->nprograms++] = p;
 	rc = 0;
 out:
+	free(pc_cycles);
+	free(pc_owned);
+	roi_line_table_free(&lines);
 	cJSON_Delete(saturated);
 	roi_avr_run_free(&run);
 	roi_counts_free(&counts);
@@ -167,10 +318,34 @@ double *roi_calib_matrix(const struct roi_calib_set *set)
 	return x;
 }
 
+double *roi_calib_line_matrix(const struct roi_calib_set *set, size_t *nrows, double **y, size_t **program)
+{
+	size_t n = set->nkeys, total = 0, r = 0;
+
+	for (size_t p = 0; p < set->nprograms; p++)
+		total += set->programs[p].nrows;
+	double *x = roi_xrealloc(NULL, total * n + 1, sizeof *x);
+	*y = roi_xrealloc(NULL, total + 1, sizeof **y);
+	*program = roi_xrealloc(NULL, total + 1, sizeof **program);
+	memset(x, 0, (total * n + 1) * sizeof *x);
+	for (size_t p = 0; p < set->nprograms; p++)
+		for (size_t i = 0; i < set->programs[p].nrows; i++, r++) {
+			memcpy(&x[r * n], set->programs[p].rows[i].x, set->programs[p].rows[i].nx * sizeof *x);
+			(*y)[r] = set->programs[p].rows[i].y;
+			(*program)[r] = p;
+		}
+	*nrows = total;
+	return x;
+}
+
 void roi_calib_free(struct roi_calib_set *set)
 {
-	for (size_t p = 0; p < set->nprograms; p++)
+	for (size_t p = 0; p < set->nprograms; p++) {
+		for (size_t r = 0; r < set->programs[p].nrows; r++)
+			free(set->programs[p].rows[r].x);
+		free(set->programs[p].rows);
 		free(set->programs[p].x);
+	}
 	free(set->programs);
 	free(set->keys);
 	roi_arena_free(&set->arena);

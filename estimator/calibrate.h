@@ -23,8 +23,19 @@ struct roi_calib_build {
 
 /* An operation key the fit gives one cost: the match fields of a model entry (NULL: absent). */
 struct roi_calib_key {
-	const char *kind, *type, *access, *callee, *from;
+	const char *kind, *type, *access, *callee, *from, *operand;
 	const char *text;               /* "load type=u16 access=array": unique, for lookups and notes */
+};
+
+/* The cycles of one source line of a program and the operations the plugin put on it: what
+ * separates the costs of operations that always run together in a whole program. The lines of a
+ * function that have cycles but no operations or the reverse (the prologue and epilogue on the
+ * function's first and last line, a return value moved on another line than the return) make up
+ * one row of their own per function. */
+struct roi_calib_row {
+	double y;                       /* cycles simavr spent in the line's instructions */
+	double *x;                      /* executions per key ... */
+	size_t nx;                      /* ... of the nx keys there were when it was made */
 };
 
 struct roi_calib_program {
@@ -34,6 +45,8 @@ struct roi_calib_program {
 	uint64_t startup;               /* plain firmware: cycles before main (not estimated by roi) */
 	double *x;                      /* executions per key ... */
 	size_t nx;                      /* ... of the nx keys there were when it was added */
+	struct roi_calib_row *rows;     /* the same split by source line: their sums are cycles, x */
+	size_t nrows;
 };
 
 struct roi_calib_set {
@@ -53,6 +66,10 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *build
 
 /* x[p][k] as a dense row-major matrix (nprograms x nkeys), malloc'd. */
 double *roi_calib_matrix(const struct roi_calib_set *set);
+
+/* Every program's line rows as one dense matrix (*nrows x nkeys), their cycles in *y and their
+ * program in *program; all malloc'd. */
+double *roi_calib_line_matrix(const struct roi_calib_set *set, size_t *nrows, double **y, size_t **program);
 
 void roi_calib_free(struct roi_calib_set *set);
 

@@ -277,6 +277,8 @@ static cJSON *entry_json(const struct roi_calib_entry *c, const struct roi_calib
 		cJSON_AddStringToObject(o, "callee", c->key.callee);
 	if (c->key.from)
 		cJSON_AddStringToObject(o, "from", c->key.from);
+	if (c->key.operand)
+		cJSON_AddStringToObject(o, "operand", c->key.operand);
 	cJSON_AddItemToObject(o, "cycles", number_rounded(c->cost, 0.001));
 	if (en)
 		cJSON_AddItemToObject(o, "energy_j", number_rounded(en->cost, 1e-15));
@@ -293,16 +295,16 @@ static cJSON *entry_json(const struct roi_calib_entry *c, const struct roi_calib
 /* Whether a base model entry has the match fields of one of ours: ours stands for it. */
 static bool replaced(const cJSON *e, const struct roi_calib_fit *fit)
 {
-	static const char *const f[5] = {"kind", "type", "access", "callee", "from"};
+	static const char *const f[6] = {"kind", "type", "access", "callee", "from", "operand"};
 
 	if (cJSON_GetObjectItemCaseSensitive(e, "class"))
 		return false;
 	for (size_t k = 0; k < fit->nentries; k++) {
 		const struct roi_calib_key *key = &fit->entries[k].key;
-		const char *kv[5] = {key->kind, key->type, key->access, key->callee, key->from};
+		const char *kv[6] = {key->kind, key->type, key->access, key->callee, key->from, key->operand};
 		bool same = true;
 
-		for (int i = 0; i < 5 && same; i++) {
+		for (int i = 0; i < 6 && same; i++) {
 			const char *bv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, f[i]));
 			same = (!bv && !kv[i]) || (bv && kv[i] && strcmp(bv, kv[i]) == 0);
 		}
@@ -425,19 +427,36 @@ static int write_json(const char *path, cJSON *doc, struct roi_err *err)
 	return 0;
 }
 
-/* Fits cycles (and energy when y_energy) with the programs in skip left out. */
+/* Fits cycles (and energy when y_energy) with the programs in skip left out. Cycles are fitted to
+ * every program's source lines, which tell apart operations that always run together in a whole
+ * program; energy, measured per program only, to the programs. Either way a row's error counts
+ * relative to its program's total. */
 static void fit_all(const struct roi_calib_set *set, const double *x, const double *y_energy,
 		    const struct roi_model *base, const unsigned char *skip, double ridge, struct roi_calib_fit *cyc,
 		    struct roi_calib_fit *en)
 {
-	double *y = calloc(set->nprograms + 1, sizeof *y);
+	size_t nlines, *line_program, np = set->nprograms;
+	double *line_y, *line_x = roi_calib_line_matrix(set, &nlines, &line_y, &line_program);
+	double *w = roi_xrealloc(NULL, nlines + 1, sizeof *w);
+	size_t *program = roi_xrealloc(NULL, np + 1, sizeof *program);
 
-	for (size_t p = 0; p < set->nprograms; p++)
-		y[p] = (double)set->programs[p].cycles;
-	roi_calib_fit(set, x, y, skip, base, false, ridge, cyc);
-	if (y_energy)
-		roi_calib_fit(set, x, y_energy, skip, base, true, ridge, en);
-	free(y);
+	for (size_t r = 0; r < nlines; r++) {
+		double total = (double)set->programs[line_program[r]].cycles;
+		w[r] = 1 / (total * total);
+	}
+	roi_calib_fit(set, x, &(struct roi_calib_rows){nlines, line_x, line_y, w, line_program}, skip, base, false,
+		      ridge, cyc);
+	if (y_energy) {
+		for (size_t p = 0; p < np; p++)
+			program[p] = p;
+		roi_calib_fit(set, x, &(struct roi_calib_rows){np, x, y_energy, NULL, program}, skip, base, true, ridge,
+			      en);
+	}
+	free(line_x);
+	free(line_y);
+	free(line_program);
+	free(w);
+	free(program);
 }
 
 int cmd_calibrate(int argc, char **argv)

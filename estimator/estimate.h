@@ -17,6 +17,7 @@
 /* An operation as reported: the metadata's fields, types mapped to the target when mapping applies. */
 struct roi_opdesc {
 	const char *kind, *type, *ctype, *access, *callee, *from, *from_ctype, *code;
+	const char *operand;                    /* costed apart, shown merged (roi_op.operand) */
 	const char *host_type, *host_from;      /* the unmapped types when mapping changed them, else NULL */
 	bool is_volatile;
 };

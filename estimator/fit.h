@@ -1,8 +1,8 @@
 /* fit.h — parameters from measured programs: least squares on relative errors, each parameter
  * bounded below and pulled towards a prior by its own ridge weight.
  *
- * Program p has features z[p][j] and measured y[p] (cycles, or joules). The fit minimises
- *     sum_p ((y[p] - sum_j z[p][j] t[j]) / y[p])^2  +  sum_j ridge[j] d[j] (t[j] - prior[j])^2
+ * Row p has features z[p][j], measured y[p] (cycles, or joules) and weight w[p]. The fit minimises
+ *     sum_p w[p] (y[p] - sum_j z[p][j] t[j])^2  +  sum_j ridge[j] d[j] (t[j] - prior[j])^2
  * over t[j] >= lower[j], where d[j] is the data's own weight on t[j] (the diagonal of the first
  * term), so a ridge is relative: 1e-3 lets the prior count for a thousandth of what the programs
  * say about t[j]. A parameter no program exercises keeps its prior. */
@@ -14,14 +14,15 @@
 struct roi_fit {
 	size_t nrows, ncols;
 	const double *z;            /* nrows x ncols, row-major */
-	const double *y;            /* nrows, all > 0 */
+	const double *y;            /* nrows */
+	const double *w;            /* nrows: each row's weight; NULL: 1 / y^2 (all y > 0) */
 	const double *prior;        /* ncols */
 	const double *ridge;        /* ncols, > 0 */
 	const double *lower;        /* ncols: 0 for a cost, -HUGE_VAL for a signed correction */
 	const unsigned char *skip;  /* nrows or NULL: rows left out (leave-one-out) */
 };
 
-/* Fills t[ncols]. Returns the number of sweeps the solver took. */
+/* Fills t[ncols]. Returns the number of active-set iterations the solver took. */
 unsigned roi_fit_solve(const struct roi_fit *f, double *t);
 
 #endif

@@ -39,6 +39,7 @@ static int parse_op(const struct jv *v, const cJSON *o, const char *w, struct ro
 	    jv_string(v, o, w, "from", strcmp(op->kind, "conv") == 0, &op->from) ||
 	    jv_string(v, o, w, "from_ctype", false, &op->from_ctype) ||
 	    jv_string(v, o, w, "code", false, &op->code) ||
+	    jv_string(v, o, w, "operand", false, &op->operand) ||
 	    jv_bool(v, o, w, "volatile", false, &op->is_volatile) || jv_bool(v, o, w, "direct", false, &op->direct) ||
 	    jv_bool(v, o, w, "builtin", false, &op->builtin) ||
 	    jv_bool(v, o, w, "internal", false, &op->internal) ||
@@ -47,7 +48,9 @@ static int parse_op(const struct jv *v, const cJSON *o, const char *w, struct ro
 		return -1;
 	if ((op->type && !roi_type_valid(op->type) && jv_one_of(v, w, "type", op->type, roi_type_names)) ||
 	    (op->from && !roi_type_valid(op->from) && jv_one_of(v, w, "from", op->from, roi_type_names)) ||
-	    (op->access && jv_one_of(v, w, "access", op->access, roi_accesses)))
+	    (op->access && jv_one_of(v, w, "access", op->access, roi_accesses)) ||
+	    (op->operand && !roi_operand_valid(op->operand) &&
+	     jv_fail(v, w, "operand '%s' is not \"const\", \"pow2\" or a shift amount (0 to 63)", op->operand)))
 		return -1;
 	return 0;
 }

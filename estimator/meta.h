@@ -24,6 +24,7 @@ struct roi_op {
 	const char *callee;             /* call: name or "*indirect" */
 	const char *from, *from_ctype;  /* conv: source type */
 	const char *code;               /* vec/other: GCC tree code */
+	const char *operand;            /* a constant second operand: "const", or a shift's amount */
 	bool is_volatile, direct, builtin, internal;
 	long long bytes, cases;         /* copy size, switch labels; -1 when absent */
 };

@@ -11,7 +11,7 @@
 #include "readfile.h"
 
 static const char *const cost_fields[] = {
-	"kind", "type", "class", "access", "callee", "from", "cycles", "energy_j", "note", NULL,
+	"kind", "type", "class", "access", "callee", "from", "operand", "cycles", "energy_j", "note", NULL,
 };
 
 static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct roi_cost *c)
@@ -23,12 +23,14 @@ static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct 
 	    jv_one_of(v, w, "kind", c->kind, roi_kinds) || jv_string(v, o, w, "type", false, &c->type) ||
 	    jv_string(v, o, w, "class", false, &c->cls) || jv_string(v, o, w, "access", false, &c->access) ||
 	    jv_string(v, o, w, "callee", false, &c->callee) || jv_string(v, o, w, "from", false, &c->from) ||
-	    jv_string(v, o, w, "note", false, &c->note))
+	    jv_string(v, o, w, "operand", false, &c->operand) || jv_string(v, o, w, "note", false, &c->note))
 		return -1;
 	if ((c->type && !roi_type_valid(c->type) && jv_one_of(v, w, "type", c->type, roi_type_names)) ||
 	    (c->cls && jv_one_of(v, w, "class", c->cls, roi_classes)) ||
 	    (c->access && jv_one_of(v, w, "access", c->access, roi_accesses)) ||
-	    (c->from && !roi_type_valid(c->from) && jv_one_of(v, w, "from", c->from, roi_type_names)))
+	    (c->from && !roi_type_valid(c->from) && jv_one_of(v, w, "from", c->from, roi_type_names)) ||
+	    (c->operand && !roi_operand_valid(c->operand) &&
+	     jv_fail(v, w, "operand '%s' is not \"const\", \"pow2\" or a shift amount (0 to 63)", c->operand)))
 		return -1;
 	if (cJSON_GetObjectItemCaseSensitive(o, "energy_j")) {
 		if (jv_number(v, o, w, "energy_j", true, 0, HUGE_VAL, &c->energy_j) != 0)
@@ -43,7 +45,7 @@ static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct 
 		if (!cost_fields[i])
 			return jv_fail(v, w, "unknown field '%s'", f->string);
 	}
-	c->specificity = 2 * !!c->type + !!c->cls + !!c->access + !!c->callee + !!c->from;
+	c->specificity = 2 * !!c->type + !!c->cls + !!c->access + !!c->callee + !!c->from + !!c->operand;
 	return 0;
 }
 
@@ -152,11 +154,13 @@ const struct roi_cost *roi_model_lookup(const struct roi_model *m, const struct 
 		const struct roi_cost *c = &m->costs[i];
 
 		if (strcmp(c->kind, op->kind) != 0 || !agrees(c->type, op->type) || !agrees(c->cls, cls) ||
-		    !agrees(c->access, op->access) || !agrees(c->callee, op->callee) || !agrees(c->from, op->from))
+		    !agrees(c->access, op->access) || !agrees(c->callee, op->callee) || !agrees(c->from, op->from) ||
+		    !agrees(c->operand, op->operand))
 			continue;
 		if (!best || c->specificity > best->specificity)
 			best = c;
 	}
+	/* An operand is a refinement: an entry for any operand is not a fallback for a constant one. */
 	*fallback = best && ((op->type && strcmp(op->type, "void") != 0 && !best->type) ||
 			     (op->access && !best->access) || (op->callee && !best->callee) ||
 			     (op->from && !best->from));
@@ -170,10 +174,10 @@ double roi_cost_energy(const struct roi_model *m, const struct roi_cost *c)
 
 const char *roi_cost_describe(const struct roi_cost *c, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s%s", c->kind, c->type ? " type=" : "", c->type ? c->type : "",
+	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s%s%s%s", c->kind, c->type ? " type=" : "", c->type ? c->type : "",
 		 c->cls ? " class=" : "", c->cls ? c->cls : "", c->access ? " access=" : "", c->access ? c->access : "",
 		 c->callee ? " callee=" : "", c->callee ? c->callee : "", c->from ? " from=" : "",
-		 c->from ? c->from : "");
+		 c->from ? c->from : "", c->operand ? " operand=" : "", c->operand ? c->operand : "");
 	return buf;
 }
 

@@ -125,6 +125,7 @@ struct watch {
 	uint16_t return_sp;
 	uint64_t start;
 	size_t events_before;
+	avr_flashaddr_t owner;                  /* the last owned address that ran (pc_owned) */
 };
 
 #define ROI_AVR_SPL 0x5du
@@ -188,8 +189,16 @@ static int simulate(avr_t *avr, struct watch *w, struct roi_avr_run *run, struct
 	while (run->max_cycles > 0) {
 		avr_flashaddr_t pc = avr->pc;   /* of the instruction run now, to name it if it crashes */
 
+		avr_cycle_count_t before = avr->cycle;
+
 		watch_step(avr, w, run);
 		int state = avr_run(avr);
+
+		if (run->pc_cycles && run->main_seen && pc < run->pc_cycles_size) {
+			if (run->pc_owned[pc])
+				w->owner = pc;
+			run->pc_cycles[w->owner] += avr->cycle - before;
+		}
 
 		if (state == cpu_Done) {
 			run->stop = ROI_AVR_SLEEP;

@@ -52,6 +52,13 @@ struct roi_avr_run {
 	struct roi_avr_hook_cost {
 		uint64_t calls, cycles, before, after;
 	} hook_enter, hook_exit;
+	/* in, optional: cycles per instruction address (bytes; pc_cycles_size long), added to from
+	 * main's first instruction on, for calibration to give them to source lines. An instruction
+	 * at an address not in pc_owned (a library routine's) adds to the owned one that ran last,
+	 * its caller. */
+	uint64_t *pc_cycles;
+	const bool *pc_owned;
+	size_t pc_cycles_size;
 	struct roi_avr_event *events;   /* out: region hooks in the order they ran */
 	size_t nevents, events_cap;
 	bool events_lost;       /* out: out of memory while recording: events incomplete */

@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "types.h"
@@ -33,6 +34,16 @@ static bool sized_type(const char *t)
 		if (*p < '0' || *p > '9' || p - t > 4)
 			return false;
 	return true;
+}
+
+bool roi_operand_valid(const char *s)
+{
+	if (strcmp(s, "const") == 0 || strcmp(s, "pow2") == 0)
+		return true;
+	size_t n = strlen(s);
+	if (n == 0 || n > 2 || strspn(s, "0123456789") != n || (n == 2 && s[0] == '0'))
+		return false;
+	return atoi(s) < 64;
 }
 
 bool roi_type_valid(const char *t)

@@ -203,6 +203,56 @@ classify_single (roi_stmt stmt, roi_op_sink sink, void *ctx)
 		TREE_TYPE (lhs));
 }
 
+static bool
+is_negative_pow2 (tree cst)
+{
+  if (tree_int_cst_sgn (cst) >= 0 || !tree_fits_shwi_p (cst))
+    return false;
+  unsigned HOST_WIDE_INT m = -(unsigned HOST_WIDE_INT) tree_to_shwi (cst);
+  return (m & (m - 1)) == 0;
+}
+
+/* What a constant second operand makes of an operation (struct roi_op,
+   operand): a shift by a constant is a different instruction sequence for
+   every amount, any other operation with a constant an immediate form.  */
+static const char *
+operand_kind (const char *kind, tree op2)
+{
+  static char amounts[64][3];
+
+  if (!op2 || !CONSTANT_CLASS_P (op2))
+    return NULL;
+  if ((!strcmp (kind, "shl") || !strcmp (kind, "shr") || !strcmp (kind, "rotl")
+       || !strcmp (kind, "rotr"))
+      && TREE_CODE (op2) == INTEGER_CST && tree_fits_uhwi_p (op2)
+      && tree_to_uhwi (op2) < 64)
+    {
+      unsigned n = (unsigned) tree_to_uhwi (op2);
+      if (!amounts[n][0])
+	snprintf (amounts[n], sizeof amounts[n], "%u", n);
+      return amounts[n];
+    }
+  /* multiplying or dividing by a power of two is a shift, by anything else
+     a multiply or a library division */
+  if ((!strcmp (kind, "mul") || !strcmp (kind, "div") || !strcmp (kind, "mod"))
+      && TREE_CODE (op2) == INTEGER_CST
+      && (integer_pow2p (op2) || is_negative_pow2 (op2)))
+    return "pow2";
+  return "const";
+}
+
+static void
+emit_binary (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
+	     tree op2)
+{
+  struct roi_op op;
+  memset (&op, 0, sizeof op);
+  op.kind = kind;
+  op.type = type;
+  op.operand = operand_kind (kind, op2);
+  sink (ctx, &op);
+}
+
 static void
 classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
 {
@@ -233,8 +283,9 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
   if (comparison_kind (code))
     {
       /* A comparison computes in its operands' type, not in its bool result.  */
-      emit (sink, ctx, comparison_kind (code),
-	    TREE_TYPE (gimple_assign_rhs1 (stmt)));
+      emit_binary (sink, ctx, comparison_kind (code),
+		   TREE_TYPE (gimple_assign_rhs1 (stmt)),
+		   gimple_assign_rhs2 (stmt));
       return;
     }
   if (code == POINTER_DIFF_EXPR)
@@ -249,7 +300,9 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
     }
   const char *kind = operator_kind (code);
   if (kind)
-    emit (sink, ctx, kind, type);
+    emit_binary (sink, ctx, kind, type,
+		 get_gimple_rhs_class (code) == GIMPLE_BINARY_RHS
+		 ? gimple_assign_rhs2 (stmt) : NULL_TREE);
   else
     emit_other (sink, ctx, "other", get_tree_code_name (code), type);
 }
@@ -295,9 +348,9 @@ roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
       classify_assign (stmt, sink, ctx);
       break;
     case GIMPLE_COND:
-      emit (sink, ctx, comparison_kind (gimple_cond_code (stmt))
-	    ? comparison_kind (gimple_cond_code (stmt)) : "other",
-	    TREE_TYPE (gimple_cond_lhs (stmt)));
+      emit_binary (sink, ctx, comparison_kind (gimple_cond_code (stmt))
+		   ? comparison_kind (gimple_cond_code (stmt)) : "other",
+		   TREE_TYPE (gimple_cond_lhs (stmt)), gimple_cond_rhs (stmt));
       emit (sink, ctx, "br", NULL_TREE);
       break;
     case GIMPLE_SWITCH:

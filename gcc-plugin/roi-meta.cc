@@ -71,6 +71,8 @@ roi_meta_op (const struct roi_op *op)
     roi_buf_printf (&b, ",\"access\":\"%s\"", op->access);
   if (op->is_volatile)
     roi_buf_add (&b, ",\"volatile\":true");
+  if (op->operand)
+    roi_buf_printf (&b, ",\"operand\":\"%s\"", op->operand);
   if (op->callee)
     {
       roi_buf_add (&b, ",\"callee\":");

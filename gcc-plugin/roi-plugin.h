@@ -81,6 +81,10 @@ struct roi_op
   bool direct, builtin, internal;
   const char *code;       /* vec/other: GCC's tree or statement code */
   unsigned long cases;    /* switch: number of labels */
+  const char *operand;    /* binary ops and comparisons whose second operand is a
+			     constant: "const"; "pow2" for a multiply or divide by
+			     a power of two; for shifts and rotates the amount
+			     ("3"), which decides the code on 8-bit cores */
 };
 typedef void (*roi_op_sink) (void *ctx, const struct roi_op *op);
 void roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx);
