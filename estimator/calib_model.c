@@ -196,6 +196,40 @@ static void add_generic(struct roi_calib_fit *f, size_t *cap, const struct roi_c
 	}
 }
 
+#define ROBUST_ROUNDS 5
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* w[r] = rows->w[r] x Huber's weight of the row's residual under cost, scaled by the residuals'
+ * median absolute deviation: 1 for the ordinary rows, less the further one lies off. */
+static void huber_weights(const struct roi_calib_rows *rows, const unsigned char *rskip, size_t nk,
+			  const double *cost, double *w)
+{
+	size_t nr = rows->n, m = 0;
+	double *s = roi_xrealloc(NULL, nr + 1, sizeof *s), *sorted = roi_xrealloc(NULL, nr + 1, sizeof *sorted);
+
+	for (size_t r = 0; r < nr; r++) {
+		double est = 0;
+
+		for (size_t k = 0; k < nk; k++)
+			est += rows->x[r * nk + k] * cost[k];
+		s[r] = fabs(est - rows->y[r]) * sqrt(rows->w[r]);
+		if (!rskip[r])
+			sorted[m++] = s[r];
+	}
+	qsort(sorted, m, sizeof *sorted, by_value);
+	double c = 1.345 * 1.4826 * (m ? sorted[m / 2] : 0);
+	for (size_t r = 0; r < nr; r++)
+		w[r] = rows->w[r] * (c > 0 && s[r] > c ? c / s[r] : 1);
+	free(s);
+	free(sorted);
+}
+
 void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struct roi_calib_rows *rows,
 		   const unsigned char *skip, const struct roi_model *base, bool energy, double ridge,
 		   struct roi_calib_fit *out)
@@ -240,20 +274,34 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 					exercised[t->param] = true;
 			}
 		}
-	for (size_t j = 0; j < np; j++)
-		rdg[j] = 1e-6;
-	roi_fit_solve(&(struct roi_fit){nr, np, z, rows->y, rows->w, prior, rdg, lower, rskip}, theta);
-	for (size_t k = 0; k < nk; k++)
-		has_structure[k] = structure_cost(&ps, &set->keys[k], &base->abi, theta, exercised, &structure[k]);
+	/* Both stages are fitted robustly (iteratively reweighted, Huber): a row far off the others
+	 * is most likely one whose instructions the compiler moved to another line (cross-jumping
+	 * shares one library call among several lines at -Os), and must not drag costs with it. */
+	double *w = roi_xrealloc(NULL, nr + 1, sizeof *w);
+	memcpy(w, rows->w, nr * sizeof *w);
+	for (int round = 0; round < ROBUST_ROUNDS; round++) {
+		for (size_t j = 0; j < np; j++) {
+			prior[j] = 0;
+			rdg[j] = 1e-6;
+			lower[j] = 0;
+		}
+		roi_fit_solve(&(struct roi_fit){nr, np, z, rows->y, w, prior, rdg, lower, rskip}, theta);
+		for (size_t k = 0; k < nk; k++)
+			has_structure[k] = structure_cost(&ps, &set->keys[k], &base->abi, theta, exercised,
+							  &structure[k]);
 
-	/* 2. each key's own cost, >= 0, shrunk towards its structure by the ridge: what the rows say
-	 * of a key where they say much, the structure where they say little */
-	for (size_t k = 0; k < nk; k++) {
-		prior[k] = has_structure[k] ? structure[k] : 0;
-		rdg[k] = ridge;
-		lower[k] = 0;
+		/* 2. each key's own cost, >= 0, shrunk towards its structure by the ridge: what the rows
+		 * say of a key where they say much, the structure where they say little */
+		for (size_t k = 0; k < nk; k++) {
+			prior[k] = has_structure[k] ? structure[k] : 0;
+			rdg[k] = ridge;
+			lower[k] = 0;
+		}
+		roi_fit_solve(&(struct roi_fit){nr, nk, rows->x, rows->y, w, prior, rdg, lower, rskip}, cost);
+		if (round + 1 < ROBUST_ROUNDS)
+			huber_weights(rows, rskip, nk, cost, w);
 	}
-	roi_fit_solve(&(struct roi_fit){nr, nk, rows->x, rows->y, rows->w, prior, rdg, lower, rskip}, cost);
+	free(w);
 
 	for (size_t k = 0; k < nk; k++) {
 		struct roi_calib_entry e = {.key = set->keys[k]};

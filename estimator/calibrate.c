@@ -91,26 +91,6 @@ static size_t key_index(struct roi_calib_set *set, const struct roi_opdesc *d, c
 	return set->nkeys++;
 }
 
-/* The executions per key of one counted run, in a row as long as the keys are now. */
-static double *features(struct roi_calib_set *set, const struct roi_program *prog, const struct roi_counts *counts)
-{
-	struct roi_estimate e;
-	size_t *col, n;
-
-	roi_estimate_compute(&e, prog, counts, NULL);
-	col = roi_xrealloc(NULL, e.nops ? e.nops : 1, sizeof *col);
-	for (size_t i = 0; i < e.nops; i++)
-		col[i] = key_index(set, &e.ops[i].d, prog);
-	n = set->nkeys;
-	double *x = roi_xrealloc(NULL, n ? n : 1, sizeof *x);
-	memset(x, 0, (n ? n : 1) * sizeof *x);
-	for (size_t i = 0; i < e.nops; i++)
-		x[col[i]] += (double)e.ops[i].count;
-	free(col);
-	roi_estimate_free(&e);
-	return x;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -289,9 +269,14 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 		roi_err_set(err, "%s: 16-bit counters saturated: the program runs too long for calibration", source);
 		goto out;
 	}
-	p.x = features(set, &prog, &counts);
-	p.nx = set->nkeys;
 	line_rows(set, &p, &lines, pc_cycles, &prog, &counts);
+	/* the program's executions per key: its rows added up */
+	p.nx = set->nkeys;
+	p.x = roi_xrealloc(NULL, p.nx + 1, sizeof *p.x);
+	memset(p.x, 0, (p.nx + 1) * sizeof *p.x);
+	for (size_t r = 0; r < p.nrows; r++)
+		for (size_t k = 0; k < p.rows[r].nx; k++)
+			p.x[k] += p.rows[r].x[k];
 	set->programs = roi_xrealloc(set->programs, set->nprograms + 1, sizeof *set->programs);
 	set->programs[set->nprograms++] = p;
 	rc = 0;

@@ -23,9 +23,13 @@ static bool cholesky_solve(const double *a, size_t n, const size_t *P, size_t m,
 			for (size_t k = 0; k < j; k++)
 				sum -= l[i * m + k] * l[j * m + k];
 			if (i == j) {
-				if (!(sum > 0))
+				/* parameters that always run together make A[P,P] singular to rounding:
+				 * a pivot that vanished takes a sliver of its diagonal, which picks one
+				 * of the equally good solutions instead of failing */
+				double floor_ = 1e-12 * a[P[i] * n + P[i]];
+				if (!(floor_ > 0))
 					return false;
-				l[i * m + i] = sqrt(sum);
+				l[i * m + i] = sqrt(sum > floor_ ? sum : floor_);
 			} else {
 				l[i * m + j] = sum / l[j * m + j];
 			}

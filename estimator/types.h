@@ -20,9 +20,10 @@ enum roi_tclass { ROI_TC_NONE, ROI_TC_INT, ROI_TC_FLOAT, ROI_TC_PTR };
 /* A type name the metadata may carry: the listed names or a letter and width ("i24", "u40"). */
 bool roi_type_valid(const char *t);
 
-/* An operation's constant second operand as the metadata and models name it: "const", "pow2" (a
- * multiply or divide by a power of two, or its negative), or the amount of a shift or rotate,
- * "0" to "63". */
+/* The kind of operand that decides an operation's code, as the metadata and models name it:
+ * "const" (a constant second operand), "pow2" (a multiply or divide by a power of two, or its
+ * negative), the amount of a shift or rotate ("0" to "63"), or where a loaded or stored variable
+ * lives ("local", "global"). */
 bool roi_operand_valid(const char *s);
 
 enum roi_tclass roi_type_class(const char *type);

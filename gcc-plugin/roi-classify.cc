@@ -149,6 +149,11 @@ emit_access (roi_op_sink sink, void *ctx, const char *kind, tree ref)
     op.type = DECL_BIT_FIELD_TYPE (TREE_OPERAND (ref, 1));
   op.access = access_kind (ref);
   op.is_volatile = is_volatile_ref (ref);
+  /* where the object lives decides the address computation: a frame
+     offset or a symbol (through a pointer: neither, no operand) */
+  tree base = get_base_address (ref);
+  if (base && DECL_P (base))
+    op.operand = is_global_var (base) ? "global" : "local";
   sink (ctx, &op);
 }
 

@@ -81,10 +81,11 @@ struct roi_op
   bool direct, builtin, internal;
   const char *code;       /* vec/other: GCC's tree or statement code */
   unsigned long cases;    /* switch: number of labels */
-  const char *operand;    /* binary ops and comparisons whose second operand is a
-			     constant: "const"; "pow2" for a multiply or divide by
-			     a power of two; for shifts and rotates the amount
-			     ("3"), which decides the code on 8-bit cores */
+  const char *operand;    /* the kind of operand that decides the code: for binary
+			     ops and comparisons with a constant second operand
+			     "const", "pow2" for a multiply or divide by a power of
+			     two, a shift's or rotate's amount ("3"); for loads and
+			     stores of a variable "local" or "global" */
 };
 typedef void (*roi_op_sink) (void *ctx, const struct roi_op *op);
 void roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx);
