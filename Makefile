@@ -137,7 +137,9 @@ models: deps-all
 	@$(MAKE) --no-print-directory all avr
 	@for o in 0 1 2 s; do \
 		$(ROI_BIN) calibrate --target avr --mcu atmega32u4 --base models/atmega32u4.json -O$$o \
-			-o models/atmega32u4-O$$o.json 2>/dev/null || exit 1; \
+			--corpus contrib/calibration \
+			-o models/atmega32u4-O$$o.json 2>$(BUILD)/models-O$$o.log || \
+			{ tail -1 $(BUILD)/models-O$$o.log >&2; exit 1; }; \
 	done
 
 # Leave-one-out: each program estimated with a model fitted without it.

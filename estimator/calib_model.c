@@ -107,6 +107,8 @@ static int terms_of(struct params *ps, const struct roi_calib_key *k, const stru
 		/* a constant operand: an immediate form, or a shift's own sequence per amount */
 		if (k->operand)
 			TERM(1, "O %s %s", k->kind, k->operand);
+		if (k->subscripts)
+			TERM((double)(k->subscripts - 1), "D %s%s", k->kind, NULL);
 		if (k->access) {
 			TERM(1, "A %s %s", k->kind, k->access);
 			if (bytes > 0)
@@ -119,10 +121,7 @@ static int terms_of(struct params *ps, const struct roi_calib_key *k, const stru
 
 static void key_text(struct roi_arena *a, struct roi_calib_key *k)
 {
-	k->text = roi_arena_printf(a, "%s%s%s%s%s%s%s%s%s%s%s", k->kind, k->type ? " type=" : "", k->type ? k->type : "",
-				   k->access ? " access=" : "", k->access ? k->access : "", k->callee ? " callee=" : "",
-				   k->callee ? k->callee : "", k->from ? " from=" : "", k->from ? k->from : "",
-				   k->operand ? " operand=" : "", k->operand ? k->operand : "");
+	k->text = roi_calib_key_text(a, k);
 }
 
 static bool known(const struct roi_calib_fit *f, const char *text)
@@ -185,7 +184,8 @@ static void add_generic(struct roi_calib_fit *f, size_t *cap, const struct roi_c
 		for (size_t t = 0; types[t]; t++)
 			for (size_t u = 0; froms ? froms[u] != NULL : u == 0; u++) {
 				struct roi_calib_entry e = {.key = {s->kind, types[t], s->access, NULL,
-								    froms ? froms[u] : NULL, s->operand, NULL}};
+								    froms ? froms[u] : NULL, s->operand, s->subscripts,
+								    NULL}};
 				if (e.key.from && strcmp(e.key.from, e.key.type) == 0)
 					continue;
 				key_text(&f->arena, &e.key);
@@ -205,10 +205,10 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* w[r] = rows->w[r] x Huber's weight of the row's residual under cost, scaled by the residuals'
+/* w[r] = w0[r] x Huber's weight of the row's residual under cost, scaled by the residuals'
  * median absolute deviation: 1 for the ordinary rows, less the further one lies off. */
-static void huber_weights(const struct roi_calib_rows *rows, const unsigned char *rskip, size_t nk,
-			  const double *cost, double *w)
+static void huber_weights(const struct roi_calib_rows *rows, const double *w0, const unsigned char *rskip,
+			  size_t nk, const double *cost, double *w)
 {
 	size_t nr = rows->n, m = 0;
 	double *s = roi_xrealloc(NULL, nr + 1, sizeof *s), *sorted = roi_xrealloc(NULL, nr + 1, sizeof *sorted);
@@ -218,14 +218,14 @@ static void huber_weights(const struct roi_calib_rows *rows, const unsigned char
 
 		for (size_t k = 0; k < nk; k++)
 			est += rows->x[r * nk + k] * cost[k];
-		s[r] = fabs(est - rows->y[r]) * sqrt(rows->w[r]);
+		s[r] = fabs(est - rows->y[r]) * sqrt(w0[r]);
 		if (!rskip[r])
 			sorted[m++] = s[r];
 	}
 	qsort(sorted, m, sizeof *sorted, by_value);
 	double c = 1.345 * 1.4826 * (m ? sorted[m / 2] : 0);
 	for (size_t r = 0; r < nr; r++)
-		w[r] = rows->w[r] * (c > 0 && s[r] > c ? c / s[r] : 1);
+		w[r] = w0[r] * (c > 0 && s[r] > c ? c / s[r] : 1);
 	free(s);
 	free(sorted);
 }
@@ -277,8 +277,9 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 	/* Both stages are fitted robustly (iteratively reweighted, Huber): a row far off the others
 	 * is most likely one whose instructions the compiler moved to another line (cross-jumping
 	 * shares one library call among several lines at -Os), and must not drag costs with it. */
-	double *w = roi_xrealloc(NULL, nr + 1, sizeof *w);
-	memcpy(w, rows->w, nr * sizeof *w);
+	double *w = roi_xrealloc(NULL, nr + 1, sizeof *w), *w0 = roi_xrealloc(NULL, nr + 1, sizeof *w0);
+	for (size_t r = 0; r < nr; r++)
+		w0[r] = w[r] = rows->w ? rows->w[r] : 1 / (rows->y[r] * rows->y[r]);
 	for (int round = 0; round < ROBUST_ROUNDS; round++) {
 		for (size_t j = 0; j < np; j++) {
 			prior[j] = 0;
@@ -299,9 +300,10 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 		}
 		roi_fit_solve(&(struct roi_fit){nr, nk, rows->x, rows->y, w, prior, rdg, lower, rskip}, cost);
 		if (round + 1 < ROBUST_ROUNDS)
-			huber_weights(rows, rskip, nk, cost, w);
+			huber_weights(rows, w0, rskip, nk, cost, w);
 	}
 	free(w);
+	free(w0);
 
 	for (size_t k = 0; k < nk; k++) {
 		struct roi_calib_entry e = {.key = set->keys[k]};
@@ -318,7 +320,7 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 		} else {
 			bool fb;
 			const struct roi_cost *c = roi_model_lookup(base, &(struct roi_opkey){e.key.kind, e.key.type,
-				e.key.access, e.key.callee, e.key.from, e.key.operand}, &fb);
+				e.key.access, e.key.callee, e.key.from, e.key.operand, e.key.subscripts}, &fb);
 			e.from_base = true;
 			e.cost = c ? (energy ? roi_cost_energy(base, c) : c->cycles) : 0;
 		}

@@ -6,6 +6,7 @@
  *        K[kind,class] + B[kind,class] x bytes + Q[kind,class] x bytes^2 (mul, div, mod)
  *      + S[kind] (signed integers)
  *      + O[kind,operand] (a constant second operand; a shift's amount)
+ *      + D[kind] x (subscripts - 1) (a multi-dimensional array element's address)
  *      + A[kind,access] + AB[kind,access] x bytes (loads and stores)
  *      + C[callee] for a call of a library function, instead of all of the above
  *      + X[key]: a correction of this very key, shrunk towards 0 by the ridge

@@ -64,16 +64,13 @@ static bool defined_in(const struct roi_program *p, const char *name)
 
 static size_t key_index(struct roi_calib_set *set, const struct roi_opdesc *d, const struct roi_program *p)
 {
-	struct roi_calib_key k = {d->kind, d->type, d->access, d->callee, d->from, d->operand, NULL};
+	struct roi_calib_key k = {d->kind, d->type, d->access, d->callee, d->from, d->operand, d->subscripts, NULL};
 
 	if (k.type && strcmp(k.type, "void") == 0)
 		k.type = NULL;
 	if (k.callee && (k.callee[0] == '*' || defined_in(p, k.callee)))
 		k.callee = NULL;
-	char *text = roi_arena_printf(&set->arena, "%s%s%s%s%s%s%s%s%s%s%s", k.kind, k.type ? " type=" : "",
-				      k.type ? k.type : "", k.access ? " access=" : "", k.access ? k.access : "",
-				      k.callee ? " callee=" : "", k.callee ? k.callee : "", k.from ? " from=" : "",
-				      k.from ? k.from : "", k.operand ? " operand=" : "", k.operand ? k.operand : "");
+	char *text = roi_calib_key_text(&set->arena, &k);
 	for (size_t i = 0; i < set->nkeys; i++)
 		if (strcmp(set->keys[i].text, text) == 0)
 			return i;
@@ -187,12 +184,12 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 	p->nrows = 0;
 	p->rows = roi_xrealloc(NULL, (size_t)maxline + 2 + nrest, sizeof *p->rows);
 	for (size_t f = 0; f < nrest; f++)
-		p->rows[p->nrows++] = (struct roi_calib_row){0, calloc(nk + 1, sizeof(double)), nk};
+		p->rows[p->nrows++] = (struct roi_calib_row){f < nfn ? decl[f] : 0, 0, calloc(nk + 1, sizeof(double)), nk};
 	for (unsigned l = 0; l <= maxline; l++) {
 		row_of[l] = (long)function_of(decl, nfn, l);
 		if (cyc[l] > 0 && has_ops[l]) {
 			row_of[l] = (long)p->nrows;
-			p->rows[p->nrows++] = (struct roi_calib_row){0, calloc(nk + 1, sizeof(double)), nk};
+			p->rows[p->nrows++] = (struct roi_calib_row){l, 0, calloc(nk + 1, sizeof(double)), nk};
 		}
 		p->rows[row_of[l]].y += cyc[l];
 	}
@@ -290,6 +287,18 @@ out:
 	roi_program_free(&prog);
 	roi_elf_close(elf);
 	return rc;
+}
+
+char *roi_calib_key_text(struct roi_arena *a, const struct roi_calib_key *k)
+{
+	char subs[32] = "";
+
+	if (k->subscripts)
+		snprintf(subs, sizeof subs, " subscripts=%lld", k->subscripts);
+	return roi_arena_printf(a, "%s%s%s%s%s%s%s%s%s%s%s%s", k->kind, k->type ? " type=" : "", k->type ? k->type : "",
+				k->access ? " access=" : "", k->access ? k->access : "", k->callee ? " callee=" : "",
+				k->callee ? k->callee : "", k->from ? " from=" : "", k->from ? k->from : "",
+				k->operand ? " operand=" : "", k->operand ? k->operand : "", subs);
 }
 
 double *roi_calib_matrix(const struct roi_calib_set *set)

@@ -24,6 +24,7 @@ struct roi_calib_build {
 /* An operation key the fit gives one cost: the match fields of a model entry (NULL: absent). */
 struct roi_calib_key {
 	const char *kind, *type, *access, *callee, *from, *operand;
+	long long subscripts;
 	const char *text;               /* "load type=u16 access=array": unique, for lookups and notes */
 };
 
@@ -33,6 +34,7 @@ struct roi_calib_key {
  * function's first and last line, a return value moved on another line than the return) make up
  * one row of their own per function. */
 struct roi_calib_row {
+	unsigned line;                  /* the source line; a function's row: its first line (0: none) */
 	double y;                       /* cycles simavr spent in the line's instructions */
 	double *x;                      /* executions per key ... */
 	size_t nx;                      /* ... of the nx keys there were when it was made */
@@ -63,6 +65,9 @@ struct roi_calib_set {
  * reached main". */
 int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *build, const char *source,
 		  struct roi_err *err);
+
+/* "load type=u16 access=array operand=local subscripts=2": a key's match fields as text. */
+char *roi_calib_key_text(struct roi_arena *a, const struct roi_calib_key *k);
 
 /* x[p][k] as a dense row-major matrix (nprograms x nkeys), malloc'd. */
 double *roi_calib_matrix(const struct roi_calib_set *set);

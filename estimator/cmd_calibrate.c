@@ -48,12 +48,15 @@ static const char usage[] =
 	"      --ridge R           how strongly per-key corrections are shrunk (default 0.05)\n"
 	"      --freq HZ           clock frequency for simavr (default: the base model's)\n"
 	"      --work DIR          keep the ELF files in DIR (default: a temporary directory)\n"
+	"      --rows FILE         write every fitted row (a source line, or a function's frame) with\n"
+	"                          its measured and estimated cycles and its operations: where the\n"
+	"                          model is off\n"
 	"  -o, --output MODEL      where to write the model\n"
 	"  -h, --help              this help\n";
 
 struct options {
 	const char *target, *mcu, *base, *opt, *cc, *plugin, *corpus, *programs, *energy, *loo, *ridge, *freq,
-		*work, *output;
+		*work, *rows, *output;
 };
 
 /* -O0 .. -Os as roi's option parser cannot take them: "-O LEVEL" becomes --opt. */
@@ -279,6 +282,8 @@ static cJSON *entry_json(const struct roi_calib_entry *c, const struct roi_calib
 		cJSON_AddStringToObject(o, "from", c->key.from);
 	if (c->key.operand)
 		cJSON_AddStringToObject(o, "operand", c->key.operand);
+	if (c->key.subscripts)
+		cJSON_AddNumberToObject(o, "subscripts", (double)c->key.subscripts);
 	cJSON_AddItemToObject(o, "cycles", number_rounded(c->cost, 0.001));
 	if (en)
 		cJSON_AddItemToObject(o, "energy_j", number_rounded(en->cost, 1e-15));
@@ -308,6 +313,8 @@ static bool replaced(const cJSON *e, const struct roi_calib_fit *fit)
 			const char *bv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, f[i]));
 			same = (!bv && !kv[i]) || (bv && kv[i] && strcmp(bv, kv[i]) == 0);
 		}
+		const cJSON *subs = cJSON_GetObjectItemCaseSensitive(e, "subscripts");
+		same = same && (cJSON_IsNumber(subs) ? (long long)subs->valuedouble : 0) == key->subscripts;
 		if (same)
 			return true;
 	}
@@ -351,8 +358,9 @@ static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const st
 		const struct roi_calib_program *pr = &set->programs[p];
 		double est = 0;
 
+		/* with the costs as written, so that roi estimate computes the same */
 		for (size_t k = 0; k < nk; k++)
-			est += x[p * nk + k] * cyc->entries[k].cost;
+			est += x[p * nk + k] * (round(cyc->entries[k].cost / 0.001) * 0.001);
 		double e = (est - (double)pr->cycles) / (double)pr->cycles;
 		cJSON *o = cJSON_CreateObject();
 
@@ -371,9 +379,10 @@ static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const st
 	}
 	snprintf(prov, sizeof prov,
 		 "calibrated by 'roi calibrate' on %s: simavr's exact cycle counts (main to exit) of %zu programs "
-		 "of %s built with %s %s; costs fitted by least squares on relative errors, structured per kind, "
-		 "width and access with per-key corrections (ridge %g, docs/calibration.md); fit error on its own "
-		 "programs: mean %.2f %%, max %.2f %%",
+		 "of %s built with %s %s, given to source lines through the DWARF line table; costs fitted to "
+		 "the lines' cycles by robust non-negative least squares, a shared structure per kind, class, "
+		 "width, operand and access first, then each key's own cost shrunk towards it (ridge %g, "
+		 "docs/calibration.md); fit error on its own programs: mean %.2f %%, max %.2f %%",
 		 date, nfit, corpus, compiler, flags, ridge, 100 * mean, 100 * max);
 	cJSON_AddStringToObject(doc, "provenance", prov);
 	cJSON_AddStringToObject(cal, "date", date);
@@ -401,6 +410,38 @@ static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const st
 	}
 	cJSON_AddItemToObject(doc, "costs", costs);
 	return doc;
+}
+
+/* --rows: one line per fitted row, "PROGRAM LINE MEASURED ESTIMATED [KEY]xN ...", the rows of a
+ * program in the order of its lines. */
+static int write_rows(const char *path, const struct roi_calib_set *set, const struct roi_calib_fit *cyc,
+		      struct roi_err *err)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return roi_err_set(err, "%s: %s", path, strerror(errno));
+	fprintf(f, "# program line measured estimated operations (line 0: outside any line; a function's first "
+		   "line: its prologue, epilogue and returns)\n");
+	for (size_t p = 0; p < set->nprograms; p++) {
+		const struct roi_calib_program *pr = &set->programs[p];
+
+		for (size_t r = 0; r < pr->nrows; r++) {
+			const struct roi_calib_row *row = &pr->rows[r];
+			double est = 0;
+
+			for (size_t k = 0; k < row->nx; k++)
+				est += row->x[k] * cyc->entries[k].cost;
+			fprintf(f, "%s %u %.0f %.1f", pr->name, row->line, row->y, est);
+			for (size_t k = 0; k < row->nx; k++)
+				if (row->x[k] != 0)
+					fprintf(f, " [%s]x%.0f", set->keys[k].text, row->x[k]);
+			fputc('\n', f);
+		}
+	}
+	if (fclose(f) != 0)
+		return roi_err_set(err, "%s: %s", path, strerror(errno));
+	return 0;
 }
 
 static int write_json(const char *path, cJSON *doc, struct roi_err *err)
@@ -477,6 +518,7 @@ int cmd_calibrate(int argc, char **argv)
 		{.name = "ridge", .value = &o.ridge},
 		{.name = "freq", .value = &o.freq},
 		{.name = "work", .value = &o.work},
+		{.name = "rows", .value = &o.rows},
 		{.name = "output", .short_name = 'o', .value = &o.output},
 	};
 	char **args = calloc((size_t)argc + 1, sizeof *args);
@@ -585,6 +627,8 @@ int cmd_calibrate(int argc, char **argv)
 		goto fail;
 	printf("%s: %zu programs, %zu operation keys; fit error mean %.2f %%, max %.2f %%\n", o.output, set.nprograms,
 	       set.nkeys, 100 * mean, 100 * max);
+	if (o.rows && write_rows(o.rows, &set, &cyc, &err) != 0)
+		goto fail;
 
 	if (o.loo) {
 		unsigned char *skip = calloc(set.nprograms + 1, 1);

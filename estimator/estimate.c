@@ -14,6 +14,7 @@ void roi_opdesc_of(struct roi_opdesc *d, const struct roi_op *op, const struct r
 	d->from_ctype = op->from_ctype;
 	d->code = op->code;
 	d->operand = op->operand;
+	d->subscripts = op->subscripts;
 	d->is_volatile = op->is_volatile;
 	d->type = abi ? roi_type_to_target(op->type, op->ctype, abi) : op->type;
 	d->from = abi ? roi_type_to_target(op->from, op->from_ctype, abi) : op->from;
@@ -152,7 +153,7 @@ void roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, c
 			if (!m)
 				continue;
 			struct roi_opkey k = {o->t.d.kind, o->t.d.type, o->t.d.access, o->t.d.callee, o->t.d.from,
-					      o->t.d.operand};
+					      o->t.d.operand, o->t.d.subscripts};
 			o->t.cost = roi_model_lookup(m, &k, &o->t.fallback);
 			if (o->t.cost) {
 				op_cost[u][i].cycles = o->t.cost->cycles;

@@ -18,6 +18,7 @@
 struct roi_opdesc {
 	const char *kind, *type, *ctype, *access, *callee, *from, *from_ctype, *code;
 	const char *operand;                    /* costed apart, shown merged (roi_op.operand) */
+	long long subscripts;                   /* the same (roi_op.subscripts) */
 	const char *host_type, *host_from;      /* the unmapped types when mapping changed them, else NULL */
 	bool is_volatile;
 };

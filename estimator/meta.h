@@ -24,7 +24,8 @@ struct roi_op {
 	const char *callee;             /* call: name or "*indirect" */
 	const char *from, *from_ctype;  /* conv: source type */
 	const char *code;               /* vec/other: GCC tree code */
-	const char *operand;            /* a constant second operand: "const", or a shift's amount */
+	const char *operand;            /* the operand kind that decides the code (types.h) */
+	long long subscripts;           /* load/store of a multi-dimensional array: 2 or more; else 0 */
 	bool is_volatile, direct, builtin, internal;
 	long long bytes, cases;         /* copy size, switch labels; -1 when absent */
 };

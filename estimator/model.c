@@ -11,7 +11,7 @@
 #include "readfile.h"
 
 static const char *const cost_fields[] = {
-	"kind", "type", "class", "access", "callee", "from", "operand", "cycles", "energy_j", "note", NULL,
+	"kind", "type", "class", "access", "callee", "from", "operand", "subscripts", "cycles", "energy_j", "note", NULL,
 };
 
 static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct roi_cost *c)
@@ -23,7 +23,8 @@ static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct 
 	    jv_one_of(v, w, "kind", c->kind, roi_kinds) || jv_string(v, o, w, "type", false, &c->type) ||
 	    jv_string(v, o, w, "class", false, &c->cls) || jv_string(v, o, w, "access", false, &c->access) ||
 	    jv_string(v, o, w, "callee", false, &c->callee) || jv_string(v, o, w, "from", false, &c->from) ||
-	    jv_string(v, o, w, "operand", false, &c->operand) || jv_string(v, o, w, "note", false, &c->note))
+	    jv_string(v, o, w, "operand", false, &c->operand) || jv_string(v, o, w, "note", false, &c->note) ||
+	    jv_integer(v, o, w, "subscripts", false, 2, 64, &c->subscripts))
 		return -1;
 	if ((c->type && !roi_type_valid(c->type) && jv_one_of(v, w, "type", c->type, roi_type_names)) ||
 	    (c->cls && jv_one_of(v, w, "class", c->cls, roi_classes)) ||
@@ -45,7 +46,8 @@ static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct 
 		if (!cost_fields[i])
 			return jv_fail(v, w, "unknown field '%s'", f->string);
 	}
-	c->specificity = 2 * !!c->type + !!c->cls + !!c->access + !!c->callee + !!c->from + !!c->operand;
+	c->specificity = 2 * !!c->type + !!c->cls + !!c->access + !!c->callee + !!c->from + !!c->operand +
+			 !!c->subscripts;
 	return 0;
 }
 
@@ -155,7 +157,7 @@ const struct roi_cost *roi_model_lookup(const struct roi_model *m, const struct 
 
 		if (strcmp(c->kind, op->kind) != 0 || !agrees(c->type, op->type) || !agrees(c->cls, cls) ||
 		    !agrees(c->access, op->access) || !agrees(c->callee, op->callee) || !agrees(c->from, op->from) ||
-		    !agrees(c->operand, op->operand))
+		    !agrees(c->operand, op->operand) || (c->subscripts && c->subscripts != op->subscripts))
 			continue;
 		if (!best || c->specificity > best->specificity)
 			best = c;
@@ -174,10 +176,14 @@ double roi_cost_energy(const struct roi_model *m, const struct roi_cost *c)
 
 const char *roi_cost_describe(const struct roi_cost *c, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s%s%s%s", c->kind, c->type ? " type=" : "", c->type ? c->type : "",
+	char subs[32] = "";
+
+	if (c->subscripts)
+		snprintf(subs, sizeof subs, " subscripts=%lld", c->subscripts);
+	snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s%s%s%s%s", c->kind, c->type ? " type=" : "", c->type ? c->type : "",
 		 c->cls ? " class=" : "", c->cls ? c->cls : "", c->access ? " access=" : "", c->access ? c->access : "",
 		 c->callee ? " callee=" : "", c->callee ? c->callee : "", c->from ? " from=" : "",
-		 c->from ? c->from : "", c->operand ? " operand=" : "", c->operand ? c->operand : "");
+		 c->from ? c->from : "", c->operand ? " operand=" : "", c->operand ? c->operand : "", subs);
 	return buf;
 }
 

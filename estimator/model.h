@@ -12,11 +12,12 @@
 struct roi_cost {
 	const char *kind;
 	const char *type, *cls, *access, *callee, *from, *operand;  /* match fields, NULL when absent */
+	long long subscripts;   /* match field, 0 when absent */
 	double cycles;
 	double energy_j;        /* per execution; valid when has_energy */
 	bool has_energy;
 	const char *note;
-	int specificity;        /* type 2, class 1, access, callee, from and operand 1 each */
+	int specificity;        /* type 2, class 1, access, callee, from, operand, subscripts 1 each */
 	size_t index;           /* position in costs[] */
 };
 
@@ -33,6 +34,7 @@ struct roi_model {
 /* What a lookup matches against; type and from are already mapped to the target. */
 struct roi_opkey {
 	const char *kind, *type, *access, *callee, *from, *operand;
+	long long subscripts;   /* 0: not a multi-dimensional array access */
 };
 
 /* Errors: "PATH:LINE:COL: malformed JSON" (column in bytes, from 1), schema errors naming the

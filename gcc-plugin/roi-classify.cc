@@ -154,6 +154,13 @@ emit_access (roi_op_sink sink, void *ctx, const char *kind, tree ref)
   tree base = get_base_address (ref);
   if (base && DECL_P (base))
     op.operand = is_global_var (base) ? "global" : "local";
+  /* m[i][j] is one access whose address takes a multiply per dimension */
+  unsigned n = 0;
+  for (tree t = ref; TREE_CODE (t) == ARRAY_REF || TREE_CODE (t) == ARRAY_RANGE_REF;
+       t = TREE_OPERAND (t, 0))
+    n++;
+  if (n >= 2)
+    op.subscripts = n;
   sink (ctx, &op);
 }
 

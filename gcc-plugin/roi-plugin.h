@@ -86,6 +86,8 @@ struct roi_op
 			     "const", "pow2" for a multiply or divide by a power of
 			     two, a shift's or rotate's amount ("3"); for loads and
 			     stores of a variable "local" or "global" */
+  unsigned subscripts;    /* load/store of a multi-dimensional array element:
+			     the number of subscripts (2 or more), else 0 */
 };
 typedef void (*roi_op_sink) (void *ctx, const struct roi_op *op);
 void roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx);
