@@ -67,10 +67,10 @@ END {
 	for (k = 1; k <= no; k++) {
 		o = order[k]
 		printf "%-4s %9d %12.2f%% %12.2f%% %12.2f%% %12.2f%%\n", o, n[o], 100 * st[o] / n[o], 100 * mt[o], 100 * sh[o] / n[o], 100 * mh[o]
-		printf "%s{\"opt\":\"%s\",\"programs\":%d,\"target_mean_abs_error\":%.5f,\"target_max_abs_error\":%.5f,\"host_mean_abs_error\":%.5f,\"host_max_abs_error\":%.5f}", k > 1 ? "," : "", o, n[o], st[o] / n[o], mt[o], sh[o] / n[o], mh[o] >out
+		printf "%s{\"opt\":\"%s\",\"programs\":%d,\"target_mean_abs_error\":%.5f,\"target_max_abs_error\":%.5f,\"host_mean_abs_error\":%.5f,\"host_max_abs_error\":%.5f}", (k > 1 ? "," : ""), o, n[o], st[o] / n[o], mt[o], sh[o] / n[o], mh[o] >out
 	}
 	printf "],\"programs\":[" >out
-	for (i = 1; i <= NR; i++) printf "%s%s", i > 1 ? "," : "", js[i] >out
+	for (i = 1; i <= NR; i++) printf "%s%s", (i > 1 ? "," : ""), js[i] >out
 	printf "]}\n" >out
 }' "$rows"
 jq . "$out" >"$out.tmp" && mv "$out.tmp" "$out"

@@ -114,6 +114,18 @@ fndecl_built_in_p_compat (const_tree fndecl)
 #define SET_DECL_ALIGN_COMPAT(decl, align) (DECL_ALIGN (decl) = (align))
 #endif
 
+/* Calls that must be tail calls (musttail) exist from GCC 9 on.  */
+static inline bool
+roi_call_must_tail_p (gcall *call)
+{
+#if GCCPLUGIN_VERSION >= 9000
+  return gimple_call_must_tail_p (call);
+#else
+  (void) call;
+  return false;
+#endif
+}
+
 /* GCC 12 replaced FOR_EACH_LOOP by a range over loops_list.  */
 #if GCCPLUGIN_VERSION >= 12000
 #define ROI_FOR_EACH_LOOP(L, FUN, FLAGS) for (loop_p L : loops_list (FUN, FLAGS))

@@ -89,11 +89,38 @@ hook_call (bool enter, tree region)
   return gimple_build_call (fn, 1, build_fold_addr_expr (region));
 }
 
+/* A tail call leaves the function without coming back to the exit hook before
+   the return that follows it (the tail-call pass has run: -O2 turns
+   "return h (x);" into a jump to h).  A region's calls become ordinary calls;
+   one that must stay a tail call (musttail) closes the region before it.  */
+static void
+no_tail_calls (function *fun, tree region, loop_p loop)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    {
+      if (loop && !flow_bb_inside_loop_p (loop, bb))
+	continue;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	{
+	  gcall *call = dyn_cast <gcall *> (gsi_stmt (gsi));
+	  if (!call || !gimple_call_tail_p (call))
+	    continue;
+	  if (roi_call_must_tail_p (call))
+	    gsi_insert_before (&gsi, hook_call (false, region), GSI_SAME_STMT);
+	  else
+	    gimple_call_set_tail (call, false);
+	}
+    }
+}
+
 /* Exit hooks go before the return itself: no statement can follow it.  */
 static void
 exit_before_returns (function *fun, tree region, loop_p loop)
 {
   basic_block bb;
+  no_tail_calls (fun, region, loop);
   FOR_EACH_BB_FN (bb, fun)
     {
       if (loop && !flow_bb_inside_loop_p (loop, bb))

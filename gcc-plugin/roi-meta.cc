@@ -101,6 +101,12 @@ roi_meta_op (const struct roi_op *op)
   return index;
 }
 
+const char *
+roi_meta_op_text (unsigned index)
+{
+  return unit_ops.items[index];
+}
+
 unsigned
 roi_meta_next_function_index (void)
 {

@@ -94,11 +94,17 @@ add_line (struct block_ops *b, unsigned file, unsigned line)
   b->lines.safe_push (line);
 }
 
+/* The operations of the function being described, folded into its checksum:
+   the blocks name operations by their index in the unit's table, so the same
+   blocks with another operation would otherwise keep the checksum.  */
+static unsigned ops_crc;
+
 static void
 record_op (void *ctx, const struct roi_op *op)
 {
   struct block_ops *b = (struct block_ops *) ctx;
   unsigned index = roi_meta_op (op);
+  ops_crc = crc32_string (ops_crc, roi_meta_op_text (index));
   for (unsigned i = 0; i < b->rows.length (); i++)
     if (b->rows[i].op == index && b->rows[i].file == b->file
 	&& b->rows[i].line == b->line)
@@ -253,6 +259,7 @@ roi_instrument (function *fun)
     counter_of[order[i]->index] = (int) i;
 
   struct roi_buf blocks = { NULL, 0, 0 };
+  ops_crc = 0;
   roi_buf_add (&blocks, "[");
   for (unsigned i = 0; i < order.length (); i++)
     {
@@ -271,7 +278,10 @@ roi_instrument (function *fun)
   XDELETEVEC (counter_of);
 
   const char *asm_name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
-  unsigned checksum = crc32_string (crc32_string (0, asm_name), blocks.text);
+  char ops_hex[16];
+  snprintf (ops_hex, sizeof ops_hex, "%08x", ops_crc);
+  unsigned checksum = crc32_string (crc32_string (crc32_string (0, asm_name),
+						  blocks.text), ops_hex);
   unsigned n = order.length ();
 
   tree counters = roi_counters_create (fn_index, n);

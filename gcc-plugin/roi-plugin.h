@@ -107,6 +107,7 @@ void roi_loops_describe (function *fun, const int *counter_of, struct roi_buf *o
 /* ---- roi-meta.cc ---- */
 const char *roi_unit_id (void);
 unsigned roi_meta_op (const struct roi_op *op);
+const char *roi_meta_op_text (unsigned index);	/* its JSON in the op table */
 unsigned roi_meta_file (const char *file);
 unsigned roi_meta_next_function_index (void);
 void roi_meta_add_function (const char *json);

@@ -80,4 +80,33 @@ test_expect_success 'a 24-bit bit-field computes in a 24-bit type, and roi estim
 	jq -e "[.ops[] | select(.type == \"u24\")] | length > 0" bf.json
 '
 
+cat >operand.c <<'CEOF'
+unsigned g[4];
+unsigned t2[3][5];
+unsigned f(unsigned a, unsigned b, int i)
+{
+	unsigned l[4];
+	l[i] = a << 3;
+	l[i + 1] = a * 8 + b * 6;
+	g[i] = a + 5 + b;
+	return l[i] + t2[i][i] + g[i] / b;
+}
+CEOF
+
+# By hand from the source: a shift by 3, a multiply by a power of two and by another
+# constant, two adds of a constant (i + 1 in int, a + 5 in unsigned), stores and loads of the
+# local l and the global g, one two-subscript load of t2; b's add and the division by b have a
+# variable operand and no field.
+test_expect_success 'operands that decide the code: constants, shift amounts, where a variable lives, subscripts' '
+	gcc -O0 -fplugin="$ROI_PLUGIN" -c operand.c &&
+	meta_json operand.o >op.json &&
+	jq -c "[.[0].ops[] | select(.operand or .subscripts) | [.kind, .type, .access, .operand, .subscripts]] | sort" \
+		op.json >got &&
+	cat >want <<-\EOF &&
+	[["add","i32",null,"const",null],["add","u32",null,"const",null],["load","u32","array","global",null],["load","u32","array","global",2],["load","u32","array","local",null],["mul","u32",null,"const",null],["mul","u32",null,"pow2",null],["shl","u32",null,"3",null],["store","u32","array","global",null],["store","u32","array","local",null]]
+	EOF
+	test_cmp want got &&
+	jq -e "[.[0].ops[] | select(.kind == \"div\")] | length == 1 and (.[0] | has(\"operand\") | not)" op.json
+'
+
 test_done

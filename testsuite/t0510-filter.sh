@@ -164,6 +164,23 @@ test_expect_success 'hooks balance at run time: returns, break, goto out of a lo
 	done
 '
 
+test_expect_success 'a tail call does not skip the exit hook (-O2 makes "return h (x)" a jump)' '
+	cat >tail.c <<-\CEOF &&
+	int __attribute__((noinline)) h(int x) { return x * 3 + 1; }
+	int __attribute__((noinline)) k(int x) { return h(x + 1); }
+	int main(void) { int s = 0; for (int i = 0; i < 10; i++) s += k(i); return s == 0; }
+	CEOF
+	printf "hooks include function k\n" >f.txt &&
+	# k runs 10 times and every run is closed again
+	printf "0 10 0\n" >expect &&
+	for O in -O1 -O2 -Os; do
+		gcc $O -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=f.txt tail.c count-hooks.c "$ROI_LIB" -o tail &&
+		ROI_OUTPUT=tail.roi ./tail >got && test_cmp expect got || return 1
+	done &&
+	objdump -d --no-show-raw-insn tail | awk "/^[0-9a-f]+ <k>:/ { on = 1; next } /^\$/ { on = 0 } on" >k.s &&
+	test_grep "call.*<__roi_region_exit>" k.s
+'
+
 test_expect_success 'nested loops and recursion balance too' '
 	cat >nest.c <<-\CEOF &&
 	static int __attribute__((noinline)) walk(int d)
