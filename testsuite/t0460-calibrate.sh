@@ -6,13 +6,14 @@ at -O0 for the ATmega32U4. The measured cycles the model records must be what
 simavr gives for the plain firmware from main to its end (checked with roi run
 on a build of our own), the fitted estimates what roi estimate computes with
 the model, and the fit must be close on its own programs. The shipped -O0
-model must estimate the matrix example within 5 % of simavr.'
+model must estimate the matrix example within 10 % of simavr.'
 . "$(dirname "$0")/test-lib.sh"
 
 corpus=$ROI_SRC/contrib/calibration
 base=$ROI_SRC/models/atmega32u4.json
+# the plugin named: a roi built elsewhere (check-asan's) has no build/avr/roi.so beside it
 calibrate () {
-	"$ROI" calibrate --target avr --mcu atmega32u4 --base "$base" "$@"
+	"$ROI" calibrate --target avr --mcu atmega32u4 --base "$base" --plugin "$ROI_BUILD/avr/roi.so" "$@"
 }
 # main_to_end ELF: simavr cycles from main's first instruction to the stop
 main_to_end () {
