@@ -216,21 +216,15 @@ for_each_own_location (loop_p loop, bool (*visit) (const expanded_location *, vo
   return stopped;
 }
 
-static bool
-filter_names (const expanded_location *x, void *ctx)
-{
-  if (!roi_filter_hooks_loop (x->file, x->line))
-    return false;
-  *(expanded_location *) ctx = *x;
-  return true;
-}
+static bool loop_line (loop_p loop, expanded_location *out);
 
-/* Does the filter name a line of LOOP itself?  Not only the header's: at -O2
-   GCC rotates loops, and the statements of the for line move to the latch.  */
+/* Does the filter name LOOP by its line, the one roi report and --suggest name it
+   by (loop_line)?  Only that line: a rule naming another line of the body must
+   not select the loop under a name the report does not know.  */
 static bool
 loop_selected (loop_p loop, expanded_location *where)
 {
-  return for_each_own_location (loop, filter_names, where);
+  return loop_line (loop, where) && roi_filter_hooks_loop (where->file, where->line);
 }
 
 void

@@ -164,6 +164,19 @@ test_expect_success 'hooks balance at run time: returns, break, goto out of a lo
 	done
 '
 
+test_expect_success 'a loop is selected by its own line only, the one the report names it by' '
+	# rl.c:3 is the for line; rl.c:4 is in the body
+	printf "hooks include loop rl.c:4\n" >f.txt &&
+	gcc -O2 -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=f.txt -c rl.c &&
+	meta_json rl.o >rl.json &&
+	test_equal 0 "$(jq "[.[0].regions // [] | .[]] | length" rl.json)" &&
+	test_equal false "$(jq ".[0].filter.rules[0].matched" rl.json)" &&
+	printf "hooks include loop rl.c:3\n" >f.txt &&
+	gcc -O2 -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=f.txt -c rl.c &&
+	meta_json rl.o >rl.json &&
+	test_equal "[\"loop\",3]" "$(jq -c "[.[0].regions[] | .kind, .line]" rl.json)"
+'
+
 test_expect_success 'a tail call does not skip the exit hook (-O2 makes "return h (x)" a jump)' '
 	cat >tail.c <<-\CEOF &&
 	int __attribute__((noinline)) h(int x) { return x * 3 + 1; }
