@@ -69,8 +69,11 @@ test_expect_success 'an empty region measures exactly hook-inside per call' '
 '
 
 test_expect_success 'roi report shows the measured cycles beside the estimate' '
-	"$ROI" report regs.elf >report &&
-	test_grep "^  hundred .* cycles" report
+	"$ROI" report --model "$ROI_SRC/models/atmega32u4-Os.json" regs.elf >report &&
+	# calls, ops, the estimate (cycles, energy), then measured, hook calls, overhead and the
+	# net time: 3 calls x 100 nops, exactly
+	grep -E "^  hundred +function +3 +[0-9]+ +[0-9.]+ +[0-9.]+ [pnum]?J .* [0-9]+ cycles +3 +[0-9]+ cycles +300 cycles" \
+		report
 '
 
 test_expect_success 'a hook naming no region is an error, not a wrong report' '
