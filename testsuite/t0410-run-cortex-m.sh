@@ -127,6 +127,24 @@ test_expect_success 'a firmware that ends QEMU itself, not through _exit: no cou
 	test ! -f own.elf.roi
 '
 
+test_expect_success 'the DWT region port builds warning-free and a hooked firmware runs to its end' '
+	cat >work.c <<-\EOF &&
+	static int __attribute__((noinline)) work(int n) { int s = 0; for (int i = 0; i < n; i++) s += i * i; return s; }
+	int main(void) { int t = 0; for (int k = 0; k < 5; k++) t += work(10 + k); return t != 2645; }
+	EOF
+	arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -O2 -Wall -Wextra -Werror \
+		-c "$ROI_SRC/runtime/ports/roi-region-dwt.c" -o dwt.o &&
+	printf "hooks include function work\n" >f.txt &&
+	make -s -f "$CM_MAKEFILE" ROI_PLUGIN="$ROI_BUILD/arm/roi.so" ROI_FLAGS=-fplugin-arg-roi-filter=f.txt \
+		OUT=work.elf OPT=-O0 SRC="work.c dwt.o" &&
+	arm-none-eabi-objdump -d work.elf >work.s &&
+	test_grep "bl.*<__roi_region_exit>" work.s &&
+	roi_cm work.elf >out &&
+	# exit status 0: the sums of squares 285 + 385 + 506 + 650 + 819 came out right with the hooks
+	test_grep "stopped at _exit(0)" out &&
+	test_equal 5 "$(awk "\$1 == \"fn\" && \$3 == 0 { print \$6 }" work.elf.roi)"
+'
+
 test_expect_success '--json and --output; semihosting output reaches stdout, the exit status is reported' '
 	cat >hello.c <<-\EOF &&
 	#include <stdio.h>

@@ -76,6 +76,14 @@ test_expect_success 'roi report shows the measured cycles beside the estimate' '
 		report
 '
 
+test_expect_success 'the Timer1 port for hardware builds warning-free and links with the hooked program' '
+	avr-gcc -mmcu=atmega32u4 -Os -Wall -Wextra -Werror -c "$ROI_SRC/runtime/ports/roi-region-timer1.c" -o timer1.o &&
+	avr-gcc -mmcu=atmega32u4 regs.o timer1.o -o regs-timer1.elf &&
+	avr-nm regs-timer1.elf >syms &&
+	test_grep " T __roi_region_enter$" syms &&
+	test_grep " T __vector_20$" syms
+'
+
 test_expect_success 'a hook naming no region is an error, not a wrong report' '
 	cat >stray.c <<-CEOF &&
 	#include <avr/io.h>

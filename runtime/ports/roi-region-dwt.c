@@ -7,8 +7,10 @@
  *
  * The first enter enables the counter (DEMCR.TRCENA, DWT_CTRL.CYCCNTENA).
  * Recursion: every call is counted, the time of the outermost entry only.
- * QEMU does not model the DWT: under 'roi run --target cortex-m' the calls
- * are exact and the cycles stay 0.  Interrupt handlers that are regions
+ * QEMU does not model the DWT: a firmware with this port runs there (t0410),
+ * but the cycles stay 0, and 'roi run --target cortex-m' does not read the
+ * descriptors yet: on QEMU, regions are for budgets on the estimate, on a
+ * board for a debugger to read.  Interrupt handlers that are regions
  * themselves nest correctly; the stack is ROI_DWT_DEPTH deep.  */
 #include <stdint.h>
 
