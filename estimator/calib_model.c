@@ -104,7 +104,8 @@ static int terms_of(struct params *ps, const struct roi_calib_key *k, const stru
 			TERM(bytes * bytes, "Q %s %s", k->kind, cls);
 		if (k->type && k->type[0] == 'i' && strcmp(cls, "int") == 0)
 			TERM(1, "S %s%s", k->kind, NULL);
-		/* a constant operand: an immediate form, or a shift's own sequence per amount */
+		/* the operand kind: an immediate form, a shift's own sequence per amount, a frame
+		 * offset or a symbol */
 		if (k->operand)
 			TERM(1, "O %s %s", k->kind, k->operand);
 		if (k->subscripts)

@@ -42,9 +42,9 @@ static int compile(const struct roi_calib_build *b, const char *source, const ch
 
 	snprintf(mmcu, sizeof mmcu, "-mmcu=%s", b->mcu);
 	snprintf(fplugin, sizeof fplugin, "-fplugin=%s", b->plugin);
-	/* The plain build carries a DWARF line table (avr-gcc 5.4 makes STABS of a bare -g; -g changes
-	 * no instruction: GCC checks that with
-	 * -fcompare-debug), so its cycles can be given to source lines. */
+	/* The plain build carries a DWARF line table, so that its cycles can be given to source lines
+	 * (avr-gcc 5.4 makes STABS of a bare -g; -g changes no instruction, which GCC's own
+	 * -fcompare-debug checks). */
 	char *argv[] = {(char *)b->cc, mmcu, (char *)b->opt, (char *)source, "-o", (char *)out,
 			counted ? fplugin : "-gdwarf-2", NULL};
 	return spawn_wait(argv, source, err);
@@ -127,7 +127,7 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 		if (t->rows[i].file && strcmp(base_name(t->rows[i].file), src) == 0 && t->rows[i].line > maxline)
 			maxline = t->rows[i].line;
 
-	/* the operations by line, keys made as features() makes them */
+	/* the operations by line, with their keys */
 	struct line_op *ops = NULL;
 	size_t nops = 0, nfn = 0;
 	unsigned *decl = NULL;
@@ -136,7 +136,6 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 
 		for (size_t f = 0; f < unit->nfunctions; f++) {
 			const struct roi_function *fn = &unit->functions[f];
-
 			long frame = -1;
 
 			if (strcmp(base_name(unit->files[fn->file]), src) == 0) {
