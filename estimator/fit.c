@@ -116,9 +116,12 @@ unsigned roi_fit_solve(const struct roi_fit *f, double *t)
 
 	if (!free_ || !s || !r || !sp || !l || !P)
 		abort();
+	/* Every parameter starts free, at its bound: the first solve says at once which ones the data
+	 * push below it, and they are bound in one step. Most costs end up above their bound, so this
+	 * takes a few factorisations where adding one parameter at a time takes one per parameter. */
 	for (size_t j = 0; j < n; j++) {
-		free_[j] = !isfinite(f->lower[j]);
-		t[j] = free_[j] ? 0 : f->lower[j];
+		free_[j] = true;
+		t[j] = isfinite(f->lower[j]) ? f->lower[j] : 0;
 		scale = fmax(scale, fabs(b[j]));
 	}
 	for (sweep = 1; sweep <= 3 * n + 10; sweep++) {
@@ -134,8 +137,10 @@ unsigned roi_fit_solve(const struct roi_fit *f, double *t)
 				t[j] += alpha * (s[j] - t[j]);
 			if (alpha >= 1)
 				break;
+			/* bound: the free parameters that reached their bound on their way below it */
 			for (size_t j = 0; j < n; j++)
-				if (free_[j] && isfinite(f->lower[j]) && t[j] <= f->lower[j] + 1e-12 * fmax(1, fabs(f->lower[j]))) {
+				if (free_[j] && isfinite(f->lower[j]) && s[j] < t[j] &&
+				    t[j] <= f->lower[j] + 1e-12 * fmax(1, fabs(f->lower[j]))) {
 					t[j] = f->lower[j];
 					free_[j] = false;
 				}
