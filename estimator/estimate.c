@@ -206,7 +206,10 @@ void roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, c
 	compute_ops(e, unit_ops);
 	qsort(e->fns, e->nfns, sizeof *e->fns, fn_by_cost);
 
-	qsort(lines, nlines, sizeof *lines, by_line);
+	/* no line ran (a counted function never called, main not counted): lines is NULL, which
+	 * qsort must not get even for 0 elements (found by fuzz/meta.c) */
+	if (nlines)
+		qsort(lines, nlines, sizeof *lines, by_line);
 	e->lines = roi_arena_array(&e->arena, nlines, sizeof *e->lines);
 	for (size_t i = 0; i < nlines; i++) {
 		struct roi_line_total *last = e->nlines ? &e->lines[e->nlines - 1] : NULL;

@@ -164,6 +164,18 @@ test_expect_success 'hooks balance at run time: returns, break, goto out of a lo
 	done
 '
 
+test_expect_success 'a run in which no counted code ran: roi estimate says 0 operations' '
+	cat >never.c <<-\CEOF &&
+	int __attribute__((noinline)) never(int x) { return x + 1; }
+	int main(int argc, char **argv) { (void)argv; return argc > 5 ? never(argc) : 0; }
+	CEOF
+	printf "count exclude function main\n" >f.txt &&
+	gcc -O0 -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=f.txt never.c "$ROI_LIB" -o never &&
+	ROI_OUTPUT=never.roi ./never &&
+	"$ROI" estimate never never.roi >est &&
+	test_grep "^total  *0 ops" est
+'
+
 test_expect_success 'a loop is selected by its own line only, the one the report names it by' '
 	# rl.c:3 is the for line; rl.c:4 is in the body
 	printf "hooks include loop rl.c:4\n" >f.txt &&
