@@ -195,7 +195,7 @@ static int simulate(avr_t *avr, struct watch *w, struct roi_avr_run *run, struct
 		int state = avr_run(avr);
 
 		if (run->pc_cycles && run->main_seen && pc < run->pc_cycles_size) {
-			if (run->pc_owned[pc])
+			if (!run->pc_owned || run->pc_owned[pc])
 				w->owner = pc;
 			run->pc_cycles[w->owner] += avr->cycle - before;
 		}

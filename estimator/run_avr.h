@@ -55,7 +55,7 @@ struct roi_avr_run {
 	/* in, optional: cycles per instruction address (bytes; pc_cycles_size long), added to from
 	 * main's first instruction on, for calibration to give them to source lines. An instruction
 	 * at an address not in pc_owned (a library routine's) adds to the owned one that ran last,
-	 * its caller. */
+	 * its caller (without pc_owned every address is its own). */
 	uint64_t *pc_cycles;
 	const bool *pc_owned;
 	size_t pc_cycles_size;
