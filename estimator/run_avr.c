@@ -264,6 +264,12 @@ int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 		roi_err_set(err, "%s: simavr cannot create a %s", run->elf, run->mcu);
 		goto out;
 	}
+	/* simavr aborts the whole process on code larger than the flash (found by fuzz/avr_elf.c) */
+	if ((uint64_t)fw.flashbase + fw.flashsize > (uint64_t)avr->flashend + 1) {
+		roi_err_set(err, "%s: %u bytes of code at 0x%x do not fit the %u bytes of flash of the %s", run->elf,
+			    (unsigned)fw.flashsize, (unsigned)fw.flashbase, (unsigned)avr->flashend + 1, run->mcu);
+		goto out;
+	}
 	avr_load_firmware(avr, &fw);
 	avr->frequency = run->freq_hz;  /* after loading: an .mmcu section may name another one */
 	avr->sleep = no_sleep;

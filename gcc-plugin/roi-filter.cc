@@ -56,6 +56,15 @@ keyword (const char *word, const char *a)
   return strcasecmp (word, a) == 0;
 }
 
+static void
+free_words (char **w, int n)
+{
+  for (int i = 0; i < n; i++)
+    free (w[i]);
+}
+
+/* Every way out frees the words read so far: a compiler reads the filter once,
+   but fuzz/filter.cc reads millions (it ran out of memory).  */
 static bool
 parse_rule (const char *path, unsigned lineno, const char *line, struct rule *r)
 {
@@ -71,6 +80,7 @@ parse_rule (const char *path, unsigned lineno, const char *line, struct rule *r)
       if (!w[i])
 	{
 	  error ("%s:%u:%u: expected %s", path, lineno, col, expected[i]);
+	  free_words (w, i);
 	  return false;
 	}
       bool ok = true;
@@ -96,6 +106,7 @@ parse_rule (const char *path, unsigned lineno, const char *line, struct rule *r)
 	{
 	  error ("%s:%u:%u: expected %s, got %qs", path, lineno, start,
 		 expected[i], w[i]);
+	  free_words (w, i + 1);
 	  return false;
 	}
     }
@@ -105,12 +116,15 @@ parse_rule (const char *path, unsigned lineno, const char *line, struct rule *r)
     {
       error ("%s:%u:%u: unexpected %qs after the name (one rule per line)",
 	     path, lineno, start, extra);
+      free (extra);
+      free_words (w, 4);
       return false;
     }
   if (r->subject == SUBJECT_LOOP && r->effect == EFFECT_COUNT)
     {
       error ("%s:%u:%u: loop rules select hooks; counting is per function",
 	     path, lineno, 1);
+      free_words (w, 4);
       return false;
     }
 
@@ -122,6 +136,7 @@ parse_rule (const char *path, unsigned lineno, const char *line, struct rule *r)
     {
       error ("%s:%u:%u: expected a pattern after %<glob:%>", path, lineno,
 	     name_col + 5);
+      free_words (w, 4);
       return false;
     }
   if (r->subject == SUBJECT_LOOP)
@@ -133,6 +148,7 @@ parse_rule (const char *path, unsigned lineno, const char *line, struct rule *r)
 	{
 	  error ("%s:%u:%u: expected FILE:LINE for a loop, got %qs", path,
 		 lineno, name_col, w[3]);
+	  free_words (w, 4);
 	  return false;
 	}
       r->name = xstrndup (name, colon - name);
@@ -142,8 +158,7 @@ parse_rule (const char *path, unsigned lineno, const char *line, struct rule *r)
     r->name = xstrdup (name);
   r->line = lineno;
   r->text = concat (w[0], " ", w[1], " ", w[2], " ", w[3], NULL);
-  for (int i = 0; i < 4; i++)
-    free (w[i]);
+  free_words (w, 4);
   return true;
 }
 
