@@ -258,6 +258,11 @@ int roi_elf_check_structure(struct roi_elf *e, struct roi_err *err)
 
 		if (!name)
 			return damaged_section(e, index, "its name is not in the section name table", err);
+		/* simavr 1.6 (Debian 12) crashes reading any .lock section, avr-libc's LOCKBITS too
+		 * (found by fuzz/avr_elf.c) */
+		if (strcmp(name, ".lock") == 0)
+			return roi_err_set(err, "%s: a .lock section (LOCKBITS): simavr 1.6 crashes loading lock bits; "
+					   "build the firmware to simulate without them", e->path);
 		d = elf_getdata(scn, NULL);
 		if (!d)
 			return damaged_section(e, index, "its contents cannot be read", err);
