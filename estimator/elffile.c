@@ -266,6 +266,9 @@ int roi_elf_check_structure(struct roi_elf *e, struct roi_err *err)
 		d = elf_getdata(scn, NULL);
 		if (!d)
 			return damaged_section(e, index, "its contents cannot be read", err);
+		/* simavr copies .fuse into its avr_t's fuse[6] without a bound (found by fuzz/avr_elf.c) */
+		if (strcmp(name, ".fuse") == 0 && d->d_size > 6)
+			return damaged_section(e, index, "a .fuse section of more than 6 bytes", err);
 		if (sh.sh_type == SHT_NOBITS) {
 			for (size_t i = 0; loaded[i]; i++)
 				if (strcmp(name, loaded[i]) == 0)
