@@ -91,10 +91,19 @@ static void format_freq(char *buf, size_t n, uint32_t hz)
 		snprintf(buf, n, "%u Hz", (unsigned)hz);
 }
 
+/* exit()'s argument at the stop loop: the C int in r25:r24, where main's return value or exit's
+ * argument stays on its way through libgcc's exit and _exit to that loop (abort() is _exit(1)).
+ * A C++ static destructor run in .fini between them could change it. */
+static int exit_status(const struct roi_avr_run *run)
+{
+	return (int16_t)(run->data[24] | run->data[25] << 8);
+}
+
 static int report(const struct roi_avr_run *run, const char *profile, bool json, cJSON *saturated)
 {
 	double seconds = (double)run->cycles / run->freq_hz;
 	const char *reason = run->stop == ROI_AVR_SLEEP ? "sleep" : "exit";
+	bool exited = run->stop == ROI_AVR_EXIT && run->data_size > 25;
 
 	if (json) {
 		cJSON *doc = cJSON_CreateObject();
@@ -107,6 +116,10 @@ static int report(const struct roi_avr_run *run, const char *profile, bool json,
 			cJSON_AddNumberToObject(doc, "main_cycle", (double)run->main_cycle);
 		cJSON_AddNumberToObject(doc, "seconds", seconds);
 		cJSON_AddStringToObject(doc, "stop_reason", reason);
+		if (exited)
+			cJSON_AddNumberToObject(doc, "exit_status", exit_status(run));
+		else
+			cJSON_AddNullToObject(doc, "exit_status");
 		if (profile)
 			cJSON_AddStringToObject(doc, "profile", profile);
 		else
@@ -131,6 +144,8 @@ static int report(const struct roi_avr_run *run, const char *profile, bool json,
 		fprintf(stderr, "roi: cannot write the output\n");
 		return ROI_EXIT_DATA;
 	}
+	if (exited && exit_status(run) != 0)
+		roi_warn("%s: the firmware exited with status %d", run->elf, exit_status(run));
 	return ROI_EXIT_OK;
 }
 

@@ -213,4 +213,36 @@ test_expect_success '--cycles-only: the plain matrix takes fewer cycles than the
 	test_grep "goes with --target avr and without --output" err
 '
 
+test_expect_success 'the exit status: main'"'"'s return value, exit()'"'"'s argument, abort()' '
+	cat >status.c <<-\EOF &&
+	#include <stdlib.h>
+	volatile int how;
+	int main(void)
+	{
+		if (how == 1)
+			exit(-300);
+		if (how == 2)
+			abort();
+		return how == 0 ? 42 : 0;
+	}
+	EOF
+	avr_cc -O2 -fplugin="$AVR_PLUGIN" status.c -o status.elf &&
+	roi_avr --json status.elf >st.json 2>err &&
+	test_equal "\"exit\" 42" "$(jq -r "[(.stop_reason | tojson), .exit_status] | join(\" \")" st.json)" &&
+	test_grep "^roi: warning: status.elf: the firmware exited with status 42$" err &&
+	# how = 1 and 2 in the firmware'"'"'s .data: the same code, other values
+	for how in 1 2; do
+		sed "s/^volatile int how;/volatile int how = $how;/" status.c >status$how.c &&
+		avr_cc -O2 status$how.c -o status$how.elf &&
+		"$ROI" run --target avr --mcu atmega32u4 --cycles-only --json status$how.elf >st$how.json 2>/dev/null ||
+		return 1
+	done &&
+	test_equal -300 "$(jq .exit_status st1.json)" "exit(-300)" &&
+	test_equal 1 "$(jq .exit_status st2.json)" "abort()" &&
+	roi_avr --json fw/matrix.elf >m.json 2>err &&
+	test_equal 0 "$(jq .exit_status m.json)" &&
+	! test -s err &&
+	test_equal null "$(jq .exit_status sleep.json)" "a sleep has no status"
+'
+
 test_done
