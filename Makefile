@@ -6,6 +6,7 @@
 #   make check      install what is missing, build, run the test suite (TAP, prove),
 #                   then the runtime and estimator tests again under ASan and UBSan
 #   make check-torture  GCC's gcc.c-torture/execute tests with and without the plugin
+#   make check-torture-avr  the same with avr-gcc and the avr plugin, run in simavr
 #   make check-csmith N=500  N random programs from csmith (seeds 1..N) at -O0/1/2/s,
 #                   with and without the plugin, and roi gcov-check on each
 #   make check-asan the runtime and estimator tests under ASan and UBSan only
@@ -59,7 +60,7 @@ ARM_PLUGIN  := $(BUILD)/arm/roi.so
 HOST_LIB    := $(BUILD)/host/libroi.a
 ROI_BIN     := $(BUILD)/bin/roi
 
-.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-csmith check-asan fuzz fuzz-build bench install clean
+.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-torture-avr check-csmith check-asan fuzz fuzz-build bench install clean
 all: $(HOST_PLUGIN) $(HOST_LIB) $(ROI_BIN)
 avr: $(AVR_PLUGIN)
 arm: $(ARM_PLUGIN)
@@ -154,6 +155,13 @@ check-torture: deps
 	@sh contrib/install-deps.sh torture
 	@$(MAKE) --no-print-directory all
 	sh testsuite/torture/run.sh --gcov all --json bench/results/torture.json $(BUILD)/torture/work
+
+# The same tests on an ATmega1284P in simavr, at -O0 and -O2 (t0505 runs every 8th in
+# make check). The summary is bench/results/torture-avr.json.
+check-torture-avr: deps
+	@sh contrib/install-deps.sh torture avr
+	@$(MAKE) --no-print-directory all avr
+	sh testsuite/torture/run.sh --target avr --json bench/results/torture-avr.json $(BUILD)/torture/avr-work
 
 # ---- random programs: csmith's, seeds 1..N, at -O0, -O1, -O2 and -Os ----
 # (t0520 runs seeds 1..12 in make check.) Disagreements are saved under

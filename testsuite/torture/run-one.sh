@@ -22,6 +22,15 @@
 # Uses ROI_PLUGIN, ROI_LIB and ROI from the environment (test-lib.sh's names),
 # and TORTURE_CC, the compiler (default gcc: the one the plugin was built for).
 #
+# TORTURE_TARGET=avr builds for an AVR (TORTURE_MCU, default atmega1284p:
+# 128 KiB flash, 16 KiB RAM) with avr-gcc and the avr plugin, and runs in
+# simavr through roi run: the plain firmware with --cycles-only, the counted one
+# for its profile. A test passes when it reaches exit with status 0 (abort() is
+# _exit(1), docs/run.md); it times out after AVR_MAX_CYCLES simulated cycles
+# (default 2*10^8; the counted firmware, slower by its counters, gets 4 times
+# as many). dg selectors naming avr-*-* apply instead of x86_64's; there is no
+# gcov on the target.
+#
 # The options follow GCC's own harness (execute.exp, ieee/ieee.exp,
 # builtins/builtins.exp), for x86_64-linux-gnu:
 # - every test gets -w and is linked with -lm;
@@ -39,7 +48,17 @@
 #   -flto, for freestanding) select nothing here and are ignored.
 
 execdir=$1 workdir=$2 want_gcov=$3 test=$4 level=$5
-CC=${TORTURE_CC:-gcc}
+target=${TORTURE_TARGET:-host}
+MCU=${TORTURE_MCU:-atmega1284p}
+AVR_MAX_CYCLES=${AVR_MAX_CYCLES:-200000000}
+if [ "$target" = avr ]; then
+	CC="${TORTURE_CC:-avr-gcc} -mmcu=$MCU"
+	want_gcov=
+	selector='avr-[*]-[*]'
+else
+	CC=${TORTURE_CC:-gcc}
+	selector='x86_64-[*]-[*]'
+fi
 COMPILE_TIMEOUT=${COMPILE_TIMEOUT:-300}
 RUN_TIMEOUT=${RUN_TIMEOUT:-60}
 
@@ -51,7 +70,7 @@ mkdir -p "$dir" || exit 1
 
 # dg_flags FILE: the options its dg-options and dg-additional-options add here.
 dg_flags () {
-	sed -n 's/.*{ *dg-\(additional-\)\{0,1\}options *//p' "$1" | awk '
+	sed -n 's/.*{ *dg-\(additional-\)\{0,1\}options *//p' "$1" | awk -v sel="$selector" '
 	{
 		if (substr($0, 1, 1) == "\"") {            # "FLAGS" [{ target SEL }] }
 			rest = substr($0, 2); i = index(rest, "\"")
@@ -61,7 +80,7 @@ dg_flags () {
 			flags = substr($0, 2, i - 2); rest = substr($0, i + 1)
 			gsub(/"/, "", flags)
 		} else next
-		if (rest ~ /target/ && !((rest ~ /x86_64-\*-\*/ && rest !~ /ia32/) || rest ~ /target fpic/))
+		if (rest ~ /target/ && !((rest ~ sel && rest !~ /ia32/) || rest ~ /target fpic/))
 			next
 		printf "%s ", flags
 	}'
@@ -97,18 +116,46 @@ build () {
 	roi)   pre=-fplugin=$ROI_PLUGIN lib=$ROI_LIB ;;
 	gcov)  pre="--coverage -fplugin=$ROI_PLUGIN" lib=$ROI_LIB ;;
 	esac
+	[ "$target" = avr ] && lib=     # runtime=none: the counters are all the firmware has
 	# shellcheck disable=SC2086  # flags and sources are word lists
 	timeout "$COMPILE_TIMEOUT" $CC $pre $flags $sources $lib -lm -o "$1" >"$1.cc" 2>&1
 }
 
 # run OUT: run OUT in $dir; pass, run or timeout.
 run () {
+	if [ "$target" = avr ]; then
+		run_avr "$@"
+		return
+	fi
 	(cd "$dir" && timeout "$RUN_TIMEOUT" "$1" >"$1.out" 2>&1)
 	case $? in
 	0)   echo pass ;;
 	124) echo timeout ;;
 	*)   echo run ;;
 	esac
+}
+
+# run_avr OUT: OUT in simavr; pass (exit with status 0), run (another status,
+# a sleep, a crash) or timeout. The counted firmware leaves $ROI_OUTPUT.
+run_avr () {
+	elf=$1
+	case $1 in
+	*/plain) set -- --cycles-only --max-cycles "$AVR_MAX_CYCLES" "$1" ;;
+	*)       set -- --output "$ROI_OUTPUT" --max-cycles $((AVR_MAX_CYCLES * 4)) "$1" ;;
+	esac
+	timeout "$RUN_TIMEOUT" "$ROI" run --target avr --mcu "$MCU" --json "$@" >"$dir/run.json" 2>"$dir/run.err"
+	case $? in
+	0)   if [ "$(jq -r '"\(.stop_reason) \(.exit_status)"' "$dir/run.json")" = "exit 0" ]; then
+		     echo pass
+	     else
+		     echo run
+	     fi ;;
+	124) echo timeout ;;
+	*)   if grep -q 'no stop after' "$dir/run.err"; then echo timeout; else echo run; fi ;;
+	esac
+	mv "$dir/run.json" "$elf.json"
+	mv "$dir/run.err" "$elf.err"
+	return 0
 }
 
 # outcome OUT MODE: build and run; pass, compile, run or timeout.

@@ -14,6 +14,9 @@
 #   --gcov all|none also build with --coverage and run 'roi gcov-check'
 #                   (default none)
 #   --json FILE     write the summary as JSON to FILE
+#   --target avr    avr-gcc with build/avr/roi.so (ROI_AVR_PLUGIN), run in
+#                   simavr by roi run
+#                   (run-one.sh says how; default host: gcc, natively)
 #
 # The tests come from Debian's gcc-12-source: the execute directory is taken
 # out of /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz into build/torture/ once.
@@ -33,10 +36,6 @@ set -e
 here=$(cd "$(dirname "$0")" && pwd)
 ROI_SRC=$(cd "$here/../.." && pwd)
 ROI_BUILD=${ROI_BUILD:-$ROI_SRC/build}
-ROI_PLUGIN=${ROI_PLUGIN:-$ROI_BUILD/host/roi.so}
-ROI_LIB=${ROI_LIB:-$ROI_BUILD/host/libroi.a}
-ROI=${ROI:-$ROI_BUILD/bin/roi}
-export ROI_PLUGIN ROI_LIB ROI
 
 TARBALL=${TORTURE_TARBALL:-/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz}
 SUBDIR=gcc-12.2.0/gcc/testsuite/gcc.c-torture/execute
@@ -49,7 +48,8 @@ levels="0 2"
 every=1
 gcov=none
 json=
-usage () { echo "usage: run.sh [-j N] [--levels L] [--every K] [--gcov all|none] [--json FILE] WORKDIR" >&2; exit 2; }
+target=host
+usage () { echo "usage: run.sh [-j N] [--levels L] [--every K] [--gcov all|none] [--json FILE] [--target host|avr] WORKDIR" >&2; exit 2; }
 while [ $# -gt 1 ]; do
 	case $1 in
 	-j)       jobs=$2; shift 2 ;;
@@ -57,6 +57,7 @@ while [ $# -gt 1 ]; do
 	--every)  every=$2; shift 2 ;;
 	--gcov)   gcov=$2; shift 2 ;;
 	--json)   json=$2; shift 2 ;;
+	--target) target=$2; shift 2 ;;
 	*)        usage ;;
 	esac
 done
@@ -64,8 +65,28 @@ done
 case $gcov in all|none) ;; *) usage ;; esac
 work=$1
 
-for f in "$ROI_PLUGIN" "$ROI_LIB" "$ROI"; do
-	[ -f "$f" ] || { echo "run.sh: $f is missing (make all)" >&2; exit 2; }
+ROI=${ROI:-$ROI_BUILD/bin/roi}
+case $target in
+host)
+	ROI_PLUGIN=${ROI_PLUGIN:-$ROI_BUILD/host/roi.so}
+	ROI_LIB=${ROI_LIB:-$ROI_BUILD/host/libroi.a}
+	cc=${TORTURE_CC:-gcc}
+	needs="$ROI_PLUGIN $ROI_LIB $ROI" ;;
+avr)
+	# No gcov on the target, and no runtime: the counters are read out of simavr.
+	ROI_PLUGIN=${ROI_AVR_PLUGIN:-$ROI_BUILD/avr/roi.so}
+	ROI_LIB=
+	cc=${TORTURE_CC:-avr-gcc}
+	gcov=none
+	EXCLUSIONS=$ROI_SRC/testsuite/torture-avr-exclusions.txt
+	needs="$ROI_PLUGIN $ROI" ;;
+*)
+	usage ;;
+esac
+TORTURE_TARGET=$target
+export ROI_PLUGIN ROI_LIB ROI TORTURE_TARGET
+for f in $needs; do
+	[ -f "$f" ] || { echo "run.sh: $f is missing (make all$([ "$target" = avr ] && echo ' avr'))" >&2; exit 2; }
 done
 
 # The tests, extracted once; into a temporary directory first so that an
@@ -93,13 +114,14 @@ LC_ALL=C comm -23 "$work/all.txt" "$work/excluded.txt" >"$work/tests.txt"
 LC_ALL=C comm -12 "$work/all.txt" "$work/excluded.txt" >"$work/skipped.txt"
 ntests=$(wc -l <"$work/tests.txt")
 nruns=$((ntests * $(echo "$levels" | wc -w)))
-echo "torture: $ntests tests ($(wc -l <"$work/skipped.txt") excluded) at -O$(echo "$levels" | sed 's/ /, -O/g'), $jobs jobs, gcov-check: $gcov"
+echo "torture: $ntests tests ($(wc -l <"$work/skipped.txt") excluded) at -O$(echo "$levels" | sed 's/ /, -O/g'), $jobs jobs, gcov-check: $gcov, target $target"
 
 # A snapshot of the plugin, runtime and roi: a rebuild during the run must not
 # change them halfway.
 mkdir -p "$work/roi"
-cp "$ROI_PLUGIN" "$ROI_LIB" "$ROI" "$work/roi/"
-ROI_PLUGIN=$work/roi/roi.so ROI_LIB=$work/roi/libroi.a ROI=$work/roi/roi
+cp $needs "$work/roi/"
+ROI_PLUGIN=$work/roi/roi.so ROI=$work/roi/roi
+[ -n "$ROI_LIB" ] && ROI_LIB=$work/roi/libroi.a
 
 gcovarg=
 [ "$gcov" = all ] && gcovarg=gcov
@@ -178,8 +200,8 @@ if [ -n "$json" ]; then
 		commit=$commit+modified
 	fi
 	echo "$summary" | jq --arg suite "gcc.c-torture/execute of GCC 12.2.0 (Debian gcc-12-source)" \
-		--arg compiler "$(${TORTURE_CC:-gcc} --version | head -n 1)" \
-		--arg target "$(${TORTURE_CC:-gcc} -dumpmachine)" \
+		--arg compiler "$($cc --version | head -n 1)" \
+		--arg target "$($cc -dumpmachine)$([ "$target" = avr ] && echo " (${TORTURE_MCU:-atmega1284p} in simavr)")" \
 		--arg commit "$commit" \
 		--arg date "$(date -u +%Y-%m-%d)" \
 		--rawfile excluded "$EXCLUSIONS" \
