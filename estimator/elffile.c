@@ -244,6 +244,22 @@ static int damaged_section(const struct roi_elf *e, size_t index, const char *wh
 	return roi_err_set(err, "%s: damaged ELF file: section %zu: %s", e->path, index, what);
 }
 
+/* A reader that takes the file header as it lies in the file (simavr reads an Elf32_Ehdr with
+ * read(2)) finds the section name table at the raw e_shstrndx: with SHN_XINDEX, or in a byte
+ * order it does not swap, that is not the table libelf uses, and its section names are NULL. */
+static int check_raw_header(const struct roi_elf *e, struct roi_err *err)
+{
+	unsigned char h[52];
+
+	if (pread(e->fd, h, sizeof h, 0) != (ssize_t)sizeof h || h[EI_CLASS] != ELFCLASS32)
+		return 0;       /* the callers check class and machine */
+	if (h[EI_DATA] != ELFDATA2LSB || (size_t)(h[50] | h[51] << 8) != e->shstrndx)
+		return roi_err_set(err, "%s: damaged ELF file: its header names section %u as the section name table, "
+				   "which is %zu", e->path, (unsigned)(h[EI_DATA] == ELFDATA2LSB ? h[50] | h[51] << 8
+								      : h[50] << 8 | h[51]), e->shstrndx);
+	return 0;
+}
+
 int roi_elf_check_structure(struct roi_elf *e, struct roi_err *err)
 {
 	/* The sections simavr copies out of the file: they must have contents in it. */
@@ -258,17 +274,9 @@ int roi_elf_check_structure(struct roi_elf *e, struct roi_err *err)
 
 		if (!name)
 			return damaged_section(e, index, "its name is not in the section name table", err);
-		/* simavr 1.6 (Debian 12) crashes reading any .lock section, avr-libc's LOCKBITS too
-		 * (found by fuzz/avr_elf.c) */
-		if (strcmp(name, ".lock") == 0)
-			return roi_err_set(err, "%s: a .lock section (LOCKBITS): simavr 1.6 crashes loading lock bits; "
-					   "build the firmware to simulate without them", e->path);
 		d = elf_getdata(scn, NULL);
 		if (!d)
 			return damaged_section(e, index, "its contents cannot be read", err);
-		/* simavr copies .fuse into its avr_t's fuse[6] without a bound (found by fuzz/avr_elf.c) */
-		if (strcmp(name, ".fuse") == 0 && d->d_size > 6)
-			return damaged_section(e, index, "a .fuse section of more than 6 bytes", err);
 		if (sh.sh_type == SHT_NOBITS) {
 			for (size_t i = 0; loaded[i]; i++)
 				if (strcmp(name, loaded[i]) == 0)
@@ -291,6 +299,26 @@ int roi_elf_check_structure(struct roi_elf *e, struct roi_err *err)
 	}
 	if (elf_errno() != 0)
 		return damaged(e, err);
+	return check_raw_header(e, err);
+}
+
+int roi_elf_each_section(struct roi_elf *e, roi_section_visit visit, void *ctx, struct roi_err *err)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name = section_name(e, scn, &sh);
+		Elf_Data *d = name ? elf_getdata(scn, NULL) : NULL;
+		int rc;
+
+		if (!d)
+			return damaged(e, err);
+		rc = visit(ctx, elf_ndxscn(scn), name, sh.sh_type == SHT_NOBITS ? NULL : d->d_buf,
+			   sh.sh_type == SHT_NOBITS ? 0 : d->d_size, err);
+		if (rc != 0)
+			return rc;
+	}
 	return 0;
 }
 

@@ -55,6 +55,12 @@ int roi_elf_symbol(struct roi_elf *elf, const char *name, struct roi_symbol *sym
  * calls). Errors: "PATH: damaged ELF file: section N: <what>". */
 int roi_elf_check_structure(struct roi_elf *elf, struct roi_err *err);
 
+/* Calls visit for every section in order, with its contents (NULL and 0 for SHT_NOBITS), until one
+ * returns non-zero, which is returned. For a file roi_elf_check_structure accepted. */
+typedef int (*roi_section_visit)(void *ctx, size_t index, const char *name, const void *data, size_t size,
+				 struct roi_err *err);
+int roi_elf_each_section(struct roi_elf *elf, roi_section_visit visit, void *ctx, struct roi_err *err);
+
 /* Bytes of code: the sizes of the allocated, executable sections added up. */
 int roi_elf_code_size(struct roi_elf *elf, uint64_t *bytes, struct roi_err *err);
 

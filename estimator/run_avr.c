@@ -228,8 +228,80 @@ static int simulate(avr_t *avr, struct watch *w, struct roi_avr_run *run, struct
 	return 0;
 }
 
+/* The tags of simavr's .mmcu section (avr/avr_mcu_section.h) that elf_read_firmware reads. */
+enum {
+	MMCU_NAME = 1, MMCU_FREQUENCY, MMCU_VCC, MMCU_AVCC, MMCU_AREF,
+	MMCU_COMMAND = 10, MMCU_CONSOLE, MMCU_VCD_FILENAME, MMCU_VCD_PERIOD, MMCU_VCD_TRACE, MMCU_VCD_PORTPIN,
+	MMCU_VCD_IRQ, MMCU_EXTERNAL_PULL,
+};
+
+/* "a .mmcu record ..." when a record of simavr's firmware settings would make its parser read or
+ * write out of bounds: a record running past the section, a number shorter than its 4 bytes, a
+ * string without its NUL or longer than simavr's field for it, more traces than its 32. */
+static const char *bad_mmcu(const uint8_t *p, size_t size, size_t *at)
+{
+	const elf_firmware_t *fw = NULL;
+	size_t traces = 0;
+
+	for (*at = 0; *at < size; *at += 2 + (size_t)p[*at + 1]) {
+		const uint8_t tag = p[*at], *v = p + *at + 2;
+		size_t len;
+
+		if (size - *at < 2 || (size_t)p[*at + 1] > size - *at - 2)
+			return "runs past the end of the section";
+		len = p[*at + 1];
+		switch (tag) {
+		case MMCU_NAME:
+		case MMCU_VCD_FILENAME:
+			if (!memchr(v, 0, len))
+				return "is a string without its NUL";
+			if (strlen((const char *)v) >= (tag == MMCU_NAME ? sizeof fw->mmcu : sizeof fw->tracename))
+				return "is a string longer than simavr's field for it";
+			break;
+		case MMCU_FREQUENCY: case MMCU_VCC: case MMCU_AVCC: case MMCU_AREF: case MMCU_VCD_PERIOD:
+		case MMCU_EXTERNAL_PULL:
+			if (len < 4)
+				return "is a number shorter than 4 bytes";
+			break;
+		case MMCU_COMMAND: case MMCU_CONSOLE:
+			if (len < 2)
+				return "is a register address shorter than 2 bytes";
+			break;
+		case MMCU_VCD_TRACE: case MMCU_VCD_PORTPIN: case MMCU_VCD_IRQ:
+			if (len < 4 || !memchr(v + 3, 0, len - 3))
+				return "is a trace without its NUL-terminated name";
+			if (++traces > sizeof fw->trace / sizeof fw->trace[0])
+				return "is a trace beyond simavr's 32";
+			break;
+		}
+	}
+	return NULL;
+}
+
+static int check_section(void *ctx, size_t index, const char *name, const void *data, size_t size,
+			 struct roi_err *err)
+{
+	const char *path = ctx, *what;
+	size_t at;
+
+	/* simavr 1.6 (Debian 12) crashes reading any .lock section, avr-libc's LOCKBITS too
+	 * (found by fuzz/avr_elf.c) */
+	if (strcmp(name, ".lock") == 0)
+		return roi_err_set(err, "%s: a .lock section (LOCKBITS): simavr 1.6 crashes loading lock bits; "
+				   "build the firmware to simulate without them", path);
+	/* simavr copies .fuse into its avr_t's fuse[] without a bound (found by fuzz/avr_elf.c) */
+	if (strcmp(name, ".fuse") == 0 && size > sizeof ((avr_t *)NULL)->fuse)
+		return roi_err_set(err, "%s: damaged ELF file: section %zu: a .fuse section of more than %zu bytes",
+				   path, index, sizeof ((avr_t *)NULL)->fuse);
+	if (strcmp(name, ".mmcu") == 0 && (what = bad_mmcu(data, size, &at)))
+		return roi_err_set(err, "%s: damaged ELF file: section %zu: the .mmcu record at offset %zu %s", path,
+				   index, at, what);
+	return 0;
+}
+
 /* simavr's ELF reader trusts the file: every section name, contents and symbol it looks at must be
- * there, or it dereferences NULL (found by fuzz/avr_elf.c). */
+ * there, or it dereferences NULL, and what it copies must fit where it copies it (found by
+ * fuzz/avr_elf.c; simavr 1.6's sim_elf.c has been read for every section it takes). */
 static int check_for_simavr(const char *path, struct roi_err *err)
 {
 	struct roi_elf *elf;
@@ -238,6 +310,8 @@ static int check_for_simavr(const char *path, struct roi_err *err)
 	if (roi_elf_open(path, &elf, err) != 0)
 		return -1;
 	rc = roi_elf_check_structure(elf, err);
+	if (rc == 0)
+		rc = roi_elf_each_section(elf, check_section, (void *)path, err);
 	roi_elf_close(elf);
 	return rc;
 }
@@ -270,6 +344,10 @@ int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 			    (unsigned)fw.flashsize, (unsigned)fw.flashbase, (unsigned)avr->flashend + 1, run->mcu);
 		goto out;
 	}
+	/* What .mmcu asks of simavr beyond the part's settings, roi does not do: no VCD trace files
+	 * written, no command or console register (roi drops simavr's output anyway). */
+	fw.tracecount = 0;
+	fw.command_register_addr = fw.console_register_addr = 0;
 	avr_load_firmware(avr, &fw);
 	avr->frequency = run->freq_hz;  /* after loading: an .mmcu section may name another one */
 	avr->sleep = no_sleep;

@@ -245,4 +245,58 @@ test_expect_success 'the exit status: main'"'"'s return value, exit()'"'"'s argu
 	test_equal null "$(jq .exit_status sleep.json)" "a sleep has no status"
 '
 
+test_expect_success 'a .mmcu section (simavr'"'"'s firmware settings): run, but no trace file is written' '
+	mkdir -p inc/simavr/avr &&
+	cp /usr/include/simavr/avr/avr_mcu_section.h inc/simavr/avr/ &&
+	cat >mmcu.c <<-\EOF &&
+	#include <avr/io.h>
+	#include <simavr/avr/avr_mcu_section.h>
+	AVR_MCU(16000000, "atmega32u4");
+	AVR_MCU_VCD_FILE("trace.vcd", 1000);
+	const struct avr_mmcu_vcd_trace_t trace[] _MMCU_ = { { AVR_MCU_VCD_SYMBOL("PORTB"), .what = (void *)&PORTB, } };
+	volatile int x;
+	int main(void) { for (int i = 0; i < 10; i++) { x += i; PORTB = i; } return 0; }
+	EOF
+	avr_cc -O1 -Iinc -fplugin="$AVR_PLUGIN" mmcu.c -o mmcu.elf &&
+	avr-objdump -h mmcu.elf | grep -q " \.mmcu " &&
+	roi_avr mmcu.elf &&
+	! test -e trace.vcd && ! test -e gtkwave_trace.vcd
+'
+
+# mmcu_with NAME BYTES: mmcu.elf with its .mmcu section replaced by BYTES (printf's escapes).
+mmcu_with () {
+	printf "$2" >"$1.bin" &&
+	avr-objcopy -R .mmcu --add-section .mmcu="$1.bin" mmcu.elf "$1.elf"
+}
+
+test_expect_success '.mmcu records simavr would read or write out of bounds are refused' '
+	mmcu_with past "\002\004\000\044\364\000\001\010ab" &&
+	test_must_fail roi_avr past.elf 2>err &&
+	test_grep "^roi: past.elf: damaged ELF file: section [0-9]*: the .mmcu record at offset 6 runs past the end of the section$" err &&
+	mmcu_with nonul "\001\012atmega32u4" &&
+	test_must_fail roi_avr nonul.elf 2>err &&
+	test_grep "record at offset 0 is a string without its NUL$" err &&
+	mmcu_with short "\002\002\000\044" &&
+	test_must_fail roi_avr short.elf 2>err &&
+	test_grep "record at offset 0 is a number shorter than 4 bytes$" err &&
+	t="\016\010\377\045\000PB00\000" &&
+	mmcu_with traces "$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t$t" &&
+	test_must_fail roi_avr traces.elf 2>err &&
+	test_grep "record at offset 320 is a trace beyond simavr'"'"'s 32$" err
+'
+
+test_expect_success 'a header whose section name index simavr would take as is (SHN_XINDEX)' '
+	# valid ELF: the index moves to section 0'"'"'s sh_link; simavr 1.6 reads the raw
+	# header and crashes on the NULL names
+	cp mmcu.elf xindex.elf &&
+	shoff=$(od -An -tu4 -j32 -N4 xindex.elf | tr -d " ") &&
+	idx=$(od -An -tu2 -j50 -N2 xindex.elf | tr -d " ") &&
+	printf "$(printf "\\\\%03o\\\\%03o\\\\000\\\\000" $((idx & 255)) $((idx >> 8)))" |
+		dd of=xindex.elf bs=1 seek=$((shoff + 24)) conv=notrunc status=none &&
+	printf "\377\377" | dd of=xindex.elf bs=1 seek=50 conv=notrunc status=none &&
+	avr-readelf -S xindex.elf >/dev/null &&
+	test_must_fail roi_avr xindex.elf 2>err &&
+	test_grep "^roi: xindex.elf: damaged ELF file: its header names section 65535 as the section name table, which is $idx$" err
+'
+
 test_done
