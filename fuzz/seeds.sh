@@ -83,6 +83,20 @@ if [ -f "$build/avr/roi.so" ] && command -v avr-gcc >/dev/null; then
 	cp loops-avr.elf hooked-avr.elf "$out/elf/"
 	cp loops-avr.elf hooked-avr.elf "$out/avr_elf/"
 	meta hooked-avr.elf hooked-avr avr-objcopy
+	# simavr's .mmcu settings, a parser of its own in simavr's ELF reader
+	mkdir -p simavr/avr
+	cp /usr/include/simavr/avr/avr_mcu_section.h simavr/avr/
+	cat >mmcu.c <<-\EOF
+	#include <avr/io.h>
+	#include <simavr/avr/avr_mcu_section.h>
+	AVR_MCU(16000000, "atmega32u4");
+	AVR_MCU_VCD_FILE("trace.vcd", 1000);
+	AVR_MCU_SIMAVR_CONSOLE(&GPIOR1);
+	const struct avr_mmcu_vcd_trace_t trace[] _MMCU_ = { { AVR_MCU_VCD_SYMBOL("PORTB"), .what = (void *)&PORTB, } };
+	int main(void) { PORTB = 1; return 0; }
+	EOF
+	avr-gcc -mmcu=atmega32u4 -Os -I. -fplugin="$build/avr/roi.so" -o mmcu-avr.elf mmcu.c
+	cp mmcu-avr.elf "$out/avr_elf/"
 fi
 if [ -f "$build/arm/roi.so" ] && command -v arm-none-eabi-gcc >/dev/null; then
 	arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O1 -fplugin="$build/arm/roi.so" -c -o loops-arm.o "$P/loops.c"

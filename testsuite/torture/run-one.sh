@@ -27,7 +27,7 @@
 # simavr through roi run: the plain firmware with --cycles-only, the counted one
 # for its profile. A test passes when it reaches exit with status 0 (abort() is
 # _exit(1), docs/run.md); it times out after AVR_MAX_CYCLES simulated cycles
-# (default 2*10^8; the counted firmware, slower by its counters, gets 4 times
+# (default 5*10^8; the counted firmware, slower by its counters, gets 4 times
 # as many). dg selectors naming avr-*-* apply instead of x86_64's; there is no
 # gcov on the target.
 #
@@ -50,7 +50,7 @@
 execdir=$1 workdir=$2 want_gcov=$3 test=$4 level=$5
 target=${TORTURE_TARGET:-host}
 MCU=${TORTURE_MCU:-atmega1284p}
-AVR_MAX_CYCLES=${AVR_MAX_CYCLES:-200000000}
+AVR_MAX_CYCLES=${AVR_MAX_CYCLES:-500000000}
 if [ "$target" = avr ]; then
 	CC="${TORTURE_CC:-avr-gcc} -mmcu=$MCU"
 	want_gcov=
