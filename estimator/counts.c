@@ -66,7 +66,8 @@ int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const 
 			return roi_err_set(err, "%s:%u: region %u of unit %016llx is not in %s (profile from another build)",
 					   prof->path, pr->line, (unsigned)pr->index, (unsigned long long)pr->unit,
 					   prog->path);
-		c->region[u->regions[pr->index].gindex] = (struct roi_region_result){true, pr->calls, pr->total};
+		c->region[u->regions[pr->index].gindex] = (struct roi_region_result){true, pr->calls, pr->total,
+											   pr->inner, pr->has_inner};
 		c->nregions_ran++;
 	}
 	c->time_unit = prof->timing.unit;

@@ -16,6 +16,8 @@
 struct roi_region_result {
 	bool ran;               /* the profile has a line for it */
 	uint64_t calls, total;  /* total in the unit of roi_counts.time_unit */
+	uint64_t inner;         /* hook enters inside its outermost calls (when has_inner) */
+	bool has_inner;         /* false in profiles before 2026-11 */
 };
 
 struct roi_counts {

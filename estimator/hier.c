@@ -412,9 +412,12 @@ static void finish(struct roi_hier *h, struct roi_node *n)
 	if (n->measured)
 		n->hook_pairs += n->measured->calls;
 	if (n->measured && c->has_hook_cost) {
-		/* Pairs nested inside count whole; of its own pair, a region times only a part. */
-		n->overhead = (double)(n->hook_pairs - n->measured->calls) * c->hook_cost +
-			      (double)n->measured->calls * c->hook_inside;
+		/* Pairs nested inside count whole; of its own pair, a region times only a part. The
+		 * runtime counts the pairs inside (callees' too); older profiles do not, and then only
+		 * the hooked loops nested in it are known to run inside. */
+		uint64_t inner = n->measured->has_inner ? n->measured->inner : n->hook_pairs - n->measured->calls;
+
+		n->overhead = (double)inner * c->hook_cost + (double)n->measured->calls * c->hook_inside;
 	}
 	if (n->measured) {
 		n->net = (double)n->measured->total - n->overhead;

@@ -136,7 +136,7 @@ static int time_unit(struct line *l, struct roi_profile *prof, const char **unit
 		prof->timing.unit = n == 2 ? "ns" : "cycles";
 		*unit_line_msg = roi_arena_printf(&prof->arena, "line %u", l->no);
 	}
-	return end_of_line(l);
+	return 0;
 }
 
 /* "COST UNIT" after "hook-cost" or "hook-inside": a decimal number, with an optional fraction. */
@@ -164,19 +164,28 @@ static int parse_hook_cost(struct line *l, struct roi_profile *prof, double *out
 		v = v * 10 + (s[i] - '0');
 	}
 	*out = v / scale;
-	return time_unit(l, prof, unit_line_msg);
+	return time_unit(l, prof, unit_line_msg) || end_of_line(l);
 }
 
 static int parse_region(struct line *l, struct roi_profile *prof, struct roi_profile_region *r,
 			const char **unit_line_msg)
 {
-	uint64_t unit, index, calls, total;
+	uint64_t unit, index, calls, total, inner = 0;
+	bool has_inner = false;
 
 	if (hex(l, "unit", "", 16, &unit) || decimal(l, "region index", UINT32_MAX, &index) ||
 	    decimal(l, "call count", UINT64_MAX, &calls) || decimal(l, "total", UINT64_MAX, &total) ||
 	    time_unit(l, prof, unit_line_msg))
 		return -1;
-	*r = (struct roi_profile_region){unit, (uint32_t)index, calls, total, l->no};
+	/* The hook enters inside it; profiles before 2026-11 end with the unit. */
+	if (l->p < l->end) {
+		if (decimal(l, "inner hook count", UINT64_MAX, &inner) != 0)
+			return -1;
+		has_inner = true;
+	}
+	if (end_of_line(l) != 0)
+		return -1;
+	*r = (struct roi_profile_region){unit, (uint32_t)index, calls, total, inner, has_inner, l->no};
 	return 0;
 }
 
@@ -441,8 +450,11 @@ int roi_profile_write(FILE *out, const char *program, uint64_t runs, const struc
 	}
 	for (size_t i = 0; timing && i < timing->nregions; i++) {
 		const struct roi_profile_region *r = &timing->regions[i];
-		fprintf(m, "region %016llx %u %llu %llu %s\n", (unsigned long long)r->unit, (unsigned)r->index,
+		fprintf(m, "region %016llx %u %llu %llu %s", (unsigned long long)r->unit, (unsigned)r->index,
 			(unsigned long long)r->calls, (unsigned long long)r->total, unit);
+		if (r->has_inner)
+			fprintf(m, " %llu", (unsigned long long)r->inner);
+		fputc('\n', m);
 	}
 	if (fclose(m) != 0) {
 		free(text);

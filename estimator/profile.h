@@ -24,6 +24,8 @@ struct roi_profile_region {
 	uint64_t unit;
 	uint32_t index;
 	uint64_t calls, total;
+	uint64_t inner;         /* hook enters inside its outermost calls, when has_inner */
+	bool has_inner;
 	unsigned line;          /* of the "region" record, for messages */
 };
 

@@ -197,9 +197,9 @@ int roi_run_write_profile(const char *path, const char *program, const struct ro
 			const struct roi_region_result *res = &counts->region[reg->gindex];
 
 			if (res->ran)
-				regions[nregions++] = (struct roi_profile_region){prog->units[u].id,
-										  (uint32_t)reg->index, res->calls,
-										  res->total, 0};
+				regions[nregions++] = (struct roi_profile_region){
+					prog->units[u].id, (uint32_t)reg->index, res->calls, res->total, res->inner,
+					res->has_inner, 0};
 		}
 	struct roi_profile_timing timing = {regions, nregions, counts->has_hook_cost, counts->hook_cost,
 					   counts->hook_inside, counts->time_unit};

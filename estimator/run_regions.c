@@ -14,6 +14,7 @@
 struct open_entry {
 	size_t region;          /* gindex */
 	uint64_t start;
+	uint64_t entered;       /* enters so far, this one included */
 };
 
 /* The gindex of the region whose descriptor is at data address addr, or -1. */
@@ -31,6 +32,7 @@ int roi_avr_regions(const struct roi_program *prog, struct roi_elf *elf, const s
 	uint64_t *addr = NULL;
 	struct open_entry *stack = NULL;
 	size_t depth = 0;
+	uint64_t entered = 0;
 	int rc = -1;
 
 	if (!prog->nregions) {
@@ -70,7 +72,8 @@ int roi_avr_regions(const struct roi_program *prog, struct roi_elf *elf, const s
 		if (ev->code == 1) {
 			res->calls++;
 			res->ran = true;
-			stack[depth++] = (struct open_entry){(size_t)g, ev->cycle};
+			res->has_inner = true;
+			stack[depth++] = (struct open_entry){(size_t)g, ev->cycle, ++entered};
 			continue;
 		}
 		if (!depth || stack[depth - 1].region != (size_t)g) {
@@ -82,8 +85,10 @@ int roi_avr_regions(const struct roi_program *prog, struct roi_elf *elf, const s
 		bool outermost = true;
 		for (size_t i = 0; i < depth; i++)
 			outermost &= stack[i].region != (size_t)g;
-		if (outermost)
+		if (outermost) {
 			res->total += ev->cycle - stack[depth].start;
+			res->inner += entered - stack[depth].entered;
+		}
 	}
 	/* Regions still open when the firmware stopped (exit() inside one) end at the stop. */
 	while (depth) {
@@ -91,8 +96,10 @@ int roi_avr_regions(const struct roi_program *prog, struct roi_elf *elf, const s
 		bool outermost = true;
 		for (size_t i = 0; i < depth; i++)
 			outermost &= stack[i].region != stack[depth].region;
-		if (outermost)
+		if (outermost) {
 			counts->region[stack[depth].region].total += run->cycles - stack[depth].start;
+			counts->region[stack[depth].region].inner += entered - stack[depth].entered;
+		}
 	}
 	for (size_t g = 0; g < prog->nregions; g++)
 		counts->nregions_ran += counts->region[g].ran;

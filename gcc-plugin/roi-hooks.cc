@@ -17,12 +17,13 @@ region_type (void)
 {
   if (!roi_gc[ROI_GC_REGION_TYPE])
     {
-      static const char *const names[6] = {
-	"unit", "index", "kind", "next", "calls", "total"
+      static const char *const names[7] = {
+	"unit", "index", "kind", "next", "calls", "total", "inner"
       };
-      tree types[6] = { uint64_type_node, uint32_type_node, uint32_type_node,
-			ptr_type_node, uint64_type_node, uint64_type_node };
-      roi_gc[ROI_GC_REGION_TYPE] = roi_build_struct ("roi_region", names, types, 6);
+      tree types[7] = { uint64_type_node, uint32_type_node, uint32_type_node,
+			ptr_type_node, uint64_type_node, uint64_type_node,
+			uint64_type_node };
+      roi_gc[ROI_GC_REGION_TYPE] = roi_build_struct ("roi_region", names, types, 7);
     }
   return roi_gc[ROI_GC_REGION_TYPE];
 }

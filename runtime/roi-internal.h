@@ -25,6 +25,7 @@ struct roi_region_stat {
 	uint64_t unit;
 	uint32_t index;
 	uint64_t calls, total;
+	uint64_t inner;         /* hook enters inside its outermost calls (roi.h) */
 };
 
 /* A profile in memory: fns and regions sorted by (unit, index), each key once. */

@@ -72,15 +72,20 @@ static bool fn_head(const char **s, struct roi_fn *fn)
 	return true;
 }
 
-/* "UNIT INDEX CALLS TOTAL ns", after "region ". */
+/* "UNIT INDEX CALLS TOTAL ns INNER", after "region " (without INNER, as roi before 2026-11 wrote it:
+ * then 0). */
 static bool region_line(const char **s, struct roi_region_stat *r)
 {
-	uint64_t unit, index, calls, total;
+	uint64_t unit, index, calls, total, inner = 0;
 
 	if (!hex(s, 16, &unit) || !take(s, " ") || !dec(s, UINT32_MAX, &index) || !take(s, " ") ||
-	    !dec(s, UINT64_MAX, &calls) || !take(s, " ") || !dec(s, UINT64_MAX, &total) || !take(s, " ns\n"))
+	    !dec(s, UINT64_MAX, &calls) || !take(s, " ") || !dec(s, UINT64_MAX, &total) || !take(s, " ns"))
 		return false;
-	*r = (struct roi_region_stat){unit, (uint32_t)index, calls, total};
+	if (take(s, " ") && !dec(s, UINT64_MAX, &inner))
+		return false;
+	if (!take(s, "\n"))
+		return false;
+	*r = (struct roi_region_stat){unit, (uint32_t)index, calls, total, inner};
 	return true;
 }
 
@@ -304,6 +309,7 @@ static bool merge_regions(const char *text, const struct checked *c, struct roi_
 		} else {
 			all[n] = prof->regions[j++];
 			all[n].calls += old[i].calls;
+			all[n].inner += old[i].inner;
 			all[n++].total += old[i++].total;
 		}
 	}

@@ -53,8 +53,8 @@ static char *format(const struct roi_profile *prof, size_t *len)
 	}
 	for (size_t i = 0; i < prof->nregions; i++) {
 		const struct roi_region_stat *r = &prof->regions[i];
-		fprintf(f, "region %016llx %u %llu %llu ns\n", (unsigned long long)r->unit, (unsigned)r->index,
-			(unsigned long long)r->calls, (unsigned long long)r->total);
+		fprintf(f, "region %016llx %u %llu %llu ns %llu\n", (unsigned long long)r->unit, (unsigned)r->index,
+			(unsigned long long)r->calls, (unsigned long long)r->total, (unsigned long long)r->inner);
 	}
 	if (fflush(f) == 0)
 		fprintf(f, "end %zu %08x\n", prof->nfns, (unsigned)__roi_crc32(0, text, *len));

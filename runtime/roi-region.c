@@ -18,11 +18,13 @@
 struct open_region {
 	struct roi_region *region;
 	uint64_t start;         /* ns; only for an outermost entry */
+	uint64_t entered;       /* the thread's enters up to and with this one */
 	bool outermost;         /* the region was not open already in this thread (recursion) */
 };
 
 static _Thread_local struct {
 	unsigned depth;         /* may exceed DEPTH: those entries are not in open[] */
+	uint64_t entered;       /* every enter of this thread: a region's inner is the difference */
 	struct open_region open[DEPTH];
 } stack;
 
@@ -115,6 +117,7 @@ __attribute__((weak)) void __roi_region_enter(struct roi_region *r)
 	if (__builtin_expect(__atomic_load_n(&r->next, __ATOMIC_ACQUIRE) == NULL, 0))
 		first_entry(r);
 	__atomic_fetch_add(&r->calls, 1, __ATOMIC_RELAXED);
+	stack.entered++;
 	d = stack.depth++;
 	if (d >= DEPTH) {
 		__atomic_fetch_add(&too_deep, 1, __ATOMIC_RELAXED);
@@ -128,13 +131,17 @@ __attribute__((weak)) void __roi_region_enter(struct roi_region *r)
 		}
 	stack.open[d].region = r;
 	stack.open[d].outermost = outermost;
+	stack.open[d].entered = stack.entered;
 	stack.open[d].start = outermost ? now_ns() : 0;     /* last, so the bookkeeping is not timed */
 }
 
 static void close_entry(const struct open_region *o, uint64_t t)
 {
-	if (o->outermost && t > o->start)
+	if (!o->outermost)
+		return;
+	if (t > o->start)
 		__atomic_fetch_add(&o->region->total, t - o->start, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&o->region->inner, stack.entered - o->entered, __ATOMIC_RELAXED);
 }
 
 __attribute__((weak)) void __roi_region_exit(struct roi_region *r)
@@ -182,6 +189,7 @@ void __roi_regions_close_open(void)
 		if (stack.open[i].outermost && stack.open[i].region != &calibration) {
 			close_entry(&stack.open[i], t);
 			stack.open[i].start = t;
+			stack.open[i].entered = stack.entered;
 			n++;
 		}
 	if (n)
@@ -203,9 +211,12 @@ void __roi_regions_reset(void)
 	     r = __atomic_load_n(&r->next, __ATOMIC_ACQUIRE)) {
 		__atomic_store_n(&r->calls, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&r->total, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&r->inner, 0, __ATOMIC_RELAXED);
 	}
-	for (unsigned i = 0; i < stack.depth && i < DEPTH; i++)
+	for (unsigned i = 0; i < stack.depth && i < DEPTH; i++) {
 		stack.open[i].start = t;
+		stack.open[i].entered = stack.entered;
+	}
 }
 
 static int stat_cmp(const void *a, const void *b)
@@ -241,9 +252,10 @@ int __roi_regions_snapshot(struct roi_profile *prof)
 	     r = __atomic_load_n(&r->next, __ATOMIC_ACQUIRE)) {
 		uint64_t calls = __atomic_load_n(&r->calls, __ATOMIC_RELAXED);
 		uint64_t total = __atomic_load_n(&r->total, __ATOMIC_RELAXED);
+		uint64_t inner = __atomic_load_n(&r->inner, __ATOMIC_RELAXED);
 
 		if (calls || total)
-			prof->regions[prof->nregions++] = (struct roi_region_stat){r->unit, r->index, calls, total};
+			prof->regions[prof->nregions++] = (struct roi_region_stat){r->unit, r->index, calls, total, inner};
 	}
 	qsort(prof->regions, prof->nregions, sizeof *prof->regions, stat_cmp);
 	/* One region reached twice (a unit linked into two objects) is one line. */
@@ -252,6 +264,7 @@ int __roi_regions_snapshot(struct roi_profile *prof)
 		if (k && stat_cmp(&prof->regions[k - 1], &prof->regions[i]) == 0) {
 			prof->regions[k - 1].calls += prof->regions[i].calls;
 			prof->regions[k - 1].total += prof->regions[i].total;
+			prof->regions[k - 1].inner += prof->regions[i].inner;
 		} else {
 			prof->regions[k++] = prof->regions[i];
 		}

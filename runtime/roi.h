@@ -41,6 +41,8 @@ struct roi_region {
 	struct roi_region *next;    /* runtime state below, zero at start */
 	uint64_t calls;
 	uint64_t total;             /* ns on the host, cycles on a simulator or a cycle counter */
+	uint64_t inner;             /* enters of hooks (any region's) while it was open, from its
+				     * outermost entries: the pairs whose cost its total includes */
 };
 
 #define ROI_REGION_FUNCTION 1

@@ -357,7 +357,7 @@ test_expect_success 'regions: calls exact, sorted by unit and index, after the f
 	at_least "$(sed -n "4s/hook-cost \(.*\) ns/\1/p" g.roi)" "$(sed -n "5s/hook-inside \(.*\) ns/\1/p" g.roi)" &&
 	printf "%s\n" "00000000000000b2 0 1" "9f86d081884c7d65 0 1" "9f86d081884c7d65 1 1000" >expect &&
 	regions g.roi >actual && test_cmp expect actual &&
-	grep "^region " g.roi | grep -vE "^region [0-9a-f]{16} [0-9]+ [0-9]+ [0-9]+ ns$" >bad || : &&
+	grep "^region " g.roi | grep -vE "^region [0-9a-f]{16} [0-9]+ [0-9]+ [0-9]+ ns [0-9]+$" >bad || : &&
 	test ! -s bad &&
 	tail -n 4 g.roi | head -n 3 | grep -c "^region " >n && test_equal 3 "$(cat n)" &&
 	at_least "$(region_ns g.roi 00000000000000b2 0)" "$(region_ns g.roi 9f86d081884c7d65 0)" &&
@@ -456,13 +456,17 @@ seal_body () { printf "end %s %s\n" "$(grep -c "^fn " "$1")" "$(crc32 "$1")" | c
 test_expect_success 'a hook-cost and regions of an earlier run are kept by a run without regions' '
 	expect_profile base.roi 1 1 && sed "\$d" base.roi >body &&
 	{ sed -n 1,3p body && echo "hook-cost 100.00 ns" && sed -n "4,\$p" body &&
-	  echo "region 9f86d081884c7d65 1 1000 5000 ns"; } >body2 &&
+	  echo "region 9f86d081884c7d65 1 1000 5000 ns 7"; } >body2 &&
 	seal_body body2 hc.roi &&
 	ROI_OUTPUT=hc.roi ./fake-unit 1 2>err && test ! -s err &&
 	test_equal "hook-cost 100.00 ns" "$(sed -n 4p hc.roi)" &&
 	test_equal "hook-inside 100.00 ns" "$(sed -n 5p hc.roi)" &&
-	test_equal "region 9f86d081884c7d65 1 1000 5000 ns" "$(grep "^region" hc.roi)" &&
-	fn_lines_are 2 2 hc.roi && sealed hc.roi
+	test_equal "region 9f86d081884c7d65 1 1000 5000 ns 7" "$(grep "^region" hc.roi)" &&
+	fn_lines_are 2 2 hc.roi && sealed hc.roi &&
+	# a line as roi wrote it before 2026-11, without the inner enters: read as 0 of them
+	sed "s/ ns 7\$/ ns/" body2 >body2old && seal_body body2old old.roi &&
+	ROI_OUTPUT=old.roi ./fake-unit 1 2>err && test ! -s err &&
+	test_equal "region 9f86d081884c7d65 1 1000 5000 ns 0" "$(grep "^region" old.roi)"
 '
 
 test_expect_success 'the hook cost of two runs is their mean weighted by region calls' '
@@ -485,7 +489,8 @@ test_expect_success 'bad region and hook-cost lines: the profile is corrupt, the
 		 test_cmp bad.roi c.roi.stale &&
 		 echo "roi: profile '\''c.roi'\'' is corrupt ($2); kept it as '\''c.roi.stale'\'' and started a new one" >expect.err &&
 		 test_cmp expect.err err; } &&
-	sed "s/^region \(.*\) ns\$/region \1 cycles/" rbody >b1 && try b1 "line 11: malformed region line" &&
+	sed "s/^region \(.*\) ns 7\$/region \1 cycles 7/" rbody >b1 && try b1 "line 11: malformed region line" &&
+	sed "s/^region \(.*\) ns 7\$/region \1 ns x/" rbody >b9 && try b9 "line 11: malformed region line" &&
 	{ cat rbody && echo "region 9f86d081884c7d65 0 1 1 ns"; } >b2 && try b2 "line 12: region lines out of order" &&
 	{ cat rbody && echo "region 9f86d081884c7d65 1 1 1 ns"; } >b3 && try b3 "line 12: region lines out of order" &&
 	{ sed -n "1,9p" rbody && sed -n 11p rbody && sed -n 10p rbody; } >b4 && try b4 "line 11: fn line after the region lines" &&

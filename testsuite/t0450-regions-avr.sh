@@ -94,4 +94,31 @@ test_expect_success 'a hook naming no region is an error, not a wrong report' '
 	test_grep "region hooks ran, but the roi metadata lists no regions" err
 '
 
+test_expect_success 'hooks of a callee are subtracted exactly: the caller'"'"'s net is its time without them' '
+	cat >callee.c <<-\EOF &&
+	static void __attribute__((noinline)) hundred(void)
+	{
+		__asm__ volatile (".rept 100\n\tnop\n.endr");
+	}
+	static void __attribute__((noinline)) outer(void)
+	{
+		for (unsigned char i = 0; i < 3; i++)
+			hundred();
+	}
+	int main(void) { outer(); outer(); return 0; }
+	EOF
+	printf "hooks include function outer\nhooks include function hundred\n" >both.txt &&
+	printf "hooks include function outer\n" >outer.txt &&
+	for f in both outer; do
+		avr-gcc -mmcu=atmega32u4 -Os -fplugin="$ROI_BUILD/avr/roi.so" -fplugin-arg-roi-filter=$f.txt \
+			callee.c port.o -o callee-$f.elf &&
+		"$ROI" run --target avr --mcu atmega32u4 callee-$f.elf >/dev/null &&
+		"$ROI" report --json callee-$f.elf >report-$f.json || return 1
+	done &&
+	# outer, entered twice, ran 6 pairs of hundred'"'"'s hooks inside
+	test_equal "2 6" "$(awk "\$1 == \"region\" && \$4 == 2 { print \$4, \$7 }" callee-both.elf.roi)" &&
+	net () { jq "[.. | objects | select(.id? == \"outer\" and .kind? == \"function\") | .region.net][0]" "$1"; } &&
+	test_equal "$(net report-outer.json)" "$(net report-both.json)" "outer net, hundred hooked or not"
+'
+
 test_done

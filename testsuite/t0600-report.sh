@@ -187,6 +187,23 @@ test_expect_success 'measured regions beside the estimate: hook overhead subtrac
 	test_grep "^hooks     2 regions measured, 2 enter+exit pairs of 50 ns each, 20 ns of it timed by its own region" out
 '
 
+# The same profile as the runtime writes it now, with the hook enters inside each region: main
+# ran 7 (its loop once, hooked callees 6 times): overhead 7 x 50 + 1 x 20 = 370, net 99630; the
+# loop none: overhead 20, net 89980, as before.
+test_expect_success 'with INNER: every hook inside a region is subtracted, callees'"'"' too' '
+	sed -e "s/^\(region 1111111111111111 0 .*\)\$/\1 7/" -e "s/^\(region 1111111111111111 1 .*\)\$/\1 0/" \
+		body >inner.body &&
+	seal inner.body >inner.roi &&
+	"$ROI" report --json fx inner.roi >ri.json &&
+	test_equal 370 "$(node ri.json main .region.overhead)" &&
+	test_equal 99630 "$(node ri.json main .region.net)" &&
+	test_equal 89980 "$(node ri.json main:12 .region.net)" &&
+	sed "9s/ ns 0\$/ ns x/" inner.body >bad.body && seal bad.body >bad.roi &&
+	fails 1 "^roi: bad.roi:9: inner hook count .x. is not a decimal number" "$ROI" report fx bad.roi &&
+	sed "9s/ ns 0\$/ ns 0 0/" inner.body >bad.body && seal bad.body >bad.roi &&
+	fails 1 "^roi: bad.roi:9: unexpected data at the end of the line$" "$ROI" report fx bad.roi
+'
+
 # With the model (add 1, le 1, br 2, call 10, mul 4, ret 3 cycles): main 1 + 11 x 3 + 10 x 10 + 3
 # = 137 cycles of its own; work per call 1 + 6 x 3 + 5 x (2 x 4 + 10, the call of logmsg) + 3 = 112,
 # 1120 in all; the program 1257.
@@ -399,6 +416,34 @@ test_expect_success HOOKS 'an unmatched rule and an excluded function in a real 
 	"$ROI" report --suggest --region main:32 tl >out 2>/dev/null &&
 	test_grep "^# mix: not counted (filter), cost unknown$" out &&
 	test_grep "^hooks include function mix$" out
+'
+
+# main calls f 5 times, and each call of f runs its loop once: inside main 5 enters of f and 5 of
+# the loop, inside f 5 of the loop, inside the loop none.
+test_expect_success HOOKS 'the runtime counts the hook enters inside each region: callees'"'"' too' '
+	cat >nest.c <<-\EOF &&
+	volatile int x;
+	static void __attribute__((noinline)) f(void)
+	{
+		for (int i = 0; i < 10; i++)
+			x += i;
+	}
+	int main(void)
+	{
+		for (int k = 0; k < 5; k++)
+			f();
+		return 0;
+	}
+	EOF
+	printf "%s\n" "hooks include function main" "hooks include function f" "hooks include loop nest.c:4" >n.txt &&
+	roi_link nest -O1 -fplugin-arg-roi-filter=n.txt nest.c &&
+	./nest &&
+	"$ROI" report --json nest >n.json &&
+	inner () { awk -v c="$1" "\$1 == \"region\" && \$4 == c { print \$7 }" nest.roi; } &&
+	test_equal 10 "$(inner 1)" "main: 1 call" &&
+	test_equal "5 0" "$(inner 5 | sort -r | tr "\n" " " | sed "s/ \$//")" "f and the loop: 5 calls each" &&
+	cost=$(jq .hook_cost n.json) && inside=$(jq .hook_inside n.json) &&
+	test_equal "$(jq -n "10 * $cost + $inside")" "$(node n.json main .region.overhead)"
 '
 
 # testsuite/programs/hook-paths.c: every function and loop hooked; calls by hand (its comment).

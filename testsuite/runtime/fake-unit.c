@@ -108,12 +108,12 @@ __attribute__((constructor)) static void register_bad(void)
 #endif
 #endif /* NO_UNITS */
 
-static struct roi_region r_f = {0x9f86d081884c7d65ull, 0, ROI_REGION_FUNCTION, 0, 0, 0};
-static struct roi_region r_l = {0x9f86d081884c7d65ull, 1, ROI_REGION_LOOP, 0, 0, 0};
-static struct roi_region r_r = {0x9f86d081884c7d65ull, 2, ROI_REGION_FUNCTION, 0, 0, 0};
-static struct roi_region r_n = {0x9f86d081884c7d65ull, 3, ROI_REGION_FUNCTION, 0, 0, 0};
-static struct roi_region r_t = {0x9f86d081884c7d65ull, 4, ROI_REGION_LOOP, 0, 0, 0};
-static struct roi_region r_b = {0x00000000000000b2ull, 0, ROI_REGION_FUNCTION, 0, 0, 0};
+static struct roi_region r_f = {0x9f86d081884c7d65ull, 0, ROI_REGION_FUNCTION, 0, 0, 0, 0};
+static struct roi_region r_l = {0x9f86d081884c7d65ull, 1, ROI_REGION_LOOP, 0, 0, 0, 0};
+static struct roi_region r_r = {0x9f86d081884c7d65ull, 2, ROI_REGION_FUNCTION, 0, 0, 0, 0};
+static struct roi_region r_n = {0x9f86d081884c7d65ull, 3, ROI_REGION_FUNCTION, 0, 0, 0, 0};
+static struct roi_region r_t = {0x9f86d081884c7d65ull, 4, ROI_REGION_LOOP, 0, 0, 0, 0};
+static struct roi_region r_b = {0x00000000000000b2ull, 0, ROI_REGION_FUNCTION, 0, 0, 0, 0};
 
 #ifdef OWN_HOOKS
 static unsigned long own_enters, own_exits;
