@@ -21,6 +21,7 @@ struct roi_region {             /* runtime/roi.h */
 	struct roi_region *next;
 	uint64_t calls;
 	uint64_t total;
+	uint64_t inner;             /* hook enters while it was open */
 };
 
 #define DEMCR      (*(volatile uint32_t *) 0xE000EDFCu)
@@ -34,8 +35,10 @@ struct roi_region {             /* runtime/roi.h */
 static struct {
 	struct roi_region *region;
 	uint32_t start;
+	uint32_t entered;           /* enters up to and with this one */
 } stack[ROI_DWT_DEPTH];
 static unsigned depth, lost;
+static uint32_t entered;
 static int enabled;
 
 void __roi_region_enter (struct roi_region *region)
@@ -47,11 +50,13 @@ void __roi_region_enter (struct roi_region *region)
 		enabled = 1;
 	}
 	region->calls++;
+	entered++;
 	if (depth == ROI_DWT_DEPTH) {
 		lost++;
 		return;
 	}
 	stack[depth].region = region;
+	stack[depth].entered = entered;
 	stack[depth].start = DWT_CYCCNT;
 	depth++;
 }
@@ -69,4 +74,5 @@ void __roi_region_exit (struct roi_region *region)
 		if (stack[i].region == region)
 			return;             /* recursive: the outermost entry counts the time */
 	region->total += now - stack[depth].start;   /* 32-bit wrap-safe difference */
+	region->inner += entered - stack[depth].entered;
 }

@@ -20,6 +20,7 @@ struct roi_region {             /* runtime/roi.h, with AVR's 16-bit pointers */
 	struct roi_region *next;
 	uint64_t calls;
 	uint64_t total;
+	uint64_t inner;             /* hook enters while it was open */
 };
 
 #ifndef ROI_TIMER1_DEPTH
@@ -30,8 +31,10 @@ static volatile uint16_t overflows;
 static struct {
 	struct roi_region *region;
 	uint32_t start;
+	uint32_t entered;           /* enters up to and with this one */
 } stack[ROI_TIMER1_DEPTH];
 static uint8_t depth, started;
+static uint32_t entered;
 
 ISR (TIMER1_OVF_vect)
 {
@@ -61,8 +64,10 @@ void __roi_region_enter (struct roi_region *region)
 		sei ();
 	}
 	region->calls++;
+	entered++;
 	if (depth < ROI_TIMER1_DEPTH) {
 		stack[depth].region = region;
+		stack[depth].entered = entered;
 		stack[depth].start = now ();
 		depth++;
 	}
@@ -79,4 +84,5 @@ void __roi_region_exit (struct roi_region *region)
 		if (stack[i].region == region)
 			return;
 	region->total += t - stack[depth].start;
+	region->inner += entered - stack[depth].entered;
 }
