@@ -118,7 +118,8 @@ static size_t function_of(const unsigned *decl, size_t nfn, unsigned line)
 /* p->rows from the plain run's cycles per address (a library routine's given to its caller) and
  * the counted run's operations per line. */
 static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, const struct roi_line_table *t,
-		      const uint64_t *pc_cycles, const struct roi_program *prog, const struct roi_counts *counts)
+		      const uint64_t *pc_cycles, const unsigned *src_line, const struct roi_program *prog,
+		      const struct roi_counts *counts)
 {
 	const char *src = base_name(p->source);
 	unsigned maxline = 0;
@@ -168,12 +169,8 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 	long *row_of = malloc(((size_t)maxline + 2) * sizeof *row_of);
 	if (!cyc || !has_ops || !row_of)
 		abort();
-	for (size_t pc = 0; pc < MAX_FLASH; pc++) {
-		if (!pc_cycles[pc])
-			continue;
-		const struct roi_line_addr *l = roi_line_table_find(t, pc);
-		cyc[l && strcmp(base_name(l->file), src) == 0 ? l->line : 0] += (double)pc_cycles[pc];
-	}
+	for (size_t pc = 0; pc < MAX_FLASH; pc++)
+		cyc[src_line[pc]] += (double)pc_cycles[pc];
 	for (size_t i = 0; i < nops; i++)
 		if (ops[i].frame < 0)
 			has_ops[ops[i].line] = true;
@@ -224,6 +221,7 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 	char *plain = roi_arena_printf(&set->arena, "%s/%s-plain.elf", b->work, name);
 	uint64_t *pc_cycles = calloc(MAX_FLASH, sizeof *pc_cycles);
 	bool *pc_owned = calloc(MAX_FLASH, sizeof *pc_owned);
+	unsigned *src_line = calloc(MAX_FLASH, sizeof *src_line);     /* of this source; 0: another's */
 	struct roi_avr_run run = {.elf = plain, .mcu = b->mcu, .freq_hz = b->freq_hz, .max_cycles = b->max_cycles,
 				  .pc_cycles = pc_cycles, .pc_owned = pc_owned, .pc_cycles_size = MAX_FLASH};
 	struct roi_line_table lines = {0};
@@ -234,15 +232,18 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 	cJSON *saturated = cJSON_CreateArray();
 	int rc = -1;
 
-	if (!pc_cycles || !pc_owned)
+	if (!pc_cycles || !pc_owned || !src_line)
 		abort();
 	if (compile(b, source, plain, false, err) != 0 || compile(b, source, counted, true, err) != 0 ||
 	    roi_line_table_load(plain, &lines, err) != 0)
 		goto out;
+	/* One look-up per address serves both: which addresses are the program's own (for the run)
+	 * and which line their cycles go to (for the rows). */
 	for (size_t pc = 0; pc < MAX_FLASH; pc++) {
 		const struct roi_line_addr *l = roi_line_table_find(&lines, pc);
 
 		pc_owned[pc] = l && strcmp(base_name(l->file), base_name(source)) == 0;
+		src_line[pc] = pc_owned[pc] ? l->line : 0;
 	}
 	if (roi_run_check_elf(plain, &roi_avr_target, err) != 0 || roi_avr_run(&run, err) != 0)
 		goto out;
@@ -265,7 +266,7 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 		roi_err_set(err, "%s: 16-bit counters saturated: the program runs too long for calibration", source);
 		goto out;
 	}
-	line_rows(set, &p, &lines, pc_cycles, &prog, &counts);
+	line_rows(set, &p, &lines, pc_cycles, src_line, &prog, &counts);
 	/* the program's executions per key: its rows added up */
 	p.nx = set->nkeys;
 	p.x = roi_xrealloc(NULL, p.nx + 1, sizeof *p.x);
@@ -279,6 +280,7 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 out:
 	free(pc_cycles);
 	free(pc_owned);
+	free(src_line);
 	roi_line_table_free(&lines);
 	cJSON_Delete(saturated);
 	roi_avr_run_free(&run);
@@ -290,14 +292,12 @@ out:
 
 char *roi_calib_key_text(struct roi_arena *a, const struct roi_calib_key *k)
 {
-	char subs[32] = "";
+	/* a key is a model cost's match fields: the model's own formatter writes them */
+	const struct roi_cost c = {.kind = k->kind, .type = k->type, .access = k->access, .callee = k->callee,
+				   .from = k->from, .operand = k->operand, .subscripts = k->subscripts};
+	char buf[512];
 
-	if (k->subscripts)
-		snprintf(subs, sizeof subs, " subscripts=%lld", k->subscripts);
-	return roi_arena_printf(a, "%s%s%s%s%s%s%s%s%s%s%s%s", k->kind, k->type ? " type=" : "", k->type ? k->type : "",
-				k->access ? " access=" : "", k->access ? k->access : "", k->callee ? " callee=" : "",
-				k->callee ? k->callee : "", k->from ? " from=" : "", k->from ? k->from : "",
-				k->operand ? " operand=" : "", k->operand ? k->operand : "", subs);
+	return roi_arena_strdup(a, roi_cost_describe(&c, buf, sizeof buf));
 }
 
 double *roi_calib_matrix(const struct roi_calib_set *set)
