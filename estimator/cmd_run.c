@@ -38,7 +38,8 @@ static const char usage[] =
 	"      --max-seconds S    cortex-m: give up after S seconds of host time (default 60, 0: never)\n"
 	"  -o, --output PROFILE   where to write the profile\n"
 	"      --json             one JSON document on stdout\n"
-	"      --cycles-only      avr: run a firmware built without the plugin; print its cycles only\n"
+	"      --cycles-only      run a firmware built without the plugin: its cycles (cortex-m: instructions)\n"
+	"                         and exit status only, no profile\n"
 	"  -h, --help             this help\n";
 
 /* A positive decimal number up to max. */
@@ -177,14 +178,14 @@ int cmd_run(int argc, char **argv)
 
 	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 1, &npos, usage, &rc) != 0)
 		return rc;
-	if (cycles_only && (!target || strcmp(target, "avr") != 0 || output))
-		return roi_usage_error(argv[0], "--cycles-only goes with --target avr and without --output");
+	if (cycles_only && output)
+		return roi_usage_error(argv[0], "--cycles-only goes without --output");
 	if (!target)
 		return roi_usage_error(argv[0], "missing --target (avr or cortex-m)");
 	if (strcmp(target, "cortex-m") == 0)
 		return roi_run_cortex_m(&(struct roi_qemu_args){argv[0], npos ? pos[0] : NULL, machine, max_seconds, output,
 								mcu ? "--mcu" : freq ? "--freq" : max ? "--max-cycles" : NULL,
-								json});
+								json, cycles_only});
 	if (strcmp(target, "avr") != 0)
 		return roi_usage_error(argv[0], "unknown target '%s' (avr or cortex-m)", target);
 	if (machine || max_seconds)

@@ -37,6 +37,7 @@ enum { GRACE_MS = 5000 }; /* for QEMU to end after the stop */
 
 struct run {
 	const char *elf, *machine, *output;
+	bool plain;                     /* --cycles-only: no metadata, no counters, no profile */
 	double max_seconds;             /* 0: no limit */
 	struct roi_program prog;
 	struct roi_counter_array *ctr;  /* [prog.nfunctions] */
@@ -111,7 +112,8 @@ static int check_firmware(struct run *r, struct roi_err *err)
 	struct roi_symbol sym;
 	int rc = -1;
 
-	if (roi_run_open(r->elf, &arm_target, &elf, &r->prog, err) != 0)
+	if (r->plain ? roi_run_check_elf(r->elf, &arm_target, err) != 0 || roi_elf_open(r->elf, &elf, err) != 0
+		     : roi_run_open(r->elf, &arm_target, &elf, &r->prog, err) != 0)
 		goto out;
 	if (roi_elf_symbol(elf, STOP_SYMBOL, &sym, err) != 0) {
 		if (!strstr(err->msg, "no symbol table"))
@@ -120,6 +122,10 @@ static int check_firmware(struct run *r, struct roi_err *err)
 		goto out;
 	}
 	r->stop_addr = sym.value & ~(uint64_t)1;
+	if (r->plain) {
+		rc = 0;         /* no counters to find: prog has no function */
+		goto out;
+	}
 	r->ctr = calloc(r->prog.nfunctions, sizeof *r->ctr);
 	if (!r->ctr) {
 		roi_err_set(err, "out of memory");
@@ -482,18 +488,23 @@ static int report(const struct run *r, bool json, cJSON *saturated)
 			cJSON_AddNumberToObject(doc, "instructions", (double)r->instructions);
 		cJSON_AddNumberToObject(doc, "exit_status", r->exit_status);
 		cJSON_AddStringToObject(doc, "stop_reason", "exit");
-		cJSON_AddStringToObject(doc, "profile", r->output);
+		if (r->plain)
+			cJSON_AddNullToObject(doc, "profile");
+		else
+			cJSON_AddStringToObject(doc, "profile", r->output);
 		cJSON_AddItemReferenceToObject(doc, "saturated", saturated);
 		char *text = cJSON_Print(doc);
 		if (text)
 			puts(text);
 		free(text);
 		cJSON_Delete(doc);
-	} else if (r->no_instructions[0]) {
-		printf("%s: stopped at " STOP_SYMBOL "(%d); profile %s\n", r->elf, r->exit_status, r->output);
 	} else {
-		printf("%s: stopped at " STOP_SYMBOL "(%d) after %llu instructions (QEMU icount, not cycles); profile %s\n",
-		       r->elf, r->exit_status, (unsigned long long)r->instructions, r->output);
+		printf("%s: stopped at " STOP_SYMBOL "(%d)", r->elf, r->exit_status);
+		if (!r->no_instructions[0])
+			printf(" after %llu instructions (QEMU icount, not cycles)", (unsigned long long)r->instructions);
+		if (!r->plain)
+			printf("; profile %s", r->output);
+		putchar('\n');
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "roi: cannot write the output\n");
@@ -513,6 +524,7 @@ int roi_run_cortex_m(const struct roi_qemu_args *a)
 
 	if (a->foreign_option)
 		return roi_usage_error(a->cmd, "%s is not an option of --target cortex-m", a->foreign_option);
+	r.plain = a->cycles_only;
 	if (a->max_seconds) {
 		r.max_seconds = strtod(a->max_seconds, &end);
 		if (end == a->max_seconds || *end || !(r.max_seconds >= 0 && r.max_seconds < 1e6))
@@ -531,7 +543,7 @@ int roi_run_cortex_m(const struct roi_qemu_args *a)
 		set_deadline(&r.deadline, r.max_seconds);
 	saturated = cJSON_CreateArray();
 
-	if (check_firmware(&r, &err) != 0 || run_qemu(&r, &err) != 0 || write_profile(&r, &err) != 0) {
+	if (check_firmware(&r, &err) != 0 || run_qemu(&r, &err) != 0 || (!r.plain && write_profile(&r, &err) != 0)) {
 		roi_data_error(&err);
 		goto out;
 	}

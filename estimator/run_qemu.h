@@ -15,6 +15,7 @@ struct roi_qemu_args {
 	const char *output;             /* profile path (default FIRMWARE.roi) */
 	const char *foreign_option;     /* an option of another target that was given ("--mcu"), or NULL */
 	bool json;
+	bool cycles_only;               /* a firmware without roi: its instruction count and status only */
 };
 
 /* The whole command for this target: usage errors (exit 2), the run, the report on stdout in the

@@ -212,6 +212,20 @@ test_expect_success 'an ARM ELF built without the plugin: a clear error' '
 	test_equal 1 "$(wc -l <err)"
 '
 
+test_expect_success '--cycles-only: a firmware without roi, its instructions and status only' '
+	# tiny.S alone: the 22 instructions counted by hand above, no metadata needed
+	arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -nostdlib \
+		-T "$ROI_SRC/contrib/cortex-m/mps2-an386/mps2-an386.ld" tiny.S -o tiny-plain.elf &&
+	roi_cm --cycles-only tiny-plain.elf >out-plain &&
+	test_equal "tiny-plain.elf: stopped at _exit(0) after 22 instructions (QEMU icount, not cycles)" "$(cat out-plain)" &&
+	! test -e tiny-plain.elf.roi &&
+	roi_cm --cycles-only --json noplugin.elf >plain.json &&
+	test_equal "0 null" "$(jq -r "[.exit_status, .profile] | map(tojson) | join(\" \")" plain.json)" &&
+	roi_cm fw/matrix.elf >out-counted &&
+	test "$(jq .instructions plain.json)" -lt "$(insns_of out-counted)" &&
+	! test -e noplugin.elf.roi
+'
+
 test_expect_success 'a counter array missing from the symbol table of a linked function' '
 	sym=$(arm-none-eabi-nm fw/matrix.elf | sed -n "s/.* b \(__roi_c_.*_0\)$/\1/p") &&
 	arm-none-eabi-objcopy -N "$sym" fw/matrix.elf nosym.elf &&
