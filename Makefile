@@ -14,6 +14,7 @@
 #                   target FUZZ_SECONDS in turn; fails on any crash, leak or sanitizer report
 #   make bench      overhead benchmark (figures printed, not asserted)
 #   make bench-accuracy  leave-one-out estimate errors against simavr, -O0 and -Os
+#   make bench-stm32  the derived STM32F401RE model beside QEMU's instruction counts
 #   make models     calibrate models/atmega32u4-O{0,1,2,s}.json on contrib/calibration
 #   make install    PREFIX=/usr/local DESTDIR=
 #
@@ -60,7 +61,7 @@ ARM_PLUGIN  := $(BUILD)/arm/roi.so
 HOST_LIB    := $(BUILD)/host/libroi.a
 ROI_BIN     := $(BUILD)/bin/roi
 
-.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-torture-avr check-csmith check-asan fuzz fuzz-build bench install clean
+.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-torture-avr check-csmith check-asan bench-stm32 fuzz fuzz-build bench install clean
 all: $(HOST_PLUGIN) $(HOST_LIB) $(ROI_BIN)
 avr: $(AVR_PLUGIN)
 arm: $(ARM_PLUGIN)
@@ -148,6 +149,12 @@ models: deps-all
 bench-accuracy: deps-all
 	@$(MAKE) --no-print-directory all avr
 	@bash bench/accuracy.sh -O0 -Os
+
+# The corpus at -O0 on mps2-an386 (Cortex-M4) in QEMU: estimated cycles per executed instruction.
+# bench/results/stm32-qemu.json keeps the table.
+bench-stm32: deps-all
+	@$(MAKE) --no-print-directory all arm
+	@sh bench/stm32-qemu.sh
 
 # ---- GCC's own execute tests: all of them, at -O0 and -O2, plus roi gcov-check ----
 # (t0500 runs every 8th in make check.) The summary is bench/results/torture.json.

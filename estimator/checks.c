@@ -6,12 +6,29 @@
 #include "cli.h"
 #include "filter.h"
 
-/* The last word of a compiler description: "avr-gcc 5.4.0" -> "5.4.0". */
-static const char *version_of(const char *s)
+/* The first dotted number of a compiler description, its length in *n: "avr-gcc 5.4.0" -> "5.4.0",
+ * "12.2.1 20221205" (arm-none-eabi-gcc's version_string, with its date) -> "12.2.1". */
+static const char *version_of(const char *s, size_t *n)
 {
-	const char *sp = strrchr(s, ' ');
+	for (const char *w = s; *w; w += strcspn(w, " "), w += strspn(w, " ")) {
+		size_t len = strcspn(w, " "), digits = strspn(w, "0123456789.");
 
-	return sp ? sp + 1 : s;
+		if (digits == len && len > 2 && w[0] != '.' && memchr(w, '.', len)) {
+			*n = len;
+			return w;
+		}
+	}
+	*n = strlen(s);
+	return s;
+}
+
+static bool same_version(const char *a, const char *b)
+{
+	size_t na, nb;
+
+	a = version_of(a, &na);
+	b = version_of(b, &nb);
+	return na == nb && strncmp(a, b, na) == 0;
 }
 
 /* Costs measured for another compiler or optimisation level may not apply: say so, once. */
@@ -20,7 +37,7 @@ static void check_model_fit(const struct roi_model *m, const struct roi_program 
 	const char *compiler = roi_program_common(p, offsetof(struct roi_unit, compiler));
 	const char *opt = roi_program_common(p, offsetof(struct roi_unit, opt));
 	bool other_opt = m->opt && strcmp(m->opt, "any") != 0 && strcmp(m->opt, opt) != 0;
-	bool other_compiler = m->compiler && strcmp(version_of(m->compiler), version_of(compiler)) != 0;
+	bool other_compiler = m->compiler && !same_version(m->compiler, compiler);
 
 	if (other_opt || other_compiler)
 		roi_warn("model %s has costs for %s%s%s, %s was compiled by GCC %s at -%s; the estimate may be off",
