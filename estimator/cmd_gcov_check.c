@@ -506,6 +506,9 @@ static int parse_gcov(struct check *c, size_t gi, const char *text, struct roi_e
  *   block with no line but the function's that leads to a join, made when roi or gcov's
  *   instrumentation split the entry edge of a loop header (the function's line goes to that
  *   header, where gcov has it);
+ * - a block of labels alone (the metadata's "labels") was split off the block it leads to after
+ *   gcov's pass, when GCC set up a loop there at -O0: its lines go back to that block's first piece,
+ *   where gcov has them, and arcs into it go to that block;
  * - gcov ends a block after every call that may not return (a fake arc to the exit); roi's block
  *   is cut into such pieces after each call to a function that is neither a GCC builtin nor
  *   internal, reading its ops rows in their order, which is the statements' order;
@@ -644,6 +647,7 @@ static void build_graph(const struct check *c, const struct roi_function *fn, st
 	size_t *npred = zalloc(n, sizeof *npred), *eoff = zalloc(n + 1, sizeof *eoff);
 	size_t *first = zalloc(n, sizeof *first), *lastn = zalloc(n, sizeof *lastn);
 	bool *gone = zalloc(n, sizeof *gone);
+	size_t *into = zalloc(n, sizeof *into);        /* a label block's: the block it heads, else 0 */
 	int64_t *ec, *inflow = zalloc(n, sizeof *inflow);
 	int64_t calls = (int64_t)roi_block_count(c->counts, fn, 0);
 
@@ -662,6 +666,17 @@ static void build_graph(const struct check *c, const struct roi_function *fn, st
 	for (size_t b = 1; b < n; b++)
 		gone[b] = fn->blocks[b].nlines == 0 && fn->blocks[b].nsucc == 1 && npred[b] == 1 &&
 			  fn->blocks[b].succ[0] != (int)b;
+	for (size_t b = 1; b < n; b++)
+		if (fn->blocks[b].labels && fn->blocks[b].nsucc == 1 && fn->blocks[b].succ[0] > 0 &&
+		    fn->blocks[b].succ[0] != (int)b)
+			gone[b] = true;
+	for (size_t b = 1; b < n; b++) {
+		size_t t = b;
+
+		for (size_t steps = 0; fn->blocks[t].labels && gone[t] && steps < n; steps++)
+			t = (size_t)fn->blocks[t].succ[0];
+		into[b] = t != b && !gone[t] ? t : 0;
+	}
 	if (b0->nsucc == 1 && b0->succ[0] > 0 && npred[b0->succ[0]] > 1 && b0->nlines == 1 &&
 	    b0->lines[0].file == fn->file && b0->lines[0].line == fn->line) {
 		gone[0] = true;
@@ -717,6 +732,11 @@ static void build_graph(const struct check *c, const struct roi_function *fn, st
 		}
 		if (b == entry && gone[0])
 			g->lb[g->nlb++] = (struct lineblock){fn->file, fn->line, first[b], false};
+		for (size_t h = 1; h < n; h++)
+			if (into[h] && into[h] == b)
+				for (size_t i = 0; i < fn->blocks[h].nlines; i++)
+					g->lb[g->nlb++] = (struct lineblock){fn->blocks[h].lines[i].file,
+									     fn->blocks[h].lines[i].line, first[b], false};
 		for (size_t i = 0; i <= seg; i++) {
 			if (i)
 				add_arc(g, g->nn - 1, g->nn, bc);
@@ -773,6 +793,7 @@ static void build_graph(const struct check *c, const struct roi_function *fn, st
 
 	free(ec);
 	free(inflow);
+	free(into);
 	free(gone);
 	free(lastn);
 	free(first);

@@ -124,7 +124,8 @@ static int parse_block(const struct jv *v, const cJSON *b, const char *w, const 
 	}
 	blk->ops = r;
 	blk->nops = i;
-	return 0;
+	blk->labels = false;
+	return jv_bool(v, b, w, "labels", false, &blk->labels);
 }
 
 /* An array of integers in [min, max] into the arena. */

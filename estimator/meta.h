@@ -46,6 +46,7 @@ struct roi_block {
 	size_t nlines;
 	const struct roi_op_row *ops;
 	size_t nops;
+	bool labels;                    /* labels alone, split off the block it leads to (formats.md) */
 };
 
 /* One loop of a function's nest (docs/regions.md, "loops"). */

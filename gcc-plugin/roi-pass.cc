@@ -138,12 +138,20 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
   if (is_entry)
     add_line (&b, b.file, b.line);
 
+  /* A block of labels alone: GCC split it off the block it heads after
+     gcov wrote its graph (loop set-up at -O0); gcov-check puts its lines
+     back there (docs/gcov-check.md).  */
+  bool labels_only = !is_entry, any_label = false;
   for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
        gsi_next (&gsi))
     {
       roi_stmt stmt = gsi_stmt (gsi);
       if (is_gimple_debug (stmt))
 	continue;
+      if (gimple_code (stmt) == GIMPLE_LABEL)
+	any_label = true;
+      else
+	labels_only = false;
       location_t loc = gimple_location (stmt);
       if (!RESERVED_LOCATION_P (loc))
 	{
@@ -160,8 +168,13 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
       && !RESERVED_LOCATION_P (single_succ_edge (bb)->goto_locus))
     {
       expanded_location x = roi_expand (single_succ_edge (bb)->goto_locus);
+      unsigned before = b.lines.length ();
       add_line (&b, roi_meta_file (x.file), x.line);
+      if (b.lines.length () != before)
+	labels_only = false;	/* a jump's line of its own */
     }
+  labels_only = labels_only && any_label && single_succ_p (bb)
+		&& b.rows.length () == 0;
 
   roi_buf_add (out, "{\"succ\":[");
   edge e;
@@ -184,7 +197,7 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
   for (unsigned i = 0; i < b.rows.length (); i++)
     roi_buf_printf (out, "%s[%u,%u,%u,%u]", i ? "," : "", b.rows[i].op,
 		    b.rows[i].file, b.rows[i].line, b.rows[i].n);
-  roi_buf_add (out, "]}");
+  roi_buf_add (out, labels_only ? "],\"labels\":true}" : "]}");
 }
 
 /* Names of the functions whose bodies GCC inlined into FUN: their calls from

@@ -11,7 +11,7 @@ say why when it cannot run at all.'
 . "$TEST_DIRECTORY/lib-roi.sh"
 
 P=$TEST_DIRECTORY/programs
-PROGRAMS="goto shortcircuit switch loops recursion fnptr varargs wide"
+PROGRAMS="goto goto-loop-label shortcircuit switch loops recursion fnptr varargs wide"
 
 if gcov --version >/dev/null 2>&1; then
 	test_set_prereq GCOV
@@ -65,7 +65,11 @@ test_expect_success GCOV '-O0: the comparison is the one expected' '
 	test_grep "^ok: function fib (.*recursion.c:3): 177 calls$" v.out &&
 	test_grep "^ok: .*recursion.c:7: 88$" v.out &&
 	"$ROI" gcov-check multi >multi.out &&
-	test_grep "^gcov-check: 5 functions, 17 lines compared, 0 disagreements$" multi.out
+	test_grep "^gcov-check: 5 functions, 17 lines compared, 0 disagreements$" multi.out &&
+	"$ROI" gcov-check -v goto-loop-label >v.out &&
+	for lc in 14:1 15:0 16:4 17:7 18:6 19:3; do
+		test_grep "^ok: .*goto-loop-label.c:${lc%:*}: ${lc#*:}$" v.out || return 1
+	done
 '
 
 test_expect_success GCOV '-O2: every entry count agrees; lines are not compared' '
