@@ -125,11 +125,72 @@ compare_line_pairs (const void *pa, const void *pb)
   return a[1] < b[1] ? -1 : a[1] > b[1];
 }
 
-/* Classify BB's statements and write its JSON object to OUT.  */
+/* Where each statement location first occurs, by block position: gcov
+   (gcc/profile.cc) gives a block the line of its goto_locus only when no
+   statement of that block or of one before it has that very location.  The
+   then-arm's jump past an else keeps the if's location, for one, and gcov does
+   not count the if's line again there.  */
+struct loc_first
+{
+  location_t loc;
+  unsigned block;
+};
+
+static int
+compare_loc_first (const void *pa, const void *pb)
+{
+  const loc_first *a = (const loc_first *) pa, *b = (const loc_first *) pb;
+  if (a->loc != b->loc)
+    return a->loc < b->loc ? -1 : 1;
+  return a->block < b->block ? -1 : a->block > b->block;
+}
+
+static vec<loc_first> first_seen;
+
+static void
+collect_first_seen (function *fun, const vec<basic_block> &order)
+{
+  first_seen.truncate (0);
+  loc_first decl = { DECL_SOURCE_LOCATION (fun->decl), 0 };
+  first_seen.safe_push (decl);
+  for (unsigned i = 0; i < order.length (); i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (order[i]); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	location_t loc = gimple_location (gsi_stmt (gsi));
+	if (!is_gimple_debug (gsi_stmt (gsi)) && !RESERVED_LOCATION_P (loc))
+	  {
+	    loc_first f = { loc, i };
+	    first_seen.safe_push (f);
+	  }
+      }
+  first_seen.qsort (compare_loc_first);
+}
+
+/* Whether a statement of block INDEX or of one before it has location LOC.  */
+static bool
+seen_by (location_t loc, unsigned index)
+{
+  unsigned lo = 0, hi = first_seen.length ();
+  while (lo < hi)
+    {
+      unsigned mid = (lo + hi) / 2;
+      if (first_seen[mid].loc < loc)
+	lo = mid + 1;
+      else
+	hi = mid;
+    }
+  return lo < first_seen.length () && first_seen[lo].loc == loc
+	 && first_seen[lo].block <= index;
+}
+
+/* Classify BB's statements and write its JSON object to OUT; BB is block
+   INDEX of the function's blocks in order.  */
 static void
 describe_block (function *fun, basic_block bb, const int *counter_of,
-		bool is_entry, struct roi_buf *out)
+		unsigned index, struct roi_buf *out)
 {
+  bool is_entry = index == 0;
   struct block_ops b;
   expanded_location fn_loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));
   b.file = roi_meta_file (fn_loc.file);
@@ -163,9 +224,11 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
       roi_classify_stmt (stmt, record_op, &b);
     }
   /* A goto, break or continue leaves no statement, only the location of the
-     jump it became; gcov counts its line, so keep it.  */
+     jump it became; gcov counts its line, so keep it, as gcov does: unless a
+     statement had that location already.  */
   if (single_succ_p (bb)
-      && !RESERVED_LOCATION_P (single_succ_edge (bb)->goto_locus))
+      && !RESERVED_LOCATION_P (single_succ_edge (bb)->goto_locus)
+      && !seen_by (single_succ_edge (bb)->goto_locus, index))
     {
       expanded_location x = roi_expand (single_succ_edge (bb)->goto_locus);
       unsigned before = b.lines.length ();
@@ -271,6 +334,7 @@ roi_instrument (function *fun)
   for (unsigned i = 0; i < order.length (); i++)
     counter_of[order[i]->index] = (int) i;
 
+  collect_first_seen (fun, order);
   struct roi_buf blocks = { NULL, 0, 0 };
   ops_crc = 0;
   roi_buf_add (&blocks, "[");
@@ -278,7 +342,7 @@ roi_instrument (function *fun)
     {
       if (i)
 	roi_buf_add (&blocks, ",\n ");
-      describe_block (fun, order[i], counter_of, i == 0, &blocks);
+      describe_block (fun, order[i], counter_of, i, &blocks);
     }
   roi_buf_add (&blocks, "]");
   struct roi_buf loops = { NULL, 0, 0 };

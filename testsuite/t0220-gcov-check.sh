@@ -11,7 +11,7 @@ say why when it cannot run at all.'
 . "$TEST_DIRECTORY/lib-roi.sh"
 
 P=$TEST_DIRECTORY/programs
-PROGRAMS="goto goto-loop-label shortcircuit switch loops recursion fnptr varargs wide"
+PROGRAMS="goto goto-loop-label if-else-jump shortcircuit switch loops recursion fnptr varargs wide"
 
 if gcov --version >/dev/null 2>&1; then
 	test_set_prereq GCOV
@@ -69,6 +69,10 @@ test_expect_success GCOV '-O0: the comparison is the one expected' '
 	"$ROI" gcov-check -v goto-loop-label >v.out &&
 	for lc in 14:1 15:0 16:4 17:7 18:6 19:3; do
 		test_grep "^ok: .*goto-loop-label.c:${lc%:*}: ${lc#*:}$" v.out || return 1
+	done &&
+	"$ROI" gcov-check -v if-else-jump >v.out &&
+	for lc in 13:1 15:4 16:3 20:0; do
+		test_grep "^ok: .*if-else-jump.c:${lc%:*}: ${lc#*:}$" v.out || return 1
 	done
 '
 
