@@ -167,10 +167,25 @@ collect_first_seen (function *fun, const vec<basic_block> &order)
   first_seen.qsort (compare_loc_first);
 }
 
-/* Whether a statement of block INDEX or of one before it has location LOC.  */
+/* Whether LOC is in code inlined from another function.  */
+static bool
+in_inlined_code (location_t loc)
+{
+  for (tree block = LOCATION_BLOCK (loc); block && TREE_CODE (block) == BLOCK;
+       block = BLOCK_SUPERCONTEXT (block))
+    if (inlined_function_outer_scope_p (block))
+      return true;
+  return false;
+}
+
+/* Whether a statement of block INDEX or of one before it has location LOC.
+   Not for inlined code: GCC's later passes rewrite the scopes of its
+   locations, so that two that differed when gcov looked may be equal now.  */
 static bool
 seen_by (location_t loc, unsigned index)
 {
+  if (in_inlined_code (loc))
+    return false;
   unsigned lo = 0, hi = first_seen.length ();
   while (lo < hi)
     {
@@ -231,10 +246,8 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
       && !seen_by (single_succ_edge (bb)->goto_locus, index))
     {
       expanded_location x = roi_expand (single_succ_edge (bb)->goto_locus);
-      unsigned before = b.lines.length ();
       add_line (&b, roi_meta_file (x.file), x.line);
-      if (b.lines.length () != before)
-	labels_only = false;	/* a jump's line of its own */
+      labels_only = false;	/* a jump ("default: return;"), not a label alone */
     }
   labels_only = labels_only && any_label && single_succ_p (bb)
 		&& b.rows.length () == 0;
