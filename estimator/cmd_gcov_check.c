@@ -732,11 +732,6 @@ static void build_graph(const struct check *c, const struct roi_function *fn, st
 		}
 		if (b == entry && gone[0])
 			g->lb[g->nlb++] = (struct lineblock){fn->file, fn->line, first[b], false};
-		for (size_t h = 1; h < n; h++)
-			if (into[h] && into[h] == b)
-				for (size_t i = 0; i < fn->blocks[h].nlines; i++)
-					g->lb[g->nlb++] = (struct lineblock){fn->blocks[h].lines[i].file,
-									     fn->blocks[h].lines[i].line, first[b], false};
 		for (size_t i = 0; i <= seg; i++) {
 			if (i)
 				add_arc(g, g->nn - 1, g->nn, bc);
@@ -744,6 +739,12 @@ static void build_graph(const struct check *c, const struct roi_function *fn, st
 		}
 		lastn[b] = g->nn - 1;
 	}
+
+	/* A label block's lines go to the first piece of the block it heads (duplicates go below). */
+	for (size_t h = 1; h < n; h++)
+		for (size_t i = 0; into[h] && i < fn->blocks[h].nlines; i++)
+			g->lb[g->nlb++] = (struct lineblock){fn->blocks[h].lines[i].file, fn->blocks[h].lines[i].line,
+							     first[into[h]], false};
 
 	/* Arcs between blocks; those to the exit touch no line. Then the entry's arcs. */
 	inflow[entry] = calls;
