@@ -29,7 +29,7 @@ static const char *machine_name(unsigned machine)
 }
 
 /* The ELF is a linked executable for t's machine; elf stays open for the caller. */
-static int check_machine(const char *path, const struct roi_run_target *t, struct roi_elf **elf, struct roi_err *err)
+int roi_run_open_elf(const char *path, const struct roi_run_target *t, struct roi_elf **elf, struct roi_err *err)
 {
 	struct roi_elf_info info;
 
@@ -56,7 +56,7 @@ static int check_machine(const char *path, const struct roi_run_target *t, struc
 int roi_run_check_elf(const char *path, const struct roi_run_target *t, struct roi_err *err)
 {
 	struct roi_elf *elf;
-	int rc = check_machine(path, t, &elf, err);
+	int rc = roi_run_open_elf(path, t, &elf, err);
 
 	roi_elf_close(elf);
 	return rc;
@@ -65,7 +65,7 @@ int roi_run_check_elf(const char *path, const struct roi_run_target *t, struct r
 int roi_run_open(const char *path, const struct roi_run_target *t, struct roi_elf **elf, struct roi_program *prog,
 		 struct roi_err *err)
 {
-	if (check_machine(path, t, elf, err) != 0 || roi_program_load(path, prog, err) != 0)
+	if (roi_run_open_elf(path, t, elf, err) != 0 || roi_program_load(path, prog, err) != 0)
 		return -1;
 	if (prog->nfunctions == 0)
 		return roi_err_set(err, "%s: the roi metadata lists no functions: nothing to count", path);

@@ -37,13 +37,15 @@ struct roi_counter_array {
 	size_t saturated;               /* 16-bit counters stuck at 65535, once decoded */
 };
 
+/* Only the ELF checks of roi_run_open, for a firmware built without the plugin: check_elf closes
+ * the file again, open_elf leaves it open in *elf (close it even on failure). */
+int roi_run_check_elf(const char *path, const struct roi_run_target *t, struct roi_err *err);
+int roi_run_open_elf(const char *path, const struct roi_run_target *t, struct roi_elf **elf, struct roi_err *err);
+
 /* Opens path, which must be a linked firmware for t, and loads its roi metadata, which must list
  * functions. Errors: "PATH: an x86-64 ELF, not AVR (--target avr)", "PATH: an object file, not a
  * linked firmware", roi_program_load's, "PATH: the roi metadata lists no functions: nothing to
  * count". Close *elf (NULL when it did not open) and free *prog even on failure. */
-/* Only the ELF checks of roi_run_open, for a firmware built without the plugin. */
-int roi_run_check_elf(const char *path, const struct roi_run_target *t, struct roi_err *err);
-
 int roi_run_open(const char *path, const struct roi_run_target *t, struct roi_elf **elf, struct roi_program *prog,
 		 struct roi_err *err);
 

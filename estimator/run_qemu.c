@@ -112,7 +112,7 @@ static int check_firmware(struct run *r, struct roi_err *err)
 	struct roi_symbol sym;
 	int rc = -1;
 
-	if (r->plain ? roi_run_check_elf(r->elf, &arm_target, err) != 0 || roi_elf_open(r->elf, &elf, err) != 0
+	if (r->plain ? roi_run_open_elf(r->elf, &arm_target, &elf, err) != 0
 		     : roi_run_open(r->elf, &arm_target, &elf, &r->prog, err) != 0)
 		goto out;
 	if (roi_elf_symbol(elf, STOP_SYMBOL, &sym, err) != 0) {
