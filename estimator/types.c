@@ -21,7 +21,7 @@ const char *const roi_type_names[] = {
 	"f16", "f32", "f64", "f80", "f128", "ptr", "bool", "agg", "vec", "cplx", "void", NULL,
 };
 
-const char *const roi_accesses[] = {"var", "array", "field", "bitfield", "deref", NULL};
+const char *const roi_accesses[] = {"var", "array", "field", "bitfield", "deref", "frame", NULL};
 const char *const roi_classes[] = {"int", "float", "ptr", NULL};
 
 /* "i24" (AVR's __int24), "u40" (a 40-bit bit-field), "q16" (AVR's fixed point): a letter and a

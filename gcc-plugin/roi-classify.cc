@@ -351,9 +351,57 @@ classify_call (roi_stmt stmt, roi_op_sink sink, void *ctx)
     emit_access (sink, ctx, "store", lhs);
 }
 
+/* True when NAME lives in its variable's frame slot: at -O0 GCC gives every
+   user variable and parameter a stack slot and reads and writes it there for
+   each statement (function.c, use_register_for_decl), while a temporary, an
+   ignored or a register variable gets a pseudo register.  */
+static bool
+is_frame_resident (tree name)
+{
+  if (optimize || TREE_CODE (name) != SSA_NAME)
+    return false;
+  tree var = SSA_NAME_VAR (name);
+  if (!var || (TREE_CODE (var) != VAR_DECL && TREE_CODE (var) != PARM_DECL))
+    return false;
+  return !DECL_IGNORED_P (var) && !DECL_REGISTER (var)
+	 && TYPE_MODE (TREE_TYPE (name)) != BLKmode;
+}
+
+static void
+emit_frame_access (roi_op_sink sink, void *ctx, const char *kind, tree name)
+{
+  struct roi_op op;
+  memset (&op, 0, sizeof op);
+  op.kind = kind;
+  op.type = TREE_TYPE (name);
+  op.access = "frame";
+  sink (ctx, &op);
+}
+
+/* At -O0 a statement reads every variable it uses from the frame and writes
+   the one it sets back: on an 8-bit core that is two cycles a byte, often
+   more than the operation itself, and the same for every kind of operation,
+   so it is counted as operations of its own (access "frame") rather than
+   hidden in each operation's cost.  */
+static void
+classify_frame_accesses (roi_stmt stmt, roi_op_sink sink, void *ctx)
+{
+  ssa_op_iter iter;
+  tree name;
+
+  FOR_EACH_SSA_TREE_OPERAND (name, stmt, iter, SSA_OP_USE)
+    if (is_frame_resident (name))
+      emit_frame_access (sink, ctx, "load", name);
+  FOR_EACH_SSA_TREE_OPERAND (name, stmt, iter, SSA_OP_DEF)
+    if (is_frame_resident (name))
+      emit_frame_access (sink, ctx, "store", name);
+}
+
 void
 roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
 {
+  if (!is_gimple_debug (stmt) && gimple_code (stmt) != GIMPLE_LABEL)
+    classify_frame_accesses (stmt, sink, ctx);
   switch (gimple_code (stmt))
     {
     case GIMPLE_ASSIGN:

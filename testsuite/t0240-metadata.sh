@@ -109,4 +109,34 @@ test_expect_success 'operands that decide the code: constants, shift amounts, wh
 	jq -e "[.[0].ops[] | select(.kind == \"div\")] | length == 1 and (.[0] | has(\"operand\") | not)" op.json
 '
 
+cat >frame.c <<\CEOF
+int h(int p, int q)
+{
+	register int r = p + 1;
+	int v = q;
+	int w;
+	int *pw = &w;
+	*pw = v * 2;
+	return r + v + w;
+}
+int main(void) { return h(1, 2) == 8 ? 0 : 1; }
+CEOF
+
+# By hand from the source, at -O0: reads of the frame slots of p (r = p + 1), q (v = q), v twice
+# (v * 2, r + v) and pw (*pw = ...); writes of v and pw. r is a register variable and w has its
+# address taken (its read is a load of a local variable), so neither has frame accesses.
+test_expect_success 'at -O0 every read and write of a named local or parameter is a frame access' '
+	roi_link frame -O0 frame.c && ./frame &&
+	"$ROI" estimate --json frame >frame.json &&
+	test_equal 4 "$(op_count frame.json load i32 frame)" "p, q, v, v" &&
+	test_equal 1 "$(op_count frame.json load ptr frame)" "pw" &&
+	test_equal 1 "$(op_count frame.json store i32 frame)" "v" &&
+	test_equal 1 "$(op_count frame.json store ptr frame)" "pw" &&
+	test_equal 1 "$(op_count frame.json load i32 var)" "w" &&
+	rm -f frame.roi && roi_link frame -O1 frame.c && ./frame &&
+	"$ROI" estimate --json frame >frame1.json &&
+	test_equal 0 "$(op_count frame1.json load "" frame)" "no frame at -O1" &&
+	test_equal 0 "$(op_count frame1.json store "" frame)" "no frame at -O1"
+'
+
 test_done

@@ -11,14 +11,14 @@ routine (soft float, AVR 32-bit division...) is costed by walking the linked
 routine's disassembly along its typical path (forward branches not taken unless
 TYPICAL says otherwise, loops iterated as TYPICAL says).
 
-At -O0 named locals live in stack slots and roi counts no load/store for them,
-so each operation is charged the frame traffic of its operands in proportion to
-how often operands are named locals in real -O0 GIMPLE (measured on a corpus of C
-files with the host gcc; see README.md).
+At -O0 named locals live in stack slots, and roi counts each read and write of
+one as an operation of its own (load/store, access "frame"): an operation's
+entry is its instructions without that frame traffic, and the frame entries are
+the stack-slot reads and writes of a move.
 
-  contrib/models/derive.py [--arch avr|arm] [--out DIR] [--corpus FILE...] [--trace SYMBOL] [--keep DIR]
+  contrib/models/derive.py [--arch avr|arm] [--out DIR] [--trace SYMBOL] [--keep DIR]
 """
-import argparse, collections, glob, json, os, re, shutil, subprocess, sys, tempfile
+import argparse, collections, json, os, re, shutil, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, '..', '..'))
@@ -343,122 +343,57 @@ class Lib:
         raise SystemExit('derive: %s: no return within 100000 steps' % routine)
 
 
-# ---- operand placement weights from a corpus ----------------------------------------------------
-BIN = {'+': 'arith', '-': 'arith', '*': 'mul', '/': 'div', '%': 'div', '&': 'bit', '|': 'bit', '^': 'bit',
-       '<<': 'shift', '>>': 'shift'}
-CMPS = {'<', '<=', '>', '>=', '==', '!='}
-
-
-def named(tok):
-    """An SSA name of a user variable (x_3, p_1(D)): at -O0 it lives in a stack slot."""
-    m = re.fullmatch(r'([A-Za-z_][\w.]*)_\d+(\(D\))?', tok)
-    return bool(m) and '.' not in m.group(1)
-
-
-def corpus_weights(files):
-    """Per operation group: named-local operand reads and result writes per operation, from -O0 GIMPLE."""
-    st = collections.defaultdict(lambda: [0, 0, 0])
-    tmp = tempfile.mkdtemp(prefix='roi-derive-corpus.')
-    try:
-        for f in files:
-            subprocess.run(['gcc', '-O0', '-std=gnu11', '-w', '-D_GNU_SOURCE', '-I' + os.path.dirname(f),
-                            '-I' + os.path.join(ROOT, 'runtime'), '-I' + os.path.join(ROOT, 'estimator'),
-                            '-fdump-tree-optimized=' + os.path.join(tmp, os.path.basename(f) + '.opt'),
-                            '-c', f, '-o', os.devnull], stderr=subprocess.DEVNULL)
-        for dump in glob.glob(os.path.join(tmp, '*.opt')):
-            for line in open(dump):
-                s = line.strip().rstrip(';')
-                m = re.fullmatch(r'if \((\S+) (\S+) (\S+)\)', s)
-                if m and m.group(2) in CMPS:
-                    g = st['cmp']
-                    g[0] += 1
-                    g[1] += named(m.group(1)) + named(m.group(3))
-                    continue
-                m = re.fullmatch(r'(\S+) = (\S+) (\S+) (\S+)', s)
-                if m and m.group(3) in BIN:
-                    g = st[BIN[m.group(3)]]
-                    g[0] += 1
-                    g[1] += named(m.group(2)) + named(m.group(4))
-                    g[2] += named(m.group(1))
-                    continue
-                for grp, pat in (('conv', r'(\S+) = \([^)]*\) (\S+)'), ('unary', r'(\S+) = [-~](\S+)'),
-                                 ('move', r'(\S+) = ([\w.]+_\d+(?:\(D\))?|-?[\d.e+]+B?)'),
-                                 ('load', r'([\w.]+_\d+) = ([^ (]*(?:\[|->|MEM|\*)[^ ]*|[A-Za-z_]\w*)')):
-                    m = re.fullmatch(pat, s)
-                    if m:
-                        g = st[grp]
-                        g[0] += 1
-                        g[1] += named(m.group(2)) if grp != 'load' else 0
-                        g[2] += named(m.group(1))
-                        break
-    finally:
-        shutil.rmtree(tmp)
-    pool = [sum(st[g][i] for g in ('arith', 'bit', 'mul', 'div', 'shift')) for i in range(3)]
-    w = {}
-    for g in ('arith', 'bit', 'mul', 'div', 'shift', 'unary', 'conv', 'cmp', 'move', 'load'):
-        n, r, wr = st[g] if st[g][0] >= 50 else pool
-        w[g] = (r / max(n, 1), wr / max(n, 1), st[g][0])
-    w['pool'] = (pool[1] / max(pool[0], 1), pool[2] / max(pool[0], 1), pool[0])
-    return w
-
-
 # ---- snippets ---------------------------------------------------------------------------------
 OPS = dict(add='+', sub='-', mul='*', div='/', mod='%', **{'and': '&', 'or': '|', 'xor': '^'},
            shl='<<', shr='>>', eq='==', ne='!=', lt='<', le='<=', gt='>', ge='>=')
-GROUP = dict(add='arith', sub='arith', mul='mul', div='div', mod='div', shl='shift', shr='shift',
-             neg='unary', **{'and': 'bit', 'or': 'bit', 'xor': 'bit', 'not': 'unary'})
+COMPARISONS = ('eq', 'ne', 'lt', 'le', 'gt', 'ge')
 
 
 def snippets(t):
-    """-> list of (match dict, [C bodies, averaged], reads-scale group, nominal reads, writes group,
-    nominal writes).  Scale group 'addr' means: address operands, always from the frame."""
+    """-> list of (match dict, [C bodies, averaged])."""
     ct, nat, fl = t['ctypes'], t['native'], t['floats']
     ty = INTS + fl
     out = []
 
-    def add(match, bodies, rg, rn, wg, wn):
-        out.append((match, bodies, rg, rn, wg, wn))
+    def add(match, bodies):
+        out.append((match, bodies))
 
     for k in ('add', 'sub', 'mul', 'div', 'mod', 'and', 'or', 'xor', 'shl', 'shr', 'neg', 'not'):
         for x in (ty if k in ('add', 'sub', 'mul', 'div', 'neg') else INTS):
             T = ct[x]
             if k in ('neg', 'not'):
                 body = '%s a = gv_%s, r; M(b); r = %sa; M(e); gv_%s = r;' % (T, x, '-' if k == 'neg' else '~', x)
-                add(dict(kind=k, type=x), [body], GROUP[k], 1, GROUP[k], 1)
+                add(dict(kind=k, type=x), [body])
             elif k in ('shl', 'shr'):
                 body = '%s a = gv_%s, r; M(b); r = a %s 3; M(e); gv_%s = r;' % (T, x, OPS[k], x)
-                add(dict(kind=k, type=x), [body], GROUP[k], 1, GROUP[k], 1)
+                add(dict(kind=k, type=x), [body])
             else:
                 body = '%s a = gv_%s, b = gv_%s, r; M(b); r = a %s b; M(e); gv_%s = r;' % (T, x, x, OPS[k], x)
-                add(dict(kind=k, type=x), [body], GROUP[k], 2, GROUP[k], 1)
-    for k in ('eq', 'ne', 'lt', 'le', 'gt', 'ge'):
+                add(dict(kind=k, type=x), [body])
+    for k in COMPARISONS:
         for x in ty + ['ptr']:
             T = ct[x]
             body = '%s a = gv_%s, b = gv_%s; M(b); if (a %s b) { M(e); gv_i16 = 1; }' % (T, x, x, OPS[k])
-            add(dict(kind=k, type=x), [body], 'cmp', 2, None, 0)
+            add(dict(kind=k, type=x), [body])
     for x in ty + ['ptr']:
         for f in ty + ['ptr']:
             if x == f or (x == 'ptr' and f in fl) or (f == 'ptr' and x in fl):
                 continue
             body = '%s a = gv_%s; %s r; M(b); r = (%s)a; M(e); gv_%s = r;' % (ct[f], f, ct[x], ct[x], x)
-            add(dict(kind='conv', type=x, **{'from': f}), [body], 'conv', 1, 'conv', 1)
+            add(dict(kind='conv', type=x, **{'from': f}), [body])
     for x in ty + ['ptr']:
         T = ct[x]
-        add(dict(kind='move', type=x), ['%s a = gv_%s, r; M(b); r = a; M(e); gv_%s = r;' % (T, x, x)],
-            'move', 1, 'move', 1)
+        add(dict(kind='move', type=x), ['%s a = gv_%s, r; M(b); r = a; M(e); gv_%s = r;' % (T, x, x)])
         pre = '%s r; int i = gv_i; struct s_%s *p = gp_%s; %s *q = ga_%s; ' % (T, x, x, T, x)
         post = ' gv_%s = r;' % x
         for acc, exprs in (('var', ['g_%s' % x]), ('array', ['ga_%s[i]' % x]),
                            ('field', ['gs_%s.y' % x, 'p->y']), ('deref', ['*q'])):
-            add(dict(kind='load', type=x, access=acc), [pre + 'M(b); r = %s; M(e);' % e + post for e in exprs],
-                'addr', 1, 'load', 1)
+            add(dict(kind='load', type=x, access=acc), [pre + 'M(b); r = %s; M(e);' % e + post for e in exprs])
             add(dict(kind='store', type=x, access=acc),
-                [pre + 'M(b); %s = (%s)5; M(e);' % (e, T) for e in exprs], 'addr', 1, None, 0)
+                [pre + 'M(b); %s = (%s)5; M(e);' % (e, T) for e in exprs])
     add(dict(kind='addr', type='ptr'), ['ptr_t r; int i = gv_i; M(b); r = &g_i16; M(e); gv_ptr = r;',
-                                        'ptr_t r; int i = gv_i; M(b); r = &ga_i16[i]; M(e); gv_ptr = r;'],
-        'addr', 1, 'move', 1)
-    add(dict(kind='ptradd', type='ptr'), ['ptr_t p = gv_ptr, q; M(b); q = p + 1; M(e); gv_ptr = q;'],
-        'arith', 1, 'arith', 1)
+                                        'ptr_t r; int i = gv_i; M(b); r = &ga_i16[i]; M(e); gv_ptr = r;'])
+    add(dict(kind='ptradd', type='ptr'), ['ptr_t p = gv_ptr, q; M(b); q = p + 1; M(e); gv_ptr = q;'])
     return out
 
 
@@ -622,16 +557,16 @@ class Target:
         return sum(c for c, _ in costs) / len(costs), sum(f for _, f in costs) / len(costs), len(costs)
 
 
-def derive(arch, W, tmp, trace=None):
+def derive(arch, tmp, trace=None):
     T = Target(arch, tmp, trace)
     t = T.t
-    rows, n, brs = [], 0, []
-    for match, bodies, rg, rn, wg, wn in T.snips:
+    rows, n, brs, frame_r, frame_w = [], 0, [], {}, {}
+    for match, bodies in T.snips:
         parts = []
         for _ in bodies:
             ins = T.region('b_%d' % n, 'e_%d' % n)
             n += 1
-            if match['kind'] in OPS and match['kind'] not in GROUP:      # comparison: split off the branch
+            if match['kind'] in COMPARISONS:      # split off the branch
                 if not any(classify(arch, m, o)[0] == 'cbr' for m, o in ins):
                     raise SystemExit('derive: no branch in %s: %s' % (match, ins))
                 k = max(i for i, (m, o) in enumerate(ins) if classify(arch, m, o)[0] == 'cbr')
@@ -642,37 +577,44 @@ def derive(arch, W, tmp, trace=None):
         fr = sum(p[1] for p in parts) / len(parts)
         fw = sum(p[2] for p in parts) / len(parts)
         calls = sorted(set(c for p in parts for c in p[3]))
-        rs = 1.0 if rg == 'addr' else (W[rg][0] / rn if rn else 0)
-        ws = W[wg][1] / wn if wn else 0
-        cyc = core + rs * fr + ws * fw
-        note = 'core %g + frame reads %g x %.2f + frame writes %g x %.2f' % (core, fr, rs, fw, ws)
+        # the stack-slot reads and writes of the operands are the frame operations' own
+        cyc = core
+        note = 'core %g (frame reads %g and writes %g are frame operations)' % (core, fr, fw)
         if len(bodies) > 1:
             note += '; mean of %d forms' % len(bodies)
         if calls:
             note += '; calls %s, costed along the typical path of the linked routine' % ', '.join(
                 '%s (%g)' % (c, T.routines[c]) for c in calls)
         rows.append(dict(match, cycles=round(cyc, 1), note=note))
+        if match['kind'] == 'move':
+            frame_r[match['type']] = fr
+        if match['kind'] in ('add', 'ptradd'):      # a result stored after computing, not after a load
+            frame_w[match['type']] = fw
     # br: one conditional branch, taken and not taken averaged
     rows.append(dict(kind='br', cycles=round(sum(brs) / len(brs), 2),
                      note='one conditional branch, taken/not taken averaged (%s)' % (
                          'brXX 1/2' if arch == 'avr' else 'B<cond> 1/1+P, P=2')))
     # switch: dispatch averaged over the cases (5 dense cases + default, index an int named local)
+    # load/store of a named local's stack slot: the reads of "r = a", the writes of "r = a + b"
+    for x in frame_r:
+        rows.append(dict(kind='load', type=x, access='frame', cycles=round(frame_r[x], 1),
+                         note='the stack-slot reads of a move from a named local'))
+        rows.append(dict(kind='store', type=x, access='frame', cycles=round(frame_w[x], 1),
+                         note='the stack-slot writes of an addition\'s result to a named local'))
     sc, sf, ncase = T.switch_paths()
-    rs = W['cmp'][0] / 2
-    rows.append(dict(kind='switch', cycles=round(sc + rs * sf, 1),
-                     note='dispatch of a 5-case dense int switch averaged over its %d targets: core %.1f + '
-                          'frame read %.1f x %.2f; more cases cost more' % (ncase, sc, sf, rs)))
+    rows.append(dict(kind='switch', cycles=round(sc, 1),
+                     note='dispatch of a 5-case dense int switch averaged over its %d targets: core %.1f (the '
+                          'index\'s frame read %.1f is a frame operation); more cases cost more' % (ncase, sc, sf)))
     # call: call site (one int argument, int result) + callee prologue; ret: epilogue + return
     cs = T.seq_cost(T.region('b_x', 'e_x'))
     fi = [k for k, it in enumerate(T.items) if it == ('func', 'callee')][0]
     pro = T.seq_cost(T.region(None, 'p_x', start=fi + 1))
     ep = T.seq_cost(T.region('r_x'))
-    rsa, wsa = W['pool'][0] / 2, W['pool'][1]
-    ccyc = cs[0] + rsa * cs[1] + wsa * cs[2] + pro[0] + pro[1] + pro[2]
+    ccyc = cs[0] + pro[0] + pro[1] + pro[2]
     rows.append(dict(kind='call', cycles=round(ccyc, 1),
-                     note='call site with one int argument and int result (core %g + frame reads %g x %.2f + '
-                          'writes %g x %.2f) + callee prologue with a stack frame and the argument spilled (%g); '
-                          'callee body not included' % (cs[0], cs[1], rsa, cs[2], wsa, sum(pro[:3]))))
+                     note='call site with one int argument and int result (core %g; its frame reads %g and '
+                          'writes %g are frame operations) + callee prologue with a stack frame and the argument '
+                          'spilled (%g); callee body not included' % (cs[0], cs[1], cs[2], sum(pro[:3]))))
     rows.append(dict(kind='ret', cycles=round(ep[0] + ep[2], 1),
                      note='epilogue of a function with a stack frame and the return instruction; the returned '
                           'value is loaded by the move before it'))
@@ -707,9 +649,7 @@ def with_fallbacks(t, rows):
     return out
 
 
-def write_model(path, t, rows, W, routines, sanity):
-    wtxt = ', '.join('%s %.2f/%.2f' % (g, W[g][0], W[g][1]) for g in
-                     ('arith', 'mul', 'div', 'bit', 'shift', 'unary', 'cmp', 'conv', 'move', 'load'))
+def write_model(path, t, rows, routines, sanity):
     prov = (
         "Derived, not calibrated: until calibration lands, every cycle cost comes from the instruction sequence "
         "%s (%s) emits for the operation and the instruction timings of %s. contrib/models/derive.py compiles one "
@@ -717,10 +657,8 @@ def write_model(path, t, rows, W, routines, sanity):
         "function without the operation), sums the instructions' cycles from a timing table typed in from the "
         "manual, and costs calls into library routines (%s) by walking the linked routine's disassembly along its "
         "typical path (loops multiplied by their iteration count, see each entry's note). At -O0 named locals live "
-        "in stack slots and roi counts no load/store for them: each operation is charged its operands' stack-slot "
-        "loads and its result's stack-slot store in proportion to how often, in -O0 GIMPLE of a corpus of C files "
-        "(the project's own sources and examples), an operand is a named local (reads/writes per operation: %s); "
-        "loads and stores are charged their address operands (index, pointer) from the frame in full. "
+        "in stack slots and roi counts every read and write of one as an operation of its own (load/store, access "
+        "frame, costed as the stack-slot reads and writes of a move): no other entry includes them. "
         "Conditional branches count the average of taken and not taken. Not modelled: unconditional jumps (the "
         "estimator has no per-block/jump term yet, so loop back-edges and if/else joins go unaccounted), %s"
         "and callee bodies of calls to unprofiled functions. Sanity check (not a fit): %s") % (
@@ -729,7 +667,7 @@ def write_model(path, t, rows, W, routines, sanity):
         if t is TARGETS['avr'] else
         'the Cortex-M4 TRM Table 3-1 and the FPU instruction timings (P = 2 for a pipeline refill, taken branch 3, '
         'LDR/STR 2 and 1 when pipelined after a load, SDIV/UDIV 7 as the middle of 2..12, VDIV 14)',
-        ', '.join(sorted(routines)) or 'none', wtxt,
+        ', '.join(sorted(routines)) or 'none',
         'flash wait states (the ART accelerator is assumed to hide the 2 wait states at 84 MHz), '
         if t is TARGETS['arm'] else '', sanity)
     m = collections.OrderedDict([
@@ -747,10 +685,11 @@ def write_model(path, t, rows, W, routines, sanity):
 SANITY = {
     'avr': ("contrib/examples/matrix/matrix.c built with avr-gcc -mmcu=atmega32u4 -O0 runs 9686 cycles from main's "
             "entry to exit under simavr; this table with roi's counts for it (plugin metadata x loop trip counts) "
-            "gives 5670 cycles, 41% low. Most of the gap is the 2-D subscripts (about 26-33 cycles per m1[m][n] / "
-            "m3[m][p] access at -O0 against 13.6 for the 1-D access the load/store array entries are derived from), "
-            "the rest the unaccounted loop jumps and main's frame set-up."),
-    'arm': "none: no cycle-accurate Cortex-M4 simulator was at hand.",
+            "gives 6804 cycles, 30% low. Most of the gap is the 2-D subscripts (the index arithmetic of m1[m][n] / "
+            "m3[m][p] is inside the access, the 1-D access the load/store array entries are derived from has "
+            "none), the rest the unaccounted loop jumps and main's frame set-up."),
+    'arm': ("no cycle-accurate Cortex-M4 simulator was at hand; make bench-stm32 compares this table with QEMU's "
+            "executed-instruction counts of the calibration corpus (bench/results/stm32-qemu.json)."),
 }
 
 
@@ -758,22 +697,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--arch', choices=['avr', 'arm'], action='append')
     ap.add_argument('--out', default=os.path.join(ROOT, 'models'))
-    ap.add_argument('--corpus', nargs='*', help='C files for the operand placement weights')
     ap.add_argument('--trace', metavar='SYMBOL', help='print the typical path through a library routine')
     ap.add_argument('--keep', metavar='DIR', help='keep the generated C, assembly and ELF files in DIR')
     a = ap.parse_args()
-    files = a.corpus or sorted(glob.glob(os.path.join(ROOT, p)) for p in (
-        'contrib/examples/*/*.c', 'testsuite/programs/*.c', 'runtime/*.c', 'estimator/*.c'))
-    files = a.corpus or [f for g in files for f in g]
-    W = corpus_weights(files)
-    print('operand placement (named-local reads / result writes per operation, %d corpus files):' % len(files))
-    for g, (r, w, n) in sorted(W.items()):
-        print('  %-6s %.2f / %.2f  (%d ops)' % (g, r, w, n))
     for arch in a.arch or ['avr', 'arm']:
         tmp = a.keep or tempfile.mkdtemp(prefix='roi-derive.')
         os.makedirs(tmp, exist_ok=True)
         try:
-            T, rows = derive(arch, W, tmp, a.trace)
+            T, rows = derive(arch, tmp, a.trace)
         finally:
             if not a.keep:
                 shutil.rmtree(tmp)
@@ -788,7 +719,7 @@ def main():
             match = ' '.join('%s=%s' % (k, v) for k, v in r.items() if k not in ('kind', 'cycles', 'note'))
             print('  %-7s %-28s %7.1f   %s' % (r['kind'], match, r['cycles'], r['note']))
         out = os.path.join(a.out, T.t['file'])
-        write_model(out, T.t, rows, W, T.routines, SANITY[arch])
+        write_model(out, T.t, rows, T.routines, SANITY[arch])
         print('wrote', out)
 
 
