@@ -370,6 +370,14 @@ def snippets(t):
             else:
                 body = '%s a = gv_%s, b = gv_%s, r; M(b); r = a %s b; M(e); gv_%s = r;' % (T, x, x, OPS[k], x)
                 add(dict(kind=k, type=x), [body])
+    # a constant second operand: an immediate form, a shift for a power of two (signed: with a
+    # correction towards zero), a library division by a constant
+    for k in ('mul', 'div', 'mod'):
+        for x in INTS:
+            T = ct[x]
+            for operand, c in (('pow2', 8), ('const', 10)):
+                body = '%s a = gv_%s, r; M(b); r = a %s %d; M(e); gv_%s = r;' % (T, x, OPS[k], c, x)
+                add(dict(kind=k, type=x, operand=operand), [body])
     for k in COMPARISONS:
         for x in ty + ['ptr']:
             T = ct[x]
