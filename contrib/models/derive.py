@@ -378,6 +378,19 @@ def snippets(t):
             for operand, c in (('pow2', 8), ('const', 10)):
                 body = '%s a = gv_%s, r; M(b); r = a %s %d; M(e); gv_%s = r;' % (T, x, OPS[k], c, x)
                 add(dict(kind=k, type=x, operand=operand), [body])
+    # a shift or rotate by a constant is a sequence of its own for every amount (operand "N"): a
+    # byte move for 8, a loop of single-bit shifts or a swap-and-mask for others
+    for x in INTS:
+        T, bits = ct[x], int(x[1:])
+        for n in range(1, bits):
+            for k in ('shl', 'shr'):
+                body = '%s a = gv_%s, r; M(b); r = a %s %d; M(e); gv_%s = r;' % (T, x, OPS[k], n, x)
+                add(dict(kind=k, type=x, operand=str(n)), [body])
+            if x[0] == 'u' and bits >= 16:      # GCC folds the idiom into a rotate from 16 bits up
+                for k, l, rr in (('rotl', n, bits - n), ('rotr', bits - n, n)):
+                    body = ('%s a = gv_%s, r; M(b); r = (%s) (a << %d) | (%s) (a >> %d); M(e); gv_%s = r;'
+                            % (T, x, T, l, T, rr, x))
+                    add(dict(kind=k, type=x, operand=str(n)), [body])
     for k in COMPARISONS:
         for x in ty + ['ptr']:
             T = ct[x]
@@ -490,10 +503,21 @@ class Target:
     def seq_cost(self, ins):
         """(core, frame reads, frame writes, library calls) of a linear instruction sequence."""
         core = fr = fw = 0.0
-        calls, prev_load = [], False
-        for m, ops in ins:
+        calls, prev_load, at_label = [], False, {}
+        for i, (m, ops) in enumerate(ins):
+            if m == ':':
+                at_label[ops] = (i, core)
+                continue
             cls, tgt = classify(self.arch, m, ops)
             c = cost(self.arch, m, ops, cls, prev_load)
+            loop = re.fullmatch(r'(\d+)b', ops.strip()) if cls == 'cbr' else None
+            if loop and loop.group(1) in at_label:
+                # avr-gcc's counted loop (a shift by a constant amount): "ldi rN,K; 1: ...; dec rN;
+                # brne 1b" runs its body K times, the branch taken K - 1 times
+                start, core0 = at_label[loop.group(1)]
+                n = self.loop_count(ins, start, i)
+                core += (n - 1) * (core - core0)
+                c = (n - 1) * cost(self.arch, m, ops, cls, False, True) + cost(self.arch, m, ops, cls, False, False)
             prev_load = is_load(self.arch, m) and cls == 'op'
             fa = frame_access(self.arch, m, ops)
             if fa == 'r':
@@ -509,6 +533,22 @@ class Target:
                     calls.append(sym)
         return core, fr, fw, calls
 
+    @staticmethod
+    def loop_count(ins, label, branch):
+        """K of a counted loop from ins[label] to the branch at ins[branch]: the constant loaded into
+        the register the instruction before the branch decrements."""
+        m, ops = ins[branch - 1]
+        reg = ops.strip()
+        for m2, ops2 in reversed(ins[:label]):
+            arg = ops2.split(',')
+            if m == 'dec' and m2 == 'ldi' and arg[0].strip() == reg:
+                k = int(arg[1].strip(), 0)
+                return k if k > 0 else 256
+            # "set; bld __zero_reg__,K-1; 1: ...; lsr __zero_reg__; brne 1b": one bit shifted out
+            if m == 'lsr' and m2 == 'bld' and arg[0].strip() == reg and re.fullmatch(r'[\d+-]+', arg[1].strip()):
+                return eval(arg[1].strip()) + 1
+        raise SystemExit('derive: no count for the loop %s' % ins[label:branch + 1])
+
     def region(self, tag_b, tag_e=None, start=None):
         """Instructions between marker tag_b (or item index start) and tag_e (or function end)."""
         i = start if start is not None else [k for k, it in enumerate(self.items) if it == ('mark', tag_b)][0] + 1
@@ -519,6 +559,8 @@ class Target:
                 return ins
             if it[0] == 'ins':
                 ins.append(it[1:])
+            elif it[0] == 'label' and it[1].isdigit():      # a local label: a loop of the sequence
+                ins.append((':', it[1]))
             i += 1
         raise SystemExit('derive: unterminated region ' + tag_b)
 
