@@ -171,10 +171,25 @@ static void add_entry(struct roi_calib_fit *f, const struct roi_calib_entry *e, 
 	f->entries[f->nentries++] = *e;
 }
 
-/* Every other combination of a fitted kind with the types of its class (and accesses seen). */
-static void add_generic(struct roi_calib_fit *f, size_t *cap, const struct roi_calib_set *set, struct params *ps,
-			const struct roi_abi *abi, const double *theta, const bool *exercised)
+/* The base model's cost of key (from a less specific entry when fallback is set), or -1. */
+static double base_cost_of(const struct roi_model *base, const struct roi_calib_key *k, bool energy, bool fallback)
 {
+	bool fb;
+	const struct roi_cost *c = roi_model_lookup(base, &(struct roi_opkey){k->kind, k->type, k->access,
+		k->callee, k->from, k->operand, k->subscripts}, &fb);
+
+	if (!c || (fb && !fallback))
+		return -1;
+	return energy ? roi_cost_energy(base, c) : c->cycles;
+}
+
+/* Every other combination of a fitted kind with the types of its class (and accesses seen), where
+ * the base model has no entry of its own for it (the model keeps the base model's entry then). */
+static void add_generic(struct roi_calib_fit *f, size_t *cap, const struct roi_calib_set *set, struct params *ps,
+			const struct roi_model *base, const double *theta, const bool *exercised)
+{
+	const struct roi_abi *abi = &base->abi;
+
 	for (size_t i = 0; i < set->nkeys; i++) {
 		const struct roi_calib_key *s = &set->keys[i];
 		const char *const *types = types_of_class(class_of(s->type));
@@ -190,7 +205,8 @@ static void add_generic(struct roi_calib_fit *f, size_t *cap, const struct roi_c
 				if (e.key.from && strcmp(e.key.from, e.key.type) == 0)
 					continue;
 				key_text(&f->arena, &e.key);
-				if (known(f, e.key.text) || !structure_cost(ps, &e.key, abi, theta, exercised, &e.cost))
+				if (known(f, e.key.text) || base_cost_of(base, &e.key, false, false) >= 0 ||
+				    !structure_cost(ps, &e.key, abi, theta, exercised, &e.cost))
 					continue;
 				add_entry(f, &e, cap);
 			}
@@ -231,9 +247,34 @@ static void huber_weights(const struct roi_calib_rows *rows, const double *w0, c
 	free(sorted);
 }
 
+/* The median over the keys of a key's weight in the rows (the diagonal of the normal equations):
+ * the scale of an absolute pull that is strong for a key seen a few times and weak for a common
+ * one. */
+static double median_weight(const struct roi_calib_rows *rows, const double *w, const unsigned char *rskip,
+			    size_t nk)
+{
+	double *d = calloc(nk + 1, sizeof *d), *sorted = calloc(nk + 1, sizeof *sorted), med;
+	size_t m = 0;
+
+	if (!d || !sorted)
+		abort();
+	for (size_t r = 0; r < rows->n; r++)
+		if (!rskip[r])
+			for (size_t k = 0; k < nk; k++)
+				d[k] += w[r] * rows->x[r * nk + k] * rows->x[r * nk + k];
+	for (size_t k = 0; k < nk; k++)
+		if (d[k] > 0)
+			sorted[m++] = d[k];
+	qsort(sorted, m, sizeof *sorted, by_value);
+	med = m ? sorted[m / 2] : 0;
+	free(d);
+	free(sorted);
+	return med;
+}
+
 void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struct roi_calib_rows *rows,
 		   const unsigned char *skip, const struct roi_model *base, bool energy, double ridge,
-		   struct roi_calib_fit *out)
+		   double base_weight, struct roi_calib_fit *out)
 {
 	struct params ps = {0};
 	size_t nk = set->nkeys, nr = rows->n, np, cap = 0;
@@ -251,11 +292,15 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 	double *z = calloc(nr * np + 1, sizeof *z), *prior = calloc(nmax + 1, sizeof *prior);
 	double *rdg = calloc(nmax + 1, sizeof *rdg), *lower = calloc(nmax + 1, sizeof *lower);
 	double *theta = calloc(np + 1, sizeof *theta), *structure = calloc(nk + 1, sizeof *structure);
-	double *cost = calloc(nk + 1, sizeof *cost);
+	double *cost = calloc(nk + 1, sizeof *cost), *rabs = calloc(nk + 1, sizeof *rabs);
+	double *base_cost = calloc(nk + 1, sizeof *base_cost);
 	bool *has_structure = calloc(nk + 1, sizeof *has_structure);
 	if (!rskip || !exercised || !ran || !z || !prior || !rdg || !lower || !theta || !structure || !cost ||
-	    !has_structure)
+	    !rabs || !base_cost || !has_structure)
 		abort();
+	/* what the base model says of each key (derived from the instructions the compiler emits) */
+	for (size_t k = 0; k < nk; k++)
+		base_cost[k] = base_cost_of(base, &set->keys[k], energy, true);
 	for (size_t r = 0; r < nr; r++)
 		rskip[r] = skip && skip[rows->program[r]];
 
@@ -287,19 +332,24 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 			rdg[j] = 1e-6;
 			lower[j] = 0;
 		}
-		roi_fit_solve(&(struct roi_fit){nr, np, z, rows->y, w, prior, rdg, lower, rskip}, theta);
+		roi_fit_solve(&(struct roi_fit){nr, np, z, rows->y, w, prior, rdg, lower, rskip, NULL}, theta);
 		for (size_t k = 0; k < nk; k++)
 			has_structure[k] = structure_cost(&ps, &set->keys[k], &base->abi, theta, exercised,
 							  &structure[k]);
 
-		/* 2. each key's own cost, >= 0, shrunk towards its structure by the ridge: what the rows
-		 * say of a key where they say much, the structure where they say little */
+		/* 2. each key's own cost, >= 0, shrunk towards a prior: the base model's cost where it
+		 * has one, else the structure. The ridge pulls in proportion to what the rows say of the
+		 * key; the base weight pulls the same for every key, so a key seen a few times on one
+		 * line (which can then take any cost the line asks for) stays near the instruction
+		 * sequence's cost, and a key the rows say much of gets its own. */
+		double pull = base_weight * median_weight(rows, w, rskip, nk);
 		for (size_t k = 0; k < nk; k++) {
-			prior[k] = has_structure[k] ? structure[k] : 0;
+			prior[k] = base_cost[k] >= 0 ? base_cost[k] : has_structure[k] ? structure[k] : 0;
 			rdg[k] = ridge;
 			lower[k] = 0;
+			rabs[k] = base_cost[k] >= 0 ? pull : 0;
 		}
-		roi_fit_solve(&(struct roi_fit){nr, nk, rows->x, rows->y, w, prior, rdg, lower, rskip}, cost);
+		roi_fit_solve(&(struct roi_fit){nr, nk, rows->x, rows->y, w, prior, rdg, lower, rskip, rabs}, cost);
 		if (round + 1 < ROBUST_ROUNDS)
 			huber_weights(rows, w0, rskip, nk, cost, w);
 	}
@@ -314,20 +364,19 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 				e.programs++;
 				e.executions += x[p * nk + k];
 			}
+		/* a key no fitted program ran: the base model's cost, which reads the instructions, is
+		 * a better guess than the structure, which extrapolates from other keys */
 		if (ran[k]) {
 			e.cost = cost[k];
-		} else if (has_structure[k]) {
+		} else if (base_cost[k] < 0 && has_structure[k]) {
 			e.cost = structure[k];
 		} else {
-			bool fb;
-			const struct roi_cost *c = roi_model_lookup(base, &(struct roi_opkey){e.key.kind, e.key.type,
-				e.key.access, e.key.callee, e.key.from, e.key.operand, e.key.subscripts}, &fb);
 			e.from_base = true;
-			e.cost = c ? (energy ? roi_cost_energy(base, c) : c->cycles) : 0;
+			e.cost = base_cost[k] >= 0 ? base_cost[k] : 0;
 		}
 		add_entry(out, &e, &cap);
 	}
-	add_generic(out, &cap, set, &ps, &base->abi, theta, exercised);
+	add_generic(out, &cap, set, &ps, base, theta, exercised);
 
 	for (size_t j = 0; j < ps.n; j++)
 		free(ps.names[j]);
@@ -342,6 +391,8 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 	free(theta);
 	free(structure);
 	free(cost);
+	free(rabs);
+	free(base_cost);
 	free(has_structure);
 	free(terms);
 	free(nterms);

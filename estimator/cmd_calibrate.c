@@ -45,7 +45,10 @@ static const char usage[] =
 	"      --energy CSV        measured energy per program (lines 'NAME,JOULES'): fits energy per\n"
 	"                          operation too\n"
 	"      --leave-one-out DIR also writes DIR/NAME.json for every program, fitted without it\n"
-	"      --ridge R           how strongly per-key corrections are shrunk (default 0.05)\n"
+	"      --ridge R           how strongly a key's cost is pulled towards its prior, in proportion\n"
+	"                          to what the measurements say of the key (default 0.05)\n"
+	"      --base-weight W     how strongly a key's cost is pulled towards the base model's, the same\n"
+	"                          for every key (default 1e-4; 0: not at all)\n"
 	"      --freq HZ           clock frequency for simavr (default: the base model's)\n"
 	"      --work DIR          keep the ELF files in DIR (default: a temporary directory)\n"
 	"      --rows FILE         write every fitted row (a source line, or a function's frame) with\n"
@@ -55,8 +58,8 @@ static const char usage[] =
 	"  -h, --help              this help\n";
 
 struct options {
-	const char *target, *mcu, *base, *opt, *cc, *plugin, *corpus, *programs, *energy, *loo, *ridge, *freq,
-		*work, *rows, *output;
+	const char *target, *mcu, *base, *opt, *cc, *plugin, *corpus, *programs, *energy, *loo, *ridge,
+		*base_weight, *freq, *work, *rows, *output;
 };
 
 /* -O0 .. -Os as roi's option parser cannot take them: "-O LEVEL" becomes --opt. */
@@ -326,7 +329,7 @@ static bool replaced(const cJSON *e, const struct roi_calib_fit *fit)
 static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const struct roi_calib_set *set,
 			 const double *x, const struct roi_calib_fit *cyc, const struct roi_calib_fit *en,
 			 const unsigned char *skip, const struct roi_calib_build *b, const char *compiler,
-			 const char *corpus, double ridge)
+			 const char *corpus, double ridge, double base_weight)
 {
 	cJSON *doc = cJSON_CreateObject(), *costs = cJSON_CreateArray(), *cal = cJSON_CreateObject();
 	static const char *const copied[] = {"part", "arch", "core", "clock_hz", "supply_v", "energy_per_cycle_j",
@@ -381,15 +384,17 @@ static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const st
 		 "calibrated by 'roi calibrate' on %s: simavr's exact cycle counts (main to exit) of %zu programs "
 		 "of %s built with %s %s, given to source lines through the DWARF line table; costs fitted to "
 		 "the lines' cycles by robust non-negative least squares, a shared structure per kind, class, "
-		 "width, operand and access first, then each key's own cost shrunk towards it (ridge %g, "
-		 "docs/calibration.md); fit error on its own programs: mean %.2f %%, max %.2f %%",
-		 date, nfit, corpus, compiler, flags, ridge, 100 * mean, 100 * max);
+		 "width, operand and access first, then each key's own cost shrunk towards the base model's "
+		 "cost (else the structure's; ridge %g, base weight %g, docs/calibration.md); fit error on its "
+		 "own programs: mean %.2f %%, max %.2f %%",
+		 date, nfit, corpus, compiler, flags, ridge, base_weight, 100 * mean, 100 * max);
 	cJSON_AddStringToObject(doc, "provenance", prov);
 	cJSON_AddStringToObject(cal, "date", date);
 	cJSON_AddStringToObject(cal, "corpus", corpus);
 	cJSON_AddStringToObject(cal, "base", bm->path);
 	cJSON_AddStringToObject(cal, "simulator", "simavr (libsimavr), cycle-exact");
 	cJSON_AddNumberToObject(cal, "ridge", ridge);
+	cJSON_AddNumberToObject(cal, "base_weight", base_weight);
 	cJSON_AddNumberToObject(cal, "programs_fitted", (double)nfit);
 	cJSON_AddItemToObject(cal, "mean_abs_error", number_rounded(mean, 1e-5));
 	cJSON_AddItemToObject(cal, "max_abs_error", number_rounded(max, 1e-5));
@@ -473,8 +478,8 @@ static int write_json(const char *path, cJSON *doc, struct roi_err *err)
  * program; energy, measured per program only, to the programs. Either way a row's error counts
  * relative to its program's total. */
 static void fit_all(const struct roi_calib_set *set, const double *x, const double *y_energy,
-		    const struct roi_model *base, const unsigned char *skip, double ridge, struct roi_calib_fit *cyc,
-		    struct roi_calib_fit *en)
+		    const struct roi_model *base, const unsigned char *skip, double ridge, double base_weight,
+		    struct roi_calib_fit *cyc, struct roi_calib_fit *en)
 {
 	size_t nlines, *line_program, np = set->nprograms;
 	double *line_y, *line_x = roi_calib_line_matrix(set, &nlines, &line_y, &line_program);
@@ -486,12 +491,12 @@ static void fit_all(const struct roi_calib_set *set, const double *x, const doub
 		w[r] = 1 / (total * total);
 	}
 	roi_calib_fit(set, x, &(struct roi_calib_rows){nlines, line_x, line_y, w, line_program}, skip, base, false,
-		      ridge, cyc);
+		      ridge, base_weight, cyc);
 	if (y_energy) {
 		for (size_t p = 0; p < np; p++)
 			program[p] = p;
 		roi_calib_fit(set, x, &(struct roi_calib_rows){np, x, y_energy, NULL, program}, skip, base, true, ridge,
-			      en);
+			      base_weight, en);
 	}
 	free(line_x);
 	free(line_y);
@@ -516,6 +521,7 @@ int cmd_calibrate(int argc, char **argv)
 		{.name = "energy", .value = &o.energy},
 		{.name = "leave-one-out", .value = &o.loo},
 		{.name = "ridge", .value = &o.ridge},
+		{.name = "base-weight", .value = &o.base_weight},
 		{.name = "freq", .value = &o.freq},
 		{.name = "work", .value = &o.work},
 		{.name = "rows", .value = &o.rows},
@@ -525,7 +531,7 @@ int cmd_calibrate(int argc, char **argv)
 	char *plugin = NULL, *corpus = NULL, *compiler = NULL, **sources = NULL, work_tmp[] = "/tmp/roi-calibrate.XXXXXX";
 	char optflag[16];
 	size_t nsources = 0;
-	double ridge = 0.05, *x = NULL, *y_e = NULL;
+	double ridge = 0.05, base_weight = 1e-4, *x = NULL, *y_e = NULL;
 	struct roi_calib_fit cyc = {0}, en = {0};
 	struct roi_err err;
 	struct roi_model bm = {0};
@@ -558,6 +564,12 @@ int cmd_calibrate(int argc, char **argv)
 		ridge = strtod(o.ridge, &end);
 		if (*end || !(ridge > 0))
 			return roi_usage_error(argv[0], "--ridge '%s' is not a positive number", o.ridge);
+	}
+	if (o.base_weight) {
+		char *end;
+		base_weight = strtod(o.base_weight, &end);
+		if (*end || !(base_weight >= 0) || !isfinite(base_weight))
+			return roi_usage_error(argv[0], "--base-weight '%s' is not a number >= 0", o.base_weight);
 	}
 	snprintf(optflag, sizeof optflag, "-O%s", level);
 	if (!o.cc)
@@ -617,8 +629,9 @@ int cmd_calibrate(int argc, char **argv)
 		if (load_energy(o.energy, &set, y_e, &err) != 0)
 			goto fail;
 	}
-	fit_all(&set, x, y_e, &bm, NULL, ridge, &cyc, &en);
-	cJSON *doc = model_json(base, &bm, &set, x, &cyc, y_e ? &en : NULL, NULL, &b, compiler, corpus, ridge);
+	fit_all(&set, x, y_e, &bm, NULL, ridge, base_weight, &cyc, &en);
+	cJSON *doc = model_json(base, &bm, &set, x, &cyc, y_e ? &en : NULL, NULL, &b, compiler, corpus, ridge,
+				  base_weight);
 	rc = write_json(o.output, doc, &err);
 	double mean = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "calibration"), "mean_abs_error"));
 	double max = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "calibration"), "max_abs_error"));
@@ -645,8 +658,9 @@ int cmd_calibrate(int argc, char **argv)
 			skip[p] = 1;
 			roi_calib_fit_free(&cyc);
 			roi_calib_fit_free(&en);
-			fit_all(&set, x, y_e, &bm, skip, ridge, &cyc, &en);
-			doc = model_json(base, &bm, &set, x, &cyc, y_e ? &en : NULL, skip, &b, compiler, corpus, ridge);
+			fit_all(&set, x, y_e, &bm, skip, ridge, base_weight, &cyc, &en);
+			doc = model_json(base, &bm, &set, x, &cyc, y_e ? &en : NULL, skip, &b, compiler, corpus, ridge,
+					 base_weight);
 			snprintf(path, sizeof path, "%s/%s.json", o.loo, set.programs[p].name);
 			rc = write_json(path, doc, &err);
 			cJSON_Delete(doc);

@@ -104,8 +104,9 @@ unsigned roi_fit_solve(const struct roi_fit *f, double *t)
 			b[j] = f->prior[j];
 			continue;
 		}
-		a[j * n + j] += f->ridge[j] * d;
-		b[j] += f->ridge[j] * d * f->prior[j];
+		double pen = f->ridge[j] * d + (f->ridge_abs ? f->ridge_abs[j] : 0);
+		a[j * n + j] += pen;
+		b[j] += pen * f->prior[j];
 	}
 	/* Lawson-Hanson: t feasible throughout; bounded parameters start at their bound, unbounded
 	 * ones are always free. */

@@ -20,6 +20,7 @@ struct roi_fit {
 	const double *ridge;        /* ncols, > 0 */
 	const double *lower;        /* ncols: 0 for a cost, -HUGE_VAL for a signed correction */
 	const unsigned char *skip;  /* nrows or NULL: rows left out (leave-one-out) */
+	const double *ridge_abs;    /* ncols or NULL: absolute, the same whatever the column's weight */
 };
 
 /* Fills t[ncols]. Returns the number of active-set iterations the solver took. */
