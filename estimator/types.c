@@ -182,6 +182,15 @@ const char *roi_type_to_target(const char *type, const char *ctype, const struct
 
 	if (!type || !ctype || tc == ROI_TC_NONE || tc == ROI_TC_PTR)
 		return type;    /* a pointer's type is "ptr" at any width */
+	/* <stddef.h> and <stdint.h> sizes are as wide as a pointer everywhere; an intN_t keeps its
+	 * width (no C basic type below: the type stays as it is) */
+	if (tc == ROI_TC_INT && (strcmp(ctype, "size_t") == 0 || strcmp(ctype, "ssize_t") == 0 ||
+				 strcmp(ctype, "ptrdiff_t") == 0 || strcmp(ctype, "intptr_t") == 0 ||
+				 strcmp(ctype, "uintptr_t") == 0)) {
+		snprintf(buf, sizeof buf, "%c%d", type[0], abi->pointer_bits);
+		const char *t = intern(buf);
+		return t ? t : type;
+	}
 	switch (parse_ctype(ctype, &plain_char)) {
 	case CB_CHAR: bits = abi->char_bits; break;
 	case CB_SHORT: bits = abi->short_bits; break;

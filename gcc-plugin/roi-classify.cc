@@ -397,9 +397,58 @@ classify_frame_accesses (roi_stmt stmt, roi_op_sink sink, void *ctx)
       emit_frame_access (sink, ctx, "store", name);
 }
 
+/* A variant of TYPE that bears a width typedef (uint32_t), taken from an
+   operand of STMT or, for a temporary, from the statement that uses it: GCC
+   gives an expression the plain type ("unsigned int" for a uint32_t sum),
+   while the width the program means is what maps a host profile to a target.  */
+static const_tree
+named_variant (const_tree type, roi_stmt stmt)
+{
+  if (!type || !INTEGRAL_TYPE_P (type) || roi_width_typedef_name (type))
+    return type;
+  for (int pass = 0; pass < 2 && stmt; pass++)
+    {
+      for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
+	{
+	  tree op = gimple_op (stmt, i);
+	  if (op && TYPE_P (TREE_TYPE (op))
+	      && TYPE_MAIN_VARIANT (TREE_TYPE (op)) == TYPE_MAIN_VARIANT (type)
+	      && roi_width_typedef_name (TREE_TYPE (op)))
+	    return TREE_TYPE (op);
+	}
+      /* a temporary: the one statement that uses it */
+      tree lhs = gimple_get_lhs (stmt);
+      use_operand_p use;
+      roi_stmt user;
+      if (!lhs || TREE_CODE (lhs) != SSA_NAME || !single_imm_use (lhs, &use, &user))
+	break;
+      stmt = user;
+    }
+  return type;
+}
+
+struct typed_sink
+{
+  roi_op_sink sink;
+  void *ctx;
+  roi_stmt stmt;
+};
+
+static void
+name_types (void *ctx, const struct roi_op *op)
+{
+  struct typed_sink *t = (struct typed_sink *) ctx;
+  struct roi_op named = *op;
+  named.type = named_variant (op->type, t->stmt);
+  t->sink (t->ctx, &named);
+}
+
 void
 roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
 {
+  struct typed_sink typed = { sink, ctx, stmt };
+  sink = name_types;
+  ctx = &typed;
   if (!is_gimple_debug (stmt) && gimple_code (stmt) != GIMPLE_LABEL)
     classify_frame_accesses (stmt, sink, ctx);
   switch (gimple_code (stmt))

@@ -66,8 +66,11 @@ unsigned long long roi_fnv1a64 (unsigned long long h, const char *s);
 /* ---- roi-types.cc ---- */
 /* Width-and-signedness class of TYPE: "i16", "u8", "f32", "ptr", "agg"...  */
 const char *roi_type_class (const_tree type);
-/* Canonical C name of TYPE, typedefs and qualifiers resolved.  */
+/* Canonical C name of TYPE, typedefs and qualifiers resolved, except the
+   <stdint.h> and <stddef.h> names that fix a width (uint32_t, size_t).  */
 void roi_ctype_name (const_tree type, struct roi_buf *out);
+/* That <stdint.h> or <stddef.h> name of TYPE, or NULL.  */
+const char *roi_width_typedef_name (const_tree type);
 
 /* ---- roi-classify.cc ---- */
 struct roi_op

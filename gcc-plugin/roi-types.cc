@@ -125,12 +125,49 @@ tagged_name (const char *keyword, const_tree type, struct roi_buf *out)
   roi_buf_add (out, tag ? tag : "<anonymous>");
 }
 
+/* The <stdint.h> or <stddef.h> name TYPE was declared with, through any
+   chain of typedefs, or NULL.  Such a name says the width the program means
+   on every target (uint32_t is "unsigned int" on a host and "unsigned long"
+   on AVR; size_t is as wide as a pointer), which the canonical C type does
+   not: the estimator maps a host profile to a target by it.  */
+const char *
+roi_width_typedef_name (const_tree type)
+{
+  static const char *const sized[] = {
+    "size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t"
+  };
+  for (int depth = 0; type && depth < 16; depth++)
+    {
+      tree decl = TYPE_NAME (type);
+      if (!decl || TREE_CODE (decl) != TYPE_DECL || !DECL_NAME (decl)
+	  || !DECL_ORIGINAL_TYPE (decl))
+	return NULL;
+      const char *name = IDENTIFIER_POINTER (DECL_NAME (decl));
+      unsigned bits;
+      char tail[8];
+      if ((sscanf (name, "int%u_%7s", &bits, tail) == 2
+	   || sscanf (name, "uint%u_%7s", &bits, tail) == 2)
+	  && strcmp (tail, "t") == 0 && (bits == 8 || bits == 16 || bits == 32 || bits == 64))
+	return name;
+      for (size_t i = 0; i < ARRAY_SIZE (sized); i++)
+	if (strcmp (name, sized[i]) == 0)
+	  return name;
+      type = DECL_ORIGINAL_TYPE (decl);
+    }
+  return NULL;
+}
+
 void
 roi_ctype_name (const_tree type, struct roi_buf *out)
 {
   if (!type)
     {
       roi_buf_add (out, "void");
+      return;
+    }
+  if (INTEGRAL_TYPE_P (type) && roi_width_typedef_name (type))
+    {
+      roi_buf_add (out, roi_width_typedef_name (type));
       return;
     }
   type = TYPE_MAIN_VARIANT (type);

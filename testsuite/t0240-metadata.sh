@@ -139,4 +139,35 @@ test_expect_success 'at -O0 every read and write of a named local or parameter i
 	test_equal 0 "$(op_count frame1.json store "" frame)" "no frame at -O1"
 '
 
+cat >widths.c <<\CEOF
+#include <stddef.h>
+#include <stdint.h>
+volatile uint32_t vin = 7;
+volatile uint32_t sink;
+int main(void)
+{
+	uint32_t a = vin;
+	uint32_t b = a * 3u;
+	size_t n = sizeof (uint32_t) + (size_t) (a & 1);
+	unsigned int u = (unsigned int) b;
+	u = u * 5u;
+	sink = a + b + (uint32_t) n + u;
+	return 0;
+}
+CEOF
+
+# uint32_t is "unsigned int" on the host and "unsigned long" on AVR, size_t 64 bits here and 16
+# there: the C type names the width the program means, so a host profile keeps a uint32_t
+# multiply 32 bits wide on AVR, and a plain unsigned int multiply becomes AVR int's 16 bits.
+test_expect_success 'stdint and stddef names keep their width when a host profile is mapped to AVR' '
+	roi_link widths -O0 widths.c && ./widths &&
+	"$ROI" estimate --json widths >host.json &&
+	test_equal "uint32_t u32" "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"uint32_t\")][0] | \"\(.ctype) \(.type)\"" host.json)" &&
+	test_equal "size_t u64" "$(jq -r "[.ops[] | select(.kind == \"add\" and .ctype == \"size_t\")][0] | \"\(.ctype) \(.type)\"" host.json)" &&
+	"$ROI" estimate --json --model "$ROI_SRC/models/atmega32u4.json" widths >avr.json 2>/dev/null &&
+	test_equal u32 "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"uint32_t\")][0].type" avr.json)" &&
+	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"add\" and .ctype == \"size_t\")][0].type" avr.json)" &&
+	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"unsigned int\")][0].type" avr.json)"
+'
+
 test_done
