@@ -98,8 +98,21 @@ is_memory (tree t)
 	 || TREE_CODE (t) == MEM_REF;
 }
 
+/* Whether the object REF names sits at a run-time subscript of an array.  */
+static bool
+has_variable_subscript (tree ref)
+{
+  for (; handled_component_p (ref); ref = TREE_OPERAND (ref, 0))
+    if ((TREE_CODE (ref) == ARRAY_REF || TREE_CODE (ref) == ARRAY_RANGE_REF)
+	&& !CONSTANT_CLASS_P (TREE_OPERAND (ref, 1)))
+      return true;
+  return false;
+}
+
 /* How a memory reference reaches its object: the outermost access decides,
-   because that is the address computation the code performs.  */
+   because that is the address computation the code performs; but a field of
+   an element at a run-time subscript (a[i].f) is reached like the element,
+   through the subscript's arithmetic, not at a constant offset.  */
 static const char *
 access_kind (tree ref)
 {
@@ -109,7 +122,9 @@ access_kind (tree ref)
     case ARRAY_RANGE_REF:
       return "array";
     case COMPONENT_REF:
-      return DECL_BIT_FIELD (TREE_OPERAND (ref, 1)) ? "bitfield" : "field";
+      if (DECL_BIT_FIELD (TREE_OPERAND (ref, 1)))
+	return "bitfield";
+      return has_variable_subscript (TREE_OPERAND (ref, 0)) ? "array" : "field";
     case BIT_FIELD_REF:
       return "bitfield";
     case REALPART_EXPR:

@@ -170,4 +170,25 @@ test_expect_success 'stdint and stddef names keep their width when a host profil
 	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"unsigned int\")][0].type" avr.json)"
 '
 
+cat >fields.c <<\CEOF
+struct pt { unsigned x, y; };
+struct pt pts[4];
+unsigned f(int i)
+{
+	struct pt one = pts[2];
+	return pts[i].x + pts[1].y + one.x;
+}
+CEOF
+
+# pts[i].x is reached through the subscript's arithmetic like pts[i]; pts[1].y and one.x at a
+# constant offset, like any field.
+test_expect_success 'a field of an element at a run-time subscript is an array access' '
+	gcc -O0 -fplugin="$ROI_PLUGIN" -c fields.c &&
+	meta_json fields.o >fields.json &&
+	jq -c "[.[0].ops[] | select(.kind == \"load\" and .access != \"frame\") | [.access, .operand]] | sort" \
+		fields.json >got &&
+	echo "[[\"array\",\"global\"],[\"field\",\"global\"],[\"field\",\"local\"]]" >want &&
+	test_cmp want got
+'
+
 test_done
