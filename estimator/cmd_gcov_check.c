@@ -670,6 +670,10 @@ static void build_graph(const struct check *c, const struct roi_function *fn, st
 		if (fn->blocks[b].labels && fn->blocks[b].nsucc == 1 && fn->blocks[b].succ[0] > 0 &&
 		    fn->blocks[b].succ[0] != (int)b)
 			gone[b] = true;
+	/* a value counter counts no executions: it is no node of the flow graph */
+	for (size_t b = 1; b < n; b++)
+		if (fn->blocks[b].value)
+			gone[b] = true;
 	for (size_t b = 1; b < n; b++) {
 		size_t t = b;
 

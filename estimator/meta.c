@@ -124,8 +124,12 @@ static int parse_block(const struct jv *v, const cJSON *b, const char *w, const 
 	}
 	blk->ops = r;
 	blk->nops = i;
-	blk->labels = false;
-	return jv_bool(v, b, w, "labels", false, &blk->labels);
+	blk->labels = blk->value = false;
+	if (jv_bool(v, b, w, "labels", false, &blk->labels) || jv_bool(v, b, w, "value", false, &blk->value))
+		return -1;
+	if (blk->value && (blk->nsucc || blk->nlines))
+		return jv_fail(v, w, "a value counter has no successors and no lines");
+	return 0;
 }
 
 /* An array of integers in [min, max] into the arena. */

@@ -47,6 +47,8 @@ struct roi_block {
 	const struct roi_op_row *ops;
 	size_t nops;
 	bool labels;                    /* labels alone, split off the block it leads to (formats.md) */
+	bool value;                     /* a value counter: its count is a sum of run-time values, not
+					 * executions, and no edge reaches it (formats.md) */
 };
 
 /* One loop of a function's nest (docs/regions.md, "loops"). */

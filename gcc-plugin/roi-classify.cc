@@ -510,3 +510,45 @@ roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
       break;
     }
 }
+
+bool
+roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
+{
+  memset (op, 0, sizeof *op);
+  if (is_gimple_assign (stmt))
+    {
+      enum tree_code code = gimple_assign_rhs_code (stmt);
+      tree lhs = gimple_assign_lhs (stmt);
+      if ((code == LSHIFT_EXPR || code == RSHIFT_EXPR || code == LROTATE_EXPR
+	   || code == RROTATE_EXPR)
+	  && INTEGRAL_TYPE_P (TREE_TYPE (lhs))
+	  && TREE_CODE (gimple_assign_rhs2 (stmt)) == SSA_NAME)
+	{
+	  op->kind = "steps";
+	  op->type = named_variant (TREE_TYPE (lhs), stmt);
+	  *amount = gimple_assign_rhs2 (stmt);
+	  return true;
+	}
+      return false;
+    }
+  if (!is_gimple_call (stmt) || gimple_call_internal_p (stmt)
+      || !gimple_call_fndecl (stmt) || gimple_call_num_args (stmt) < 3)
+    return false;
+  static const char *const routines[] = { "memcpy", "memmove", "memset", "memcmp" };
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (gimple_call_fndecl (stmt)));
+  if (!strncmp (name, "__builtin_", 10))
+    name += 10;
+  for (size_t i = 0; i < ARRAY_SIZE (routines); i++)
+    if (!strcmp (name, routines[i]))
+      {
+	tree len = gimple_call_arg (stmt, 2);
+	if (!INTEGRAL_TYPE_P (TREE_TYPE (len)))
+	  return false;
+	op->kind = "bytes";
+	op->callee = routines[i];
+	op->direct = true;
+	*amount = len;
+	return true;
+      }
+  return false;
+}

@@ -92,6 +92,56 @@ roi_counter_increment (basic_block bb, tree counters, unsigned idx)
 		     GSI_SAME_STMT);
 }
 
+/* counters[idx] += AMOUNT just before STMT: a value counter adds up what
+   its site ran with (the bits a shift moved, the bytes memcpy copied), so it
+   wraps or, 16 bits wide, saturates like a block counter.  */
+void
+roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
+{
+  tree type = counter_type ();
+  tree ref = build4 (ARRAY_REF, type, counters,
+		     build_int_cst (integer_type_node, idx), NULL_TREE, NULL_TREE);
+  gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+
+  tree value = make_ssa_name (type);
+  gsi_insert_before (&gsi, gimple_build_assign (value, NOP_EXPR, amount), GSI_SAME_STMT);
+  if (roi_opts.atomic)
+    {
+      enum built_in_function code
+	= roi_opts.counter_bits == 64 ? BUILT_IN_ATOMIC_FETCH_ADD_8
+	: roi_opts.counter_bits == 16 ? BUILT_IN_ATOMIC_FETCH_ADD_2
+	: BUILT_IN_ATOMIC_FETCH_ADD_4;
+      roi_stmt call = gimple_build_call (builtin_decl_explicit (code), 3,
+					 build_fold_addr_expr (ref), value,
+					 build_int_cst (integer_type_node,
+							MEMMODEL_RELAXED));
+      gsi_insert_before (&gsi, call, GSI_SAME_STMT);
+      return;
+    }
+  tree old_value = make_ssa_name (type);
+  gsi_insert_before (&gsi, gimple_build_assign (old_value, ref), GSI_SAME_STMT);
+  tree new_value = make_ssa_name (type);
+  gsi_insert_before (&gsi, gimple_build_assign (new_value, PLUS_EXPR, old_value, value),
+		     GSI_SAME_STMT);
+  if (roi_opts.counter_bits == 16)
+    {
+      /* a sum below the old value wrapped: all ones instead */
+      tree wrapped = make_ssa_name (boolean_type_node);
+      gsi_insert_before (&gsi, gimple_build_assign (wrapped, LT_EXPR, new_value, old_value),
+			 GSI_SAME_STMT);
+      tree one = make_ssa_name (type);
+      gsi_insert_before (&gsi, gimple_build_assign (one, NOP_EXPR, wrapped), GSI_SAME_STMT);
+      tree mask = make_ssa_name (type);
+      gsi_insert_before (&gsi, gimple_build_assign (mask, NEGATE_EXPR, one), GSI_SAME_STMT);
+      tree saturated = make_ssa_name (type);
+      gsi_insert_before (&gsi, gimple_build_assign (saturated, BIT_IOR_EXPR, new_value, mask),
+			 GSI_SAME_STMT);
+      new_value = saturated;
+    }
+  gsi_insert_before (&gsi, gimple_build_assign (unshare_expr (ref), new_value),
+		     GSI_SAME_STMT);
+}
+
 /* struct roi_fn_desc of runtime/roi.h.  */
 static tree
 descriptor_type (void)

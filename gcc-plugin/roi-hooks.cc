@@ -276,7 +276,8 @@ loop_line (loop_p loop, expanded_location *out)
 /* The loop nest as metadata: every loop, hooked or not, so a report can
    show function, loop and line from one run.  */
 void
-roi_loops_describe (function *fun, const int *counter_of, struct roi_buf *out)
+roi_loops_describe (function *fun, const int *counter_of,
+		    const vec<roi_value_site> &sites, struct roi_buf *out)
 {
   roi_buf_add (out, ",\n\"loops\":[");
   if (!loops_for_fn (fun))
@@ -306,7 +307,13 @@ roi_loops_describe (function *fun, const int *counter_of, struct roi_buf *out)
       first = false;
       basic_block *body = get_loop_body (loop);
       for (unsigned i = 0; i < loop->num_nodes; i++)
-	roi_buf_printf (out, "%s%d", i ? "," : "", counter_of[body[i]->index]);
+	{
+	  roi_buf_printf (out, "%s%d", i ? "," : "", counter_of[body[i]->index]);
+	  /* a value counter belongs to the loops of its statement's block */
+	  for (unsigned j = 0; j < sites.length (); j++)
+	    if (sites[j].bb == body[i]->index)
+	      roi_buf_printf (out, ",%u", sites[j].slot);
+	}
       free (body);
       roi_buf_add (out, "]}");
     }

@@ -357,9 +357,30 @@ roi_instrument (function *fun)
 	roi_buf_add (&blocks, ",\n ");
       describe_block (fun, order[i], counter_of, i, &blocks);
     }
+  /* Value counters follow the block counters, each described as a block of
+     one operation that no edge reaches (docs/formats.md, "Value counters").  */
+  auto_vec<roi_value_site> sites;
+  for (unsigned i = 0; i < order.length (); i++)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (order[i]); !gsi_end_p (gsi);
+	 gsi_next (&gsi))
+      {
+	struct roi_op op;
+	tree amount;
+	if (is_gimple_debug (gsi_stmt (gsi))
+	    || !roi_find_value_site (gsi_stmt (gsi), &op, &amount))
+	  continue;
+	roi_value_site site = { gsi_stmt (gsi), amount, order[i]->index,
+				order.length () + sites.length () };
+	sites.safe_push (site);
+	expanded_location x = roi_expand (gimple_location (gsi_stmt (gsi)));
+	unsigned index = roi_meta_op (&op);
+	ops_crc = crc32_string (ops_crc, roi_meta_op_text (index));
+	roi_buf_printf (&blocks, ",\n {\"succ\":[],\"lines\":[],\"ops\":[[%u,%u,%u,1]],"
+			"\"value\":true}", index, roi_meta_file (x.file), x.line);
+      }
   roi_buf_add (&blocks, "]");
   struct roi_buf loops = { NULL, 0, 0 };
-  roi_loops_describe (fun, counter_of, &loops);
+  roi_loops_describe (fun, counter_of, sites, &loops);
   unsigned fn_index = roi_meta_next_function_index ();
   /* Hooks after the classification (they are not the program's operations)
      and before the counters (which then come first in every block).  */
@@ -372,11 +393,13 @@ roi_instrument (function *fun)
   snprintf (ops_hex, sizeof ops_hex, "%08x", ops_crc);
   unsigned checksum = crc32_string (crc32_string (crc32_string (0, asm_name),
 						  blocks.text), ops_hex);
-  unsigned n = order.length ();
+  unsigned n = order.length () + sites.length ();
 
   tree counters = roi_counters_create (fn_index, n);
-  for (unsigned i = 0; i < n; i++)
+  for (unsigned i = 0; i < order.length (); i++)
     roi_counter_increment (order[i], counters, i);
+  for (unsigned i = 0; i < sites.length (); i++)
+    roi_counter_add (sites[i].stmt, counters, sites[i].slot, sites[i].amount);
   roi_descriptor_create (fn_index, checksum, n, counters);
 
   expanded_location loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));

@@ -94,6 +94,20 @@ struct roi_op
 };
 typedef void (*roi_op_sink) (void *ctx, const struct roi_op *op);
 void roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx);
+/* A statement whose cost grows with a run-time value: a shift or rotate by a
+   variable amount (an AVR loop per bit), memcpy, memmove, memset or memcmp of
+   a length.  Fills OP ("steps" or "bytes") and *AMOUNT, the value to add up
+   in a counter of its own (docs/formats.md, "Value counters").  */
+bool roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount);
+
+/* A value site of the function being instrumented and its counter.  */
+struct roi_value_site
+{
+  roi_stmt stmt;
+  tree amount;
+  int bb;		/* its block's index */
+  unsigned slot;	/* its counter, after the block counters */
+};
 
 /* ---- roi-filter.cc ---- */
 bool roi_filter_load (const char *path);
@@ -105,7 +119,8 @@ void roi_filter_describe (struct roi_buf *b);
 
 /* ---- roi-hooks.cc ---- */
 void roi_hooks_insert (function *fun, int fn_index, const int *counter_of);
-void roi_loops_describe (function *fun, const int *counter_of, struct roi_buf *out);
+void roi_loops_describe (function *fun, const int *counter_of,
+			 const vec<roi_value_site> &sites, struct roi_buf *out);
 
 /* ---- roi-meta.cc ---- */
 const char *roi_unit_id (void);
@@ -121,6 +136,7 @@ void roi_meta_emit (void);
 /* ---- roi-counters.cc ---- */
 tree roi_counters_create (unsigned fn_index, unsigned n);
 void roi_counter_increment (basic_block bb, tree counters, unsigned idx);
+void roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount);
 void roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n, tree counters);
 void roi_constructor_create (void);
 

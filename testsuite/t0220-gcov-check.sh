@@ -11,7 +11,7 @@ say why when it cannot run at all.'
 . "$TEST_DIRECTORY/lib-roi.sh"
 
 P=$TEST_DIRECTORY/programs
-PROGRAMS="goto goto-loop-label if-else-jump shortcircuit switch loops recursion fnptr varargs wide"
+PROGRAMS="goto goto-loop-label if-else-jump shortcircuit switch loops recursion fnptr varargs wide values"
 
 if gcov --version >/dev/null 2>&1; then
 	test_set_prereq GCOV

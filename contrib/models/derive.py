@@ -365,7 +365,9 @@ def snippets(t):
                 body = '%s a = gv_%s, r; M(b); r = %sa; M(e); gv_%s = r;' % (T, x, '-' if k == 'neg' else '~', x)
                 add(dict(kind=k, type=x), [body])
             elif k in ('shl', 'shr'):
-                body = '%s a = gv_%s, r; M(b); r = a %s 3; M(e); gv_%s = r;' % (T, x, OPS[k], x)
+                # by a run-time amount: the loop's turns are the "steps" entry (value counters)
+                body = '%s a = gv_%s, r; unsigned char n = gv_u8; M(b); r = a %s n; M(e); gv_%s = r;' % (
+                    T, x, OPS[k], x)
                 add(dict(kind=k, type=x), [body])
             else:
                 body = '%s a = gv_%s, b = gv_%s, r; M(b); r = a %s b; M(e); gv_%s = r;' % (T, x, x, OPS[k], x)
@@ -415,6 +417,10 @@ def snippets(t):
     add(dict(kind='addr', type='ptr'), ['ptr_t r; int i = gv_i; M(b); r = &g_i16; M(e); gv_ptr = r;',
                                         'ptr_t r; int i = gv_i; M(b); r = &ga_i16[i]; M(e); gv_ptr = r;'])
     add(dict(kind='ptradd', type='ptr'), ['ptr_t p = gv_ptr, q; M(b); q = p + 1; M(e); gv_ptr = q;'])
+    # the memory routines by a run-time length: the routine's loop turns are the "bytes" entry
+    for f in ('memcpy', 'memmove', 'memset', 'memcmp'):
+        src = '(int) gv_u8' if f == 'memset' else 'gb_s'
+        add(dict(kind='call', callee=f), ['M(b); gv_i = (int) (long) %s(gb_d, %s, gv_size); M(e);' % (f, src)])
     return out
 
 
@@ -433,11 +439,11 @@ int main(void) { return 0; }
 
 def c_source(t, snips):
     ct = t['ctypes']
-    src = ['typedef int *ptr_t;', '#define M(x) __asm__ __volatile__("%s roi " #x "_" ROI_ID)' % t['cmt']]
+    src = ['#include <string.h>', 'typedef int *ptr_t;', '#define M(x) __asm__ __volatile__("%s roi " #x "_" ROI_ID)' % t['cmt']]
     for x in INTS + t['floats'] + ['ptr']:
         src.append('volatile %s gv_%s; %s g_%s, ga_%s[8]; struct s_%s { %s x, y; } gs_%s, *gp_%s = &gs_%s;'
                    % ((ct[x], x) + (ct[x], x, x) + (x, ct[x], x, x, x)))
-    src.append('volatile int gv_i;')
+    src.append('volatile int gv_i; volatile unsigned gv_size; unsigned char gb_d[64], gb_s[64];')
     n = 0
     for s in snips:
         for body in s[1]:
@@ -501,8 +507,11 @@ class Target:
         return self.routines[sym]
 
     def seq_cost(self, ins):
-        """(core, frame reads, frame writes, library calls) of a linear instruction sequence."""
-        core = fr = fw = 0.0
+        """(core, frame reads, frame writes, library calls, steps, turns) of a linear instruction
+        sequence. steps: the cycles of one more turn of an inline loop whose count is a run-time
+        value (a shift by a variable amount), left out of core; turns: what one more turn of the
+        called routines' loops adds (a byte of memcpy), included in core."""
+        core = fr = fw = steps = turns = 0.0
         calls, prev_load, at_label = [], False, {}
         for i, (m, ops) in enumerate(ins):
             if m == ':':
@@ -516,8 +525,18 @@ class Target:
                 # brne 1b" runs its body K times, the branch taken K - 1 times
                 start, core0 = at_label[loop.group(1)]
                 n = self.loop_count(ins, start, i)
-                core += (n - 1) * (core - core0)
-                c = (n - 1) * cost(self.arch, m, ops, cls, False, True) + cost(self.arch, m, ops, cls, False, False)
+                taken, not_taken = (cost(self.arch, m, ops, cls, False, t) for t in (True, False))
+                if n is None:
+                    # "rjmp 2f; 1: <shift>; 2: dec rN; brpl 1b": the shift and a taken branch per
+                    # step, the test once more with the branch not taken
+                    body = core - core0
+                    test = cost(self.arch, *ins[i - 1], classify(self.arch, *ins[i - 1])[0], False)
+                    steps += body + taken
+                    core = core0 + test
+                    c = not_taken
+                else:
+                    core += (n - 1) * (core - core0)
+                    c = (n - 1) * taken + not_taken
             prev_load = is_load(self.arch, m) and cls == 'op'
             fa = frame_access(self.arch, m, ops)
             if fa == 'r':
@@ -530,8 +549,22 @@ class Target:
                 sym = tgt.split('(')[0] if isinstance(tgt, str) else self.lib.name(tgt)
                 if sym in self.lib.syms and sym != 'callee':        # the call snippet's own callee
                     core += self.routine(sym)
+                    turns += self.per_iteration(sym)
                     calls.append(sym)
-        return core, fr, fw, calls
+        return core, fr, fw, calls, steps, turns
+
+    def per_iteration(self, sym):
+        """The cycles one more turn of a routine's loops adds to its typical path: what a byte of
+        memcpy or a bit of a 64-bit shift costs. 0 for a routine without a loop."""
+        iters = TYPICAL[self.arch]['iters']
+        if sym in iters:                # a loop count fixed by the operands' width (division)
+            return 0.0
+        try:
+            iters[sym] = 2
+            two = self.lib.walk(sym, used=set())
+        finally:
+            del iters[sym]
+        return two - self.routine(sym)
 
     @staticmethod
     def loop_count(ins, label, branch):
@@ -540,6 +573,8 @@ class Target:
         m, ops = ins[branch - 1]
         reg = ops.strip()
         for m2, ops2 in reversed(ins[:label]):
+            if m2 == 'rjmp' and re.fullmatch(r'\d+f', ops2.strip()):
+                return None             # entered at its test: a run-time count
             arg = ops2.split(',')
             if m == 'dec' and m2 == 'ldi' and arg[0].strip() == reg:
                 k = int(arg[1].strip(), 0)
@@ -627,6 +662,27 @@ def derive(arch, tmp, trace=None):
         fr = sum(p[1] for p in parts) / len(parts)
         fw = sum(p[2] for p in parts) / len(parts)
         calls = sorted(set(c for p in parts for c in p[3]))
+        steps = sum(p[4] for p in parts) / len(parts)
+        turns = sum(p[5] for p in parts) / len(parts)
+        # value counters (docs/formats.md): a shift by a run-time amount costs its set-up per
+        # execution and a loop turn per bit ("steps"), memcpy its call per execution and a turn of
+        # its loop per byte ("bytes"); the typical path walked one turn, which goes to those
+        value = None
+        if match['kind'] in ('shl', 'shr') and 'operand' not in match:
+            value = dict(kind='steps', type=match['type'], cycles=round(steps + turns, 1),
+                         note='one bit of a shift by a run-time amount: a turn of the shift loop%s' % (
+                             ' of the routine' if turns else ''))
+            core -= turns
+        elif match['kind'] == 'call' and match.get('callee') and arch == 'avr':
+            value = dict(kind='bytes', callee=match['callee'], cycles=round(turns, 1),
+                         note='one byte more: a turn of the routine\'s loop along its typical path')
+            core -= turns
+        elif match['kind'] == 'call' and match.get('callee'):
+            # newlib's routines copy and compare words in unrolled loops, no turn is a byte: the
+            # call's typical path stands for a typical length
+            value = dict(kind='bytes', callee=match['callee'], cycles=0.0,
+                         note='not derived: the routine works word by word in unrolled loops; the call '
+                              'entry is its typical path, a typical length')
         # the stack-slot reads and writes of the operands are the frame operations' own
         cyc = core
         note = 'core %g (frame reads %g and writes %g are frame operations)' % (core, fr, fw)
@@ -636,6 +692,9 @@ def derive(arch, tmp, trace=None):
             note += '; calls %s, costed along the typical path of the linked routine' % ', '.join(
                 '%s (%g)' % (c, T.routines[c]) for c in calls)
         rows.append(dict(match, cycles=round(cyc, 1), note=note))
+        if value and not any(r['kind'] == value['kind'] and r.get('type') == value.get('type') and
+                             r.get('callee') == value.get('callee') for r in rows):
+            rows.append(value)
         if match['kind'] == 'move':
             frame_r[match['type']] = fr
         if match['kind'] in ('add', 'ptradd'):      # a result stored after computing, not after a load

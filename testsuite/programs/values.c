@@ -1,0 +1,27 @@
+/* values.c — operations whose cost grows with a run-time value: a shift by a
+ * variable amount (1 + 3 + 7 + 12 = 23 bits), memset of n + 1 bytes
+ * (2 + 4 + 8 + 13 = 27) and memcpy of n bytes (23), four times each in a loop.
+ * Portable: the same sums on the host and on AVR.  */
+#include <stdint.h>
+#include <string.h>
+
+volatile uint8_t amounts[4] = {1, 3, 7, 12};
+volatile uint32_t sink;
+
+int main(void)
+{
+	uint16_t x = 0xbeef;
+	uint8_t buf[32], copy[32];
+	uint32_t acc = 0;
+	uint8_t i;
+
+	for (i = 0; i < 4; i++) {
+		uint8_t n = amounts[i];
+
+		acc += (uint16_t) (x >> n);
+		memset(buf, n, n + 1u);
+		memcpy(copy, buf, n);
+	}
+	sink = acc + copy[0];
+	return 0;
+}
