@@ -423,10 +423,14 @@ named_variant (const_tree type, roi_stmt stmt)
     return type;
   for (int pass = 0; pass < 2 && stmt; pass++)
     {
+      /* (an asm's operands are lists, a debug bind's no operation) */
+      if (gimple_code (stmt) != GIMPLE_ASSIGN && gimple_code (stmt) != GIMPLE_COND
+	  && gimple_code (stmt) != GIMPLE_CALL && gimple_code (stmt) != GIMPLE_RETURN)
+	break;
       for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
 	{
 	  tree op = gimple_op (stmt, i);
-	  if (op && TYPE_P (TREE_TYPE (op))
+	  if (op && !TYPE_P (op) && TREE_TYPE (op) && TYPE_P (TREE_TYPE (op))
 	      && TYPE_MAIN_VARIANT (TREE_TYPE (op)) == TYPE_MAIN_VARIANT (type)
 	      && roi_width_typedef_name (TREE_TYPE (op)))
 	    return TREE_TYPE (op);
