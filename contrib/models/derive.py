@@ -374,12 +374,16 @@ def snippets(t):
                 add(dict(kind=k, type=x), [body])
     # a constant second operand: an immediate form, a shift for a power of two (signed: with a
     # correction towards zero), a library division by a constant
+    # (a multiply by a small constant is a few shifts and adds, by a large odd one, a hash's, the
+    # library multiply: the mean of both)
+    odd = {8: 0x25, 16: 0x6b43, 32: 0x5bd1e995, 64: 0x5851f42d4c957f2d}
     for k in ('mul', 'div', 'mod'):
         for x in INTS:
             T = ct[x]
-            for operand, c in (('pow2', 8), ('const', 10)):
-                body = '%s a = gv_%s, r; M(b); r = a %s %d; M(e); gv_%s = r;' % (T, x, OPS[k], c, x)
-                add(dict(kind=k, type=x, operand=operand), [body])
+            for operand, cs in (('pow2', [8]), ('const', [10, odd[int(x[1:])]] if k == 'mul' else [10])):
+                add(dict(kind=k, type=x, operand=operand),
+                    ['%s a = gv_%s, r; M(b); r = a %s (%s) %#xull; M(e); gv_%s = r;' % (T, x, OPS[k], T, c, x)
+                     for c in cs])
     # a shift or rotate by a constant is a sequence of its own for every amount (operand "N"): a
     # byte move for 8, a loop of single-bit shifts or a swap-and-mask for others
     for x in INTS:
