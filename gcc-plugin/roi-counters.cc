@@ -45,6 +45,27 @@ roi_counters_create (unsigned fn_index, unsigned n)
   return var;
 }
 
+static tree
+counter_ref (tree counters, unsigned idx)
+{
+  return build4 (ARRAY_REF, counter_type (), counters,
+		 build_int_cst (integer_type_node, idx), NULL_TREE, NULL_TREE);
+}
+
+/* __atomic_fetch_add (&REF, VALUE, __ATOMIC_RELAXED) before GSI.  */
+static void
+insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
+{
+  enum built_in_function code
+    = roi_opts.counter_bits == 64 ? BUILT_IN_ATOMIC_FETCH_ADD_8
+    : roi_opts.counter_bits == 16 ? BUILT_IN_ATOMIC_FETCH_ADD_2
+    : BUILT_IN_ATOMIC_FETCH_ADD_4;
+  roi_stmt call = gimple_build_call (builtin_decl_explicit (code), 3,
+				     build_fold_addr_expr (ref), value,
+				     build_int_cst (integer_type_node, MEMMODEL_RELAXED));
+  gsi_insert_before (gsi, call, GSI_SAME_STMT);
+}
+
 /* counters[idx] += 1 at the start of BB, after its labels.  A plain
    load-add-store unless -fplugin-arg-roi-atomic asked for a relaxed atomic
    add; 16-bit counters saturate at 65535 instead of wrapping, so the
@@ -53,22 +74,12 @@ void
 roi_counter_increment (basic_block bb, tree counters, unsigned idx)
 {
   tree type = counter_type ();
-  tree ref = build4 (ARRAY_REF, type, counters,
-		     build_int_cst (integer_type_node, idx), NULL_TREE, NULL_TREE);
+  tree ref = counter_ref (counters, idx);
   gimple_stmt_iterator gsi = gsi_after_labels (bb);
 
   if (roi_opts.atomic)
     {
-      enum built_in_function code
-	= roi_opts.counter_bits == 64 ? BUILT_IN_ATOMIC_FETCH_ADD_8
-	: roi_opts.counter_bits == 16 ? BUILT_IN_ATOMIC_FETCH_ADD_2
-	: BUILT_IN_ATOMIC_FETCH_ADD_4;
-      tree fn = builtin_decl_explicit (code);
-      roi_stmt call = gimple_build_call (fn, 3, build_fold_addr_expr (ref),
-					 build_int_cst (type, 1),
-					 build_int_cst (integer_type_node,
-							MEMMODEL_RELAXED));
-      gsi_insert_before (&gsi, call, GSI_SAME_STMT);
+      insert_atomic_add (&gsi, ref, build_int_cst (type, 1));
       return;
     }
 
@@ -99,23 +110,14 @@ void
 roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
 {
   tree type = counter_type ();
-  tree ref = build4 (ARRAY_REF, type, counters,
-		     build_int_cst (integer_type_node, idx), NULL_TREE, NULL_TREE);
+  tree ref = counter_ref (counters, idx);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
 
   tree value = make_ssa_name (type);
   gsi_insert_before (&gsi, gimple_build_assign (value, NOP_EXPR, amount), GSI_SAME_STMT);
   if (roi_opts.atomic)
     {
-      enum built_in_function code
-	= roi_opts.counter_bits == 64 ? BUILT_IN_ATOMIC_FETCH_ADD_8
-	: roi_opts.counter_bits == 16 ? BUILT_IN_ATOMIC_FETCH_ADD_2
-	: BUILT_IN_ATOMIC_FETCH_ADD_4;
-      roi_stmt call = gimple_build_call (builtin_decl_explicit (code), 3,
-					 build_fold_addr_expr (ref), value,
-					 build_int_cst (integer_type_node,
-							MEMMODEL_RELAXED));
-      gsi_insert_before (&gsi, call, GSI_SAME_STMT);
+      insert_atomic_add (&gsi, ref, value);
       return;
     }
   tree old_value = make_ssa_name (type);
