@@ -413,15 +413,16 @@ classify_frame_accesses (roi_stmt stmt, roi_op_sink sink, void *ctx)
 }
 
 /* A variant of TYPE that bears a width typedef (uint32_t), taken from an
-   operand of STMT or, for a temporary, from the statement that uses it: GCC
-   gives an expression the plain type ("unsigned int" for a uint32_t sum),
-   while the width the program means is what maps a host profile to a target.  */
+   operand of STMT or, for a temporary, from the statements that use it (two
+   deep): GCC gives an expression the plain type ("unsigned int" for a
+   uint32_t sum), while the width the program means is what maps a host
+   profile to a target.  */
 static const_tree
 named_variant (const_tree type, roi_stmt stmt)
 {
   if (!type || !INTEGRAL_TYPE_P (type) || roi_width_typedef_name (type))
     return type;
-  for (int pass = 0; pass < 2 && stmt; pass++)
+  for (int depth = 0; depth < 3 && stmt; depth++)
     {
       /* (an asm's operands are lists, a debug bind's no operation) */
       if (gimple_code (stmt) != GIMPLE_ASSIGN && gimple_code (stmt) != GIMPLE_COND
@@ -441,6 +442,12 @@ named_variant (const_tree type, roi_stmt stmt)
       roi_stmt user;
       if (!lhs || TREE_CODE (lhs) != SSA_NAME || !single_imm_use (lhs, &use, &user))
 	break;
+      /* the offset of pointer arithmetic (a[i]'s i times the element size,
+	 computed in the host's unsigned long) is a size_t */
+      if (is_gimple_assign (user) && gimple_assign_rhs_code (user) == POINTER_PLUS_EXPR
+	  && gimple_assign_rhs2 (user) == lhs
+	  && TYPE_PRECISION (sizetype) == TYPE_PRECISION (type))
+	return sizetype;
       stmt = user;
     }
   return type;

@@ -218,7 +218,15 @@ roi_ctype_name (const_tree type, struct roi_buf *out)
     }
 
   const char *name = type_name_string (type);
-  /* GCC's own size types are size_t or ptrdiff_t to a C programmer.  */
+  /* GCC's own size types (the offsets of pointer arithmetic, a[i]'s i times
+     its element size) are size_t or ptrdiff_t to a C programmer, and as wide
+     as a pointer on every target, which is how a host profile maps them.  */
+  if (name && TREE_CODE (type) == INTEGER_TYPE
+      && (!strcmp (name, "sizetype") || !strcmp (name, "ssizetype")))
+    {
+      roi_buf_add (out, TYPE_UNSIGNED (type) ? "size_t" : "ptrdiff_t");
+      return;
+    }
   if (name && TREE_CODE (type) == INTEGER_TYPE && strstr (name, "sizetype"))
     name = NULL;
   if (name)

@@ -151,14 +151,17 @@ int main(void)
 	size_t n = sizeof (uint32_t) + (size_t) (a & 1);
 	unsigned int u = (unsigned int) b;
 	u = u * 5u;
-	sink = a + b + (uint32_t) n + u;
+	uint16_t words[4] = {1, 2, 3, 4};
+	uint16_t *w = words;
+	sink = a + b + (uint32_t) n + u + w[a & 3];
 	return 0;
 }
 CEOF
 
 # uint32_t is "unsigned int" on the host and "unsigned long" on AVR, size_t 64 bits here and 16
 # there: the C type names the width the program means, so a host profile keeps a uint32_t
-# multiply 32 bits wide on AVR, and a plain unsigned int multiply becomes AVR int's 16 bits.
+# multiply 32 bits wide on AVR, and a plain unsigned int multiply becomes AVR int's 16 bits. w[a & 3]
+# is w + (a & 3) * 2 in GCC's size type, a pointer wide.
 test_expect_success 'stdint and stddef names keep their width when a host profile is mapped to AVR' '
 	roi_link widths -O0 widths.c && ./widths &&
 	"$ROI" estimate --json widths >host.json &&
@@ -167,7 +170,9 @@ test_expect_success 'stdint and stddef names keep their width when a host profil
 	"$ROI" estimate --json --model "$ROI_SRC/models/atmega32u4.json" widths >avr.json 2>/dev/null &&
 	test_equal u32 "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"uint32_t\")][0].type" avr.json)" &&
 	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"add\" and .ctype == \"size_t\")][0].type" avr.json)" &&
-	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"unsigned int\")][0].type" avr.json)"
+	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"unsigned int\")][0].type" avr.json)" &&
+	test_equal "size_t u64" "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"size_t\")][0] | \"\(.ctype) \(.type)\"" host.json)" &&
+	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"size_t\")][0].type" avr.json)"
 '
 
 cat >fields.c <<\CEOF
