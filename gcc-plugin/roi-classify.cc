@@ -543,7 +543,8 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
       return false;
     }
   if (!is_gimple_call (stmt) || gimple_call_internal_p (stmt)
-      || !gimple_call_fndecl (stmt) || gimple_call_num_args (stmt) < 3)
+      || !gimple_call_fndecl (stmt) || !DECL_NAME (gimple_call_fndecl (stmt))
+      || gimple_call_num_args (stmt) < 3)
     return false;
   static const char *const routines[] = { "memcpy", "memmove", "memset", "memcmp" };
   const char *name = IDENTIFIER_POINTER (DECL_NAME (gimple_call_fndecl (stmt)));
