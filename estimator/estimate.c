@@ -16,8 +16,8 @@ void roi_opdesc_of(struct roi_opdesc *d, const struct roi_op *op, const struct r
 	d->operand = op->operand;
 	d->subscripts = op->subscripts;
 	d->is_volatile = op->is_volatile;
-	d->type = abi ? roi_type_to_target(op->type, op->ctype, abi) : op->type;
-	d->from = abi ? roi_type_to_target(op->from, op->from_ctype, abi) : op->from;
+	d->type = abi ? roi_type_to_target(op->type, op->ctype, (int)op->promoted, abi) : op->type;
+	d->from = abi ? roi_type_to_target(op->from, op->from_ctype, 0, abi) : op->from;
 	if (d->type != op->type && (!d->type || !op->type || strcmp(d->type, op->type) != 0))
 		d->host_type = op->type;
 	if (d->from != op->from && (!d->from || !op->from || strcmp(d->from, op->from) != 0))

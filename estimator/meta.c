@@ -29,7 +29,7 @@ static int parse_op(const struct jv *v, const cJSON *o, const char *w, struct ro
 	bool is_call;
 
 	op->bytes = op->cases = -1;
-	op->subscripts = 0;
+	op->subscripts = op->promoted = 0;
 	if (jv_object(v, o, w) || jv_string(v, o, w, "kind", true, &op->kind) ||
 	    jv_one_of(v, w, "kind", op->kind, roi_kinds))
 		return -1;
@@ -46,7 +46,8 @@ static int parse_op(const struct jv *v, const cJSON *o, const char *w, struct ro
 	    jv_bool(v, o, w, "internal", false, &op->internal) ||
 	    jv_integer(v, o, w, "bytes", false, 0, LLONG_MAX, &op->bytes) ||
 	    jv_integer(v, o, w, "cases", false, 0, LLONG_MAX, &op->cases) ||
-	    jv_integer(v, o, w, "subscripts", false, 2, 64, &op->subscripts))
+	    jv_integer(v, o, w, "subscripts", false, 2, 64, &op->subscripts) ||
+	    jv_integer(v, o, w, "promoted", false, 1, 128, &op->promoted))
 		return -1;
 	if ((op->type && !roi_type_valid(op->type) && jv_one_of(v, w, "type", op->type, roi_type_names)) ||
 	    (op->from && !roi_type_valid(op->from) && jv_one_of(v, w, "from", op->from, roi_type_names)) ||

@@ -28,6 +28,8 @@ struct roi_op {
 	long long subscripts;           /* load/store of a multi-dimensional array: 2 or more; else 0 */
 	bool is_volatile, direct, builtin, internal;
 	long long bytes, cases;         /* copy size, switch labels; -1 when absent */
+	long long promoted;             /* an int operation on operands promoted from an unsigned type
+					 * of this width (formats.md); 0 when absent */
 };
 
 struct roi_line {

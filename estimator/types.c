@@ -173,7 +173,10 @@ static const char *intern(const char *name)
 	return NULL;
 }
 
-const char *roi_type_to_target(const char *type, const char *ctype, const struct roi_abi *abi)
+/* promoted: the width of the unsigned type an int operation's operands were promoted from (0:
+ * none). Where the target's int is no wider, C promotes that type to unsigned int instead, and
+ * the operation computes unsigned. */
+const char *roi_type_to_target(const char *type, const char *ctype, int promoted, const struct roi_abi *abi)
 {
 	enum roi_tclass tc = roi_type_class(type);
 	bool plain_char = false, c_float = false;
@@ -206,7 +209,8 @@ const char *roi_type_to_target(const char *type, const char *ctype, const struct
 	if (tc == ROI_TC_FLOAT && c_float)
 		snprintf(buf, sizeof buf, "f%d", bits);
 	else if (tc == ROI_TC_INT && !c_float && type[0] != 'b')
-		snprintf(buf, sizeof buf, "%c%d", plain_char ? (abi->char_signed ? 'i' : 'u') : type[0], bits);
+		snprintf(buf, sizeof buf, "%c%d", plain_char ? (abi->char_signed ? 'i' : 'u')
+			 : promoted && bits <= promoted && bits == abi->int_bits ? 'u' : type[0], bits);
 	else
 		return type;
 	const char *t = intern(buf);

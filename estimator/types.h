@@ -43,6 +43,6 @@ int roi_abi_parse(const struct jv *v, const cJSON *obj, const char *where, const
  * C types take the ABI width (signedness from `type`, except plain char, whose signedness is
  * the ABI's), floating C types become f<width>, pointers stay ptr. Anything else (no ctype,
  * an unknown C type, a class mismatch, _Bool) keeps `type`. Returns a static string or `type`. */
-const char *roi_type_to_target(const char *type, const char *ctype, const struct roi_abi *abi);
+const char *roi_type_to_target(const char *type, const char *ctype, int promoted, const struct roi_abi *abi);
 
 #endif

@@ -453,6 +453,67 @@ named_variant (const_tree type, roi_stmt stmt)
   return type;
 }
 
+/* The width of the unsigned type whose promotion to int NAME holds, or holds
+   the result of an int operation on (DEPTH levels back), else 0.  */
+static unsigned
+promoted_width (tree name, const_tree int_type, int depth)
+{
+  if (TREE_CODE (name) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF (name) || depth == 0)
+    return 0;
+  roi_stmt def = SSA_NAME_DEF_STMT (name);
+  if (!def || !is_gimple_assign (def)
+      || TYPE_MAIN_VARIANT (TREE_TYPE (name)) != TYPE_MAIN_VARIANT (int_type))
+    return 0;
+  enum tree_code code = gimple_assign_rhs_code (def);
+  if (CONVERT_EXPR_CODE_P (code))
+    {
+      tree from = TREE_TYPE (gimple_assign_rhs1 (def));
+      return INTEGRAL_TYPE_P (from) && TYPE_UNSIGNED (from)
+	     && TYPE_PRECISION (from) < TYPE_PRECISION (int_type)
+	     ? TYPE_PRECISION (from) : 0;
+    }
+  if (get_gimple_rhs_class (code) != GIMPLE_BINARY_RHS)
+    return 0;
+  unsigned w = promoted_width (gimple_assign_rhs1 (def), int_type, depth - 1);
+  if (code != LSHIFT_EXPR && code != RSHIFT_EXPR && code != LROTATE_EXPR && code != RROTATE_EXPR)
+    w = MAX (w, promoted_width (gimple_assign_rhs2 (def), int_type, depth - 1));
+  return w;
+}
+
+/* C promotes an unsigned short to int where int is wider (a host) and to
+   unsigned int where it is not (AVR), and an operation with an unsigned int
+   operand computes unsigned: an int operation whose operands came from an
+   unsigned type of WIDTH bits (or from int operations on such) computes
+   unsigned on a target whose int is that narrow, and the estimator maps it
+   so.  Returns the widest such WIDTH, or 0.  */
+static unsigned
+promoted_from (const struct roi_op *op, roi_stmt stmt)
+{
+  if (op->access || op->callee || !op->type || TREE_CODE (op->type) != INTEGER_TYPE
+      || TYPE_UNSIGNED (op->type)
+      || TYPE_PRECISION (op->type) != TYPE_PRECISION (integer_type_node))
+    return 0;
+  if (op->from)		/* the promotion itself */
+    return INTEGRAL_TYPE_P (op->from) && TYPE_UNSIGNED (op->from)
+	   && TYPE_PRECISION (op->from) < TYPE_PRECISION (op->type)
+	   ? TYPE_PRECISION (op->from) : 0;
+  const int depth = 4;
+  if (is_gimple_assign (stmt)
+      && get_gimple_rhs_class (gimple_assign_rhs_code (stmt)) == GIMPLE_BINARY_RHS)
+    {
+      enum tree_code code = gimple_assign_rhs_code (stmt);
+      unsigned w = promoted_width (gimple_assign_rhs1 (stmt), op->type, depth);
+      if (code != LSHIFT_EXPR && code != RSHIFT_EXPR && code != LROTATE_EXPR
+	  && code != RROTATE_EXPR)
+	w = MAX (w, promoted_width (gimple_assign_rhs2 (stmt), op->type, depth));
+      return w;
+    }
+  if (gimple_code (stmt) == GIMPLE_COND)
+    return MAX (promoted_width (gimple_cond_lhs (stmt), op->type, depth),
+		promoted_width (gimple_cond_rhs (stmt), op->type, depth));
+  return 0;
+}
+
 struct typed_sink
 {
   roi_op_sink sink;
@@ -466,6 +527,7 @@ name_types (void *ctx, const struct roi_op *op)
   struct typed_sink *t = (struct typed_sink *) ctx;
   struct roi_op named = *op;
   named.type = named_variant (op->type, t->stmt);
+  named.promoted = promoted_from (op, t->stmt);
   t->sink (t->ctx, &named);
 }
 

@@ -75,6 +75,8 @@ roi_meta_op (const struct roi_op *op)
     roi_buf_printf (&b, ",\"operand\":\"%s\"", op->operand);
   if (op->subscripts)
     roi_buf_printf (&b, ",\"subscripts\":%u", op->subscripts);
+  if (op->promoted)
+    roi_buf_printf (&b, ",\"promoted\":%u", op->promoted);
   if (op->callee)
     {
       roi_buf_add (&b, ",\"callee\":");

@@ -91,6 +91,8 @@ struct roi_op
 			     stores of a variable "local" or "global" */
   unsigned subscripts;    /* load/store of a multi-dimensional array element:
 			     the number of subscripts (2 or more), else 0 */
+  unsigned promoted;      /* an int operation on operands promoted from an
+			     unsigned type: that type's width, else 0 */
 };
 typedef void (*roi_op_sink) (void *ctx, const struct roi_op *op);
 void roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx);

@@ -234,4 +234,33 @@ test_expect_success 'a value counter is described as a block no edge reaches, in
 	       .[0].functions[0].loops[0].blocks | index(\$n - 1) != null" vm.json
 '
 
+cat >promote.c <<\CEOF
+#include <stdint.h>
+volatile uint16_t in16 = 1000;
+volatile uint8_t in8 = 7;
+volatile uint32_t sink;
+int main(void)
+{
+	uint16_t s = in16;
+	uint8_t c = in8;
+	sink = (uint32_t) ((s + c) % 255) + (uint32_t) (c * 3 % 7);
+	return 0;
+}
+CEOF
+
+# (s + c) % 255 computes in int on the host; on AVR, whose int is 16 bits, s promotes to unsigned
+# int and so does the sum: an unsigned 16-bit modulo. c * 3 % 7 stays a signed int one there
+# (an 8-bit unsigned char promotes to int on both).
+test_expect_success 'an int operation on a promoted unsigned short is unsigned where int is 16 bits' '
+	roi_link promote -O0 promote.c && ./promote &&
+	objcopy --dump-section .roi.meta=meta.bin promote /dev/null &&
+	tr "\0" "\n" <meta.bin | jq -s -c "[.[0].ops[] | select(.kind == \"mod\") | [.type, .promoted]] | sort" >got &&
+	echo "[[\"i32\",8],[\"i32\",16]]" >want &&
+	test_cmp want got &&
+	"$ROI" estimate --json --model "$ROI_SRC/models/atmega32u4.json" promote >p.json 2>/dev/null &&
+	jq -c "[.ops[] | select(.kind == \"mod\") | .type] | sort" p.json >got &&
+	echo "[\"i16\",\"u16\"]" >want &&
+	test_cmp want got
+'
+
 test_done
