@@ -99,12 +99,20 @@ add_line (struct block_ops *b, unsigned file, unsigned line)
    blocks with another operation would otherwise keep the checksum.  */
 static unsigned ops_crc;
 
+/* OP's index in the unit's table, folded into the checksum.  */
+static unsigned
+intern_op (const struct roi_op *op)
+{
+  unsigned index = roi_meta_op (op);
+  ops_crc = crc32_string (ops_crc, roi_meta_op_text (index));
+  return index;
+}
+
 static void
 record_op (void *ctx, const struct roi_op *op)
 {
   struct block_ops *b = (struct block_ops *) ctx;
-  unsigned index = roi_meta_op (op);
-  ops_crc = crc32_string (ops_crc, roi_meta_op_text (index));
+  unsigned index = intern_op (op);
   for (unsigned i = 0; i < b->rows.length (); i++)
     if (b->rows[i].op == index && b->rows[i].file == b->file
 	&& b->rows[i].line == b->line)
@@ -200,10 +208,11 @@ seen_by (location_t loc, unsigned index)
 }
 
 /* Classify BB's statements and write its JSON object to OUT; BB is block
-   INDEX of the function's blocks in order.  */
+   INDEX of the function's blocks in order.  Its value sites go to SITES,
+   their counters not yet numbered.  */
 static void
 describe_block (function *fun, basic_block bb, const int *counter_of,
-		unsigned index, struct roi_buf *out)
+		unsigned index, vec<roi_value_site> *sites, struct roi_buf *out)
 {
   bool is_entry = index == 0;
   struct block_ops b;
@@ -237,6 +246,14 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
 	  add_line (&b, b.file, b.line);
 	}
       roi_classify_stmt (stmt, record_op, &b);
+      struct roi_op op;
+      tree amount;
+      if (roi_find_value_site (stmt, &op, &amount))
+	{
+	  roi_value_site site = { stmt, amount, bb->index, 0, intern_op (&op),
+				  b.file, b.line };
+	  sites->safe_push (site);
+	}
     }
   /* A goto, break or continue leaves no statement, only the location of the
      jump it became; gcov counts its line, so keep it, as gcov does: unless a
@@ -349,35 +366,23 @@ roi_instrument (function *fun)
 
   collect_first_seen (fun, order);
   struct roi_buf blocks = { NULL, 0, 0 };
+  auto_vec<roi_value_site> sites;
   ops_crc = 0;
   roi_buf_add (&blocks, "[");
   for (unsigned i = 0; i < order.length (); i++)
     {
       if (i)
 	roi_buf_add (&blocks, ",\n ");
-      describe_block (fun, order[i], counter_of, i, &blocks);
+      describe_block (fun, order[i], counter_of, i, &sites, &blocks);
     }
   /* Value counters follow the block counters, each described as a block of
      one operation that no edge reaches (docs/formats.md, "Value counters").  */
-  auto_vec<roi_value_site> sites;
-  for (unsigned i = 0; i < order.length (); i++)
-    for (gimple_stmt_iterator gsi = gsi_start_bb (order[i]); !gsi_end_p (gsi);
-	 gsi_next (&gsi))
-      {
-	struct roi_op op;
-	tree amount;
-	if (is_gimple_debug (gsi_stmt (gsi))
-	    || !roi_find_value_site (gsi_stmt (gsi), &op, &amount))
-	  continue;
-	roi_value_site site = { gsi_stmt (gsi), amount, order[i]->index,
-				order.length () + sites.length () };
-	sites.safe_push (site);
-	expanded_location x = roi_expand (gimple_location (gsi_stmt (gsi)));
-	unsigned index = roi_meta_op (&op);
-	ops_crc = crc32_string (ops_crc, roi_meta_op_text (index));
-	roi_buf_printf (&blocks, ",\n {\"succ\":[],\"lines\":[],\"ops\":[[%u,%u,%u,1]],"
-			"\"value\":true}", index, roi_meta_file (x.file), x.line);
-      }
+  for (unsigned j = 0; j < sites.length (); j++)
+    {
+      sites[j].slot = order.length () + j;
+      roi_buf_printf (&blocks, ",\n {\"succ\":[],\"lines\":[],\"ops\":[[%u,%u,%u,1]],"
+		      "\"value\":true}", sites[j].op, sites[j].file, sites[j].line);
+    }
   roi_buf_add (&blocks, "]");
   struct roi_buf loops = { NULL, 0, 0 };
   roi_loops_describe (fun, counter_of, sites, &loops);

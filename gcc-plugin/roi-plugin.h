@@ -109,6 +109,7 @@ struct roi_value_site
   tree amount;
   int bb;		/* its block's index */
   unsigned slot;	/* its counter, after the block counters */
+  unsigned op, file, line;	/* its metadata row */
 };
 
 /* ---- roi-filter.cc ---- */
