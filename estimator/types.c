@@ -114,11 +114,19 @@ int roi_abi_parse(const struct jv *v, const cJSON *obj, const char *where, const
 
 /* The C basic types roi maps; GCC's spellings ("short unsigned int") and the canonical ones
  * ("unsigned short") both parse, since only the words matter. */
-enum cbasic { CB_NONE, CB_CHAR, CB_SHORT, CB_INT, CB_LONG, CB_LLONG, CB_BOOL, CB_FLOAT, CB_DOUBLE, CB_LDOUBLE };
+enum cbasic { CB_NONE, CB_CHAR, CB_SHORT, CB_INT, CB_LONG, CB_LLONG, CB_BOOL, CB_FLOAT, CB_DOUBLE, CB_LDOUBLE,
+	      CB_POINTER_SIZED };
 
 static enum cbasic parse_ctype(const char *s, bool *plain_char)
 {
+	/* <stddef.h> and <stdint.h> sizes are as wide as a pointer everywhere */
+	static const char *const pointer_sized[] = {"size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t"};
 	int nlong = 0, nshort = 0, nint = 0, nchar = 0, nsign = 0, nfloat = 0, ndouble = 0, nbool = 0;
+
+	*plain_char = false;
+	for (size_t i = 0; i < sizeof pointer_sized / sizeof pointer_sized[0]; i++)
+		if (strcmp(s, pointer_sized[i]) == 0)
+			return CB_POINTER_SIZED;
 
 	while (*s) {
 		size_t n = strcspn(s, " ");
@@ -185,15 +193,7 @@ const char *roi_type_to_target(const char *type, const char *ctype, int promoted
 
 	if (!type || !ctype || tc == ROI_TC_NONE || tc == ROI_TC_PTR)
 		return type;    /* a pointer's type is "ptr" at any width */
-	/* <stddef.h> and <stdint.h> sizes are as wide as a pointer everywhere; an intN_t keeps its
-	 * width (no C basic type below: the type stays as it is) */
-	if (tc == ROI_TC_INT && (strcmp(ctype, "size_t") == 0 || strcmp(ctype, "ssize_t") == 0 ||
-				 strcmp(ctype, "ptrdiff_t") == 0 || strcmp(ctype, "intptr_t") == 0 ||
-				 strcmp(ctype, "uintptr_t") == 0)) {
-		snprintf(buf, sizeof buf, "%c%d", type[0], abi->pointer_bits);
-		const char *t = intern(buf);
-		return t ? t : type;
-	}
+	/* an intN_t keeps its width: no C basic type, the type stays as it is */
 	switch (parse_ctype(ctype, &plain_char)) {
 	case CB_CHAR: bits = abi->char_bits; break;
 	case CB_SHORT: bits = abi->short_bits; break;
@@ -203,6 +203,7 @@ const char *roi_type_to_target(const char *type, const char *ctype, int promoted
 	case CB_FLOAT: bits = abi->float_bits; c_float = true; break;
 	case CB_DOUBLE: bits = abi->double_bits; c_float = true; break;
 	case CB_LDOUBLE: bits = abi->ldouble_bits; c_float = true; break;
+	case CB_POINTER_SIZED: bits = abi->pointer_bits; break;
 	default: return type;   /* _Bool, and C types roi does not know */
 	}
 	/* Integer and floating never stand in for each other, even through the C type. */
