@@ -663,17 +663,15 @@ static void build_graph(const struct check *c, const struct roi_function *fn, st
 				npred[fn->blocks[b].succ[k]]++;
 	}
 	eoff[n] = nedges;
-	for (size_t b = 1; b < n; b++)
-		gone[b] = fn->blocks[b].nlines == 0 && fn->blocks[b].nsucc == 1 && npred[b] == 1 &&
-			  fn->blocks[b].succ[0] != (int)b;
-	for (size_t b = 1; b < n; b++)
-		if (fn->blocks[b].labels && fn->blocks[b].nsucc == 1 && fn->blocks[b].succ[0] > 0 &&
-		    fn->blocks[b].succ[0] != (int)b)
-			gone[b] = true;
-	/* a value counter counts no executions: it is no node of the flow graph */
-	for (size_t b = 1; b < n; b++)
-		if (fn->blocks[b].value)
-			gone[b] = true;
+	/* gone: a pass-through block, a label block (above), or a value counter, which counts no
+	 * executions and is no node of the flow graph */
+	for (size_t b = 1; b < n; b++) {
+		const struct roi_block *blk = &fn->blocks[b];
+		bool one_out = blk->nsucc == 1 && blk->succ[0] != (int)b;
+
+		gone[b] = blk->value || (one_out && blk->nlines == 0 && npred[b] == 1) ||
+			  (one_out && blk->labels && blk->succ[0] > 0);
+	}
 	for (size_t b = 1; b < n; b++) {
 		size_t t = b;
 
