@@ -500,7 +500,7 @@ class Target:
         elf = os.path.join(tmp, arch + '.elf')
         run(self.t['cc'] + [c, '-o', elf] + self.t['link'])
         self.lib = Lib(arch, elf, self.t['tools'])
-        self.routines, self.used = {}, set()
+        self.routines, self.turns, self.used = {}, {}, set()
         if trace:
             print('%.1f cycles' % self.lib.walk(trace, trace=True))
             raise SystemExit(0)
@@ -560,15 +560,18 @@ class Target:
     def per_iteration(self, sym):
         """The cycles one more turn of a routine's loops adds to its typical path: what a byte of
         memcpy or a bit of a 64-bit shift costs. 0 for a routine without a loop."""
-        iters = TYPICAL[self.arch]['iters']
-        if sym in iters:                # a loop count fixed by the operands' width (division)
-            return 0.0
-        try:
-            iters[sym] = 2
-            two = self.lib.walk(sym, used=set())
-        finally:
-            del iters[sym]
-        return two - self.routine(sym)
+        if sym not in self.turns:
+            iters = TYPICAL[self.arch]['iters']
+            if sym in iters:            # a loop count fixed by the operands' width (division)
+                self.turns[sym] = 0.0
+            else:
+                try:
+                    iters[sym] = 2
+                    two = self.lib.walk(sym, used=set())
+                finally:
+                    del iters[sym]
+                self.turns[sym] = two - self.routine(sym)
+        return self.turns[sym]
 
     @staticmethod
     def loop_count(ins, label, branch):
