@@ -100,11 +100,17 @@ struct line_op {
 	unsigned line;
 	size_t key;
 	double n;
-	long frame;             /* a return: its function's row (the prologue and epilogue are paid
-				 * once per call, like the return), else -1 */
+	long frame;             /* a return, a saved register, a frame or anything else on the function's
+				 * own line (the parameters' spills): its function's row (the prologue and
+				 * epilogue are paid once per call, like the return), else -1 */
 };
 
 /* The function a line of the source belongs to: the one declared last at or above it. */
+static bool is_kind(const char *kind, const char *a, const char *b, const char *c)
+{
+	return strcmp(kind, a) == 0 || strcmp(kind, b) == 0 || strcmp(kind, c) == 0;
+}
+
 static size_t function_of(const unsigned *decl, size_t nfn, unsigned line)
 {
 	size_t best = nfn;
@@ -155,7 +161,8 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 					roi_opdesc_of(&d, &unit->ops[row->op], NULL);
 					ops = roi_xrealloc(ops, nops + 1, sizeof *ops);
 					ops[nops++] = (struct line_op){row->line, key_index(set, &d, prog), n,
-								       strcmp(d.kind, "ret") == 0 ? frame : -1};
+								       is_kind(d.kind, "ret", "save", "frame") ||
+								       row->line == fn->line ? frame : -1};
 					if (row->line > maxline)
 						maxline = row->line;
 				}

@@ -200,8 +200,42 @@ static int parse_loops(const struct jv *v, const cJSON *loops, const char *w, co
 	return 0;
 }
 
+/* The unit's operation KIND that the loader adds, added by the first function that needs it (the
+ * plugin writes no operation of these kinds; ops has room for them after the unit's table). */
+static unsigned synthetic_op(struct roi_unit *u, struct roi_op *ops, const char *kind)
+{
+	for (size_t i = 0; i < u->nops; i++)
+		if (strcmp(ops[i].kind, kind) == 0)
+			return (unsigned)i;
+	ops[u->nops] = (struct roi_op){.kind = kind, .bytes = -1, .cases = -1};
+	return (unsigned)u->nops++;
+}
+
+/* "saved" and "frame": the callee-saved registers the function's prologue saves and its epilogue
+ * restores, and the bytes of its stack frame (the plugin's RTL pass reads both off the register
+ * allocation). They become operations of the entry block on the function's own line, the line
+ * its prologue and epilogue belong to: "save" once per register per call, "frame" once per call
+ * of a function with a frame. */
+static void add_frame_ops(struct roi_unit *u, struct roi_op *ops, struct roi_function *fn, struct roi_block *entry,
+			  long long saved, long long frame, struct roi_arena *arena)
+{
+	struct roi_op_row *rows = roi_arena_array(arena, entry->nops + 2, sizeof *rows);
+	size_t n = 0;
+
+	/* first, like the prologue: the rows are in the order of the statements (gcov-check cuts a
+	 * block after its calls) */
+	if (saved > 0)
+		rows[n++] = (struct roi_op_row){synthetic_op(u, ops, "save"), fn->file, fn->line, (uint64_t)saved};
+	if (frame > 0)
+		rows[n++] = (struct roi_op_row){synthetic_op(u, ops, "frame"), fn->file, fn->line, 1};
+	if (entry->nops)
+		memcpy(rows + n, entry->ops, entry->nops * sizeof *rows);
+	entry->ops = rows;
+	entry->nops += n;
+}
+
 static int parse_function(const struct jv *v, const cJSON *f, const char *w, struct roi_unit *u,
-			  struct roi_function *fn)
+			  struct roi_op *ops, struct roi_function *fn)
 {
 	const cJSON *blocks, *b, *inlined = NULL;
 	const char *checksum;
@@ -247,6 +281,12 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		i++;
 	}
 	fn->blocks = blk;
+	long long saved = 0, frame = 0;
+	if (jv_integer(v, f, w, "saved", false, 0, 4096, &saved) != 0 ||
+	    jv_integer(v, f, w, "frame", false, 0, LLONG_MAX, &frame) != 0)
+		return -1;
+	if (saved > 0 || frame > 0)
+		add_frame_ops(u, ops, fn, &blk[0], saved, frame, v->arena);
 	const cJSON *loops = NULL;
 	if (jv_array(v, f, w, "loops", false, &loops) != 0 || (loops && parse_loops(v, loops, w, u, fn) != 0))
 		return -1;
@@ -403,7 +443,8 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 	u->files = f;
 	u->nfiles = i;
 
-	struct roi_op *o = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops), sizeof *o);
+	/* (two more: the "save" and "frame" of add_frame_ops) */
+	struct roi_op *o = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + 2, sizeof *o);
 	i = 0;
 	cJSON_ArrayForEach(x, ops) {
 		snprintf(w, sizeof w, "ops[%zu]", i);
@@ -419,7 +460,7 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 	cJSON_ArrayForEach(x, fns) {
 		snprintf(w, sizeof w, "functions[%zu]", i);
 		fn[i].index = i;
-		if (parse_function(v, x, w, u, &fn[i]) != 0)
+		if (parse_function(v, x, w, u, o, &fn[i]) != 0)
 			return -1;
 		i++;
 	}

@@ -172,6 +172,22 @@ roi_opt_level (void)
     }
 }
 
+/* The size of the current function's stack frame in bytes (locals and spill
+   slots): a poly_int since GCC 8, constant on every target roi knows.  */
+static inline unsigned long
+roi_frame_size (void)
+{
+#if GCCPLUGIN_VERSION >= 8000
+  HOST_WIDE_INT size;
+  if (!get_frame_size ().is_constant (&size) || size < 0)
+    return 0;
+  return (unsigned long) size;
+#else
+  HOST_WIDE_INT size = get_frame_size ();
+  return size < 0 ? 0 : (unsigned long) size;
+#endif
+}
+
 /* A location that names a place in a source file: not unknown, not <built-in>.  */
 #ifndef RESERVED_LOCATION_P
 #define RESERVED_LOCATION_P(LOC) (LOCATION_LOCUS (LOC) < RESERVED_LOCATION_COUNT)

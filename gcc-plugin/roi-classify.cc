@@ -152,6 +152,47 @@ is_volatile_ref (tree ref)
   return TREE_THIS_VOLATILE (ref) || TYPE_VOLATILE (TREE_TYPE (ref));
 }
 
+/* A shift's constant amount N as its operand text ("3").  */
+static const char *
+shift_amount (unsigned n)
+{
+  static char amounts[64][3];
+
+  gcc_assert (n < 64);
+  if (!amounts[n][0])
+    snprintf (amounts[n], sizeof amounts[n], "%u", n);
+  return amounts[n];
+}
+
+/* a[i] scales i by the element size, at every subscript that is not a
+   constant: the operation "index", of size_t, whose operand is the shift by
+   the size's logarithm where the size is a power of two and "const" where it
+   is not (a multiply: an array of 12-byte structs), as explicit as the shift
+   or multiply GIMPLE shows for p[i].  The access itself is then the same
+   operation whatever the element's size.  An operation of its own, not a
+   "shl" or "mul": it is address arithmetic, which compilers fold and
+   strength-reduce more than the program's own (m[i][j] becomes
+   (i * 5 + j) * 2), and it is not one of the multiplies the source writes.  */
+static void
+emit_index_scaling (roi_op_sink sink, void *ctx, tree ref)
+{
+  for (; handled_component_p (ref); ref = TREE_OPERAND (ref, 0))
+    {
+      if (TREE_CODE (ref) != ARRAY_REF || CONSTANT_CLASS_P (TREE_OPERAND (ref, 1)))
+	continue;
+      tree size = TYPE_SIZE_UNIT (TREE_TYPE (ref));
+      if (!size || !tree_fits_uhwi_p (size) || tree_to_uhwi (size) <= 1)
+	continue;
+      int log2 = exact_log2 (tree_to_uhwi (size));
+      struct roi_op op;
+      memset (&op, 0, sizeof op);
+      op.kind = "index";
+      op.type = sizetype;
+      op.operand = log2 > 0 && log2 < 64 ? shift_amount ((unsigned) log2) : "const";
+      sink (ctx, &op);
+    }
+}
+
 static void
 emit_access (roi_op_sink sink, void *ctx, const char *kind, tree ref)
 {
@@ -177,6 +218,27 @@ emit_access (roi_op_sink sink, void *ctx, const char *kind, tree ref)
   if (n >= 2)
     op.subscripts = n;
   sink (ctx, &op);
+  emit_index_scaling (sink, ctx, ref);
+}
+
+/* A copy of a whole aggregate is a byte loop (or a memcpy call) whose length
+   the type fixes: "copy" once and "bytes" once per byte, as a memcpy of a
+   run-time length is "bytes" per byte through its value counter.  */
+static void
+emit_copy (roi_op_sink sink, void *ctx, tree lhs, tree rhs)
+{
+  tree type = TREE_TYPE (lhs);
+  emit (sink, ctx, "copy", type);
+  emit_index_scaling (sink, ctx, lhs);
+  emit_index_scaling (sink, ctx, rhs);
+  tree size = TYPE_SIZE_UNIT (type);
+  if (!size || !tree_fits_uhwi_p (size) || tree_to_uhwi (size) == 0)
+    return;
+  struct roi_op op;
+  memset (&op, 0, sizeof op);
+  op.kind = "bytes";
+  op.repeat = (unsigned) MIN (tree_to_uhwi (size), (unsigned HOST_WIDE_INT) 1 << 30);
+  sink (ctx, &op);
 }
 
 static void
@@ -201,7 +263,7 @@ classify_single (roi_stmt stmt, roi_op_sink sink, void *ctx)
 
   if (lhs_mem && (rhs_mem || TREE_CODE (rhs) == CONSTRUCTOR)
       && AGGREGATE_TYPE_P (TREE_TYPE (lhs)))
-    emit (sink, ctx, "copy", TREE_TYPE (lhs));
+    emit_copy (sink, ctx, lhs, rhs);
   else if (lhs_mem)
     emit_access (sink, ctx, "store", lhs);
   else if (rhs_mem)
@@ -245,20 +307,13 @@ is_negative_pow2 (tree cst)
 static const char *
 operand_kind (const char *kind, tree op2)
 {
-  static char amounts[64][3];
-
   if (!op2 || !CONSTANT_CLASS_P (op2))
     return NULL;
   if ((!strcmp (kind, "shl") || !strcmp (kind, "shr") || !strcmp (kind, "rotl")
        || !strcmp (kind, "rotr"))
       && TREE_CODE (op2) == INTEGER_CST && tree_fits_uhwi_p (op2)
       && tree_to_uhwi (op2) < 64)
-    {
-      unsigned n = (unsigned) tree_to_uhwi (op2);
-      if (!amounts[n][0])
-	snprintf (amounts[n], sizeof amounts[n], "%u", n);
-      return amounts[n];
-    }
+    return shift_amount ((unsigned) tree_to_uhwi (op2));
   /* multiplying or dividing by a power of two is a shift, by anything else
      a multiply or a library division */
   if ((!strcmp (kind, "mul") || !strcmp (kind, "div") || !strcmp (kind, "mod"))
@@ -410,6 +465,24 @@ classify_frame_accesses (roi_stmt stmt, roi_op_sink sink, void *ctx)
   FOR_EACH_SSA_TREE_OPERAND (name, stmt, iter, SSA_OP_DEF)
     if (is_frame_resident (name))
       emit_frame_access (sink, ctx, "store", name);
+}
+
+void
+roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx)
+{
+  if (optimize)
+    return;
+  for (tree parm = DECL_ARGUMENTS (fndecl); parm; parm = DECL_CHAIN (parm))
+    if (!DECL_IGNORED_P (parm) && !DECL_REGISTER (parm)
+	&& TYPE_MODE (TREE_TYPE (parm)) != BLKmode)
+      {
+	struct roi_op op;
+	memset (&op, 0, sizeof op);
+	op.kind = "store";
+	op.type = TREE_TYPE (parm);
+	op.access = "frame";
+	sink (ctx, &op);
+      }
 }
 
 /* A variant of TYPE that bears a width typedef (uint32_t), taken from an

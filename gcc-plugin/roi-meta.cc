@@ -9,7 +9,17 @@
 
 static struct roi_strings unit_ops;	/* JSON text of each distinct operation */
 static struct roi_strings unit_files;	/* file table */
-static struct roi_buf unit_functions;	/* comma-separated function records */
+/* The function records, each closed when the unit ends: the pass writes a
+   record before the function reaches RTL, and roi-frame.cc adds what only the
+   register allocator knows.  */
+struct function_record
+{
+  char *json;		/* the record without its closing brace */
+  tree decl;		/* compared, never dereferenced */
+  int saved;		/* callee-saved registers the prologue saves, -1: unknown */
+  long frame;		/* bytes of its stack frame, -1: unknown */
+};
+static vec<function_record> unit_functions;
 static struct roi_buf unit_regions;	/* comma-separated region records */
 static struct roi_buf unit_excluded;	/* functions the filter left uncounted */
 static unsigned unit_function_count;
@@ -116,11 +126,24 @@ roi_meta_next_function_index (void)
 }
 
 void
-roi_meta_add_function (const char *json)
+roi_meta_add_function (tree decl, const char *json)
 {
-  if (unit_function_count++)
-    roi_buf_add (&unit_functions, ",\n");
-  roi_buf_add (&unit_functions, json);
+  size_t len = strlen (json);
+  gcc_assert (len && json[len - 1] == '}');
+  function_record r = { xstrndup (json, len - 1), decl, -1, -1 };
+  unit_functions.safe_push (r);
+  unit_function_count++;
+}
+
+void
+roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame)
+{
+  for (unsigned i = 0; i < unit_functions.length (); i++)
+    if (unit_functions[i].decl == decl)
+      {
+	unit_functions[i].saved = (int) saved;
+	unit_functions[i].frame = (long) frame;
+      }
 }
 
 void
@@ -206,8 +229,18 @@ roi_meta_emit (void)
   for (unsigned i = 0; i < unit_ops.count; i++)
     roi_buf_printf (&b, "%s\n%s", i ? "," : "", unit_ops.items[i]);
   roi_buf_add (&b, "],\n\"functions\":[\n");
-  if (unit_functions.text)
-    roi_buf_add (&b, unit_functions.text);
+  for (unsigned i = 0; i < unit_functions.length (); i++)
+    {
+      if (i)
+	roi_buf_add (&b, ",\n");
+      roi_buf_add (&b, unit_functions[i].json);
+      if (unit_functions[i].saved >= 0)
+	roi_buf_printf (&b, ",\"saved\":%d,\"frame\":%ld", unit_functions[i].saved,
+			unit_functions[i].frame);
+      roi_buf_add (&b, "}");
+      free (unit_functions[i].json);
+    }
+  unit_functions.release ();
   roi_buf_add (&b, "]");
   if (unit_regions.len)
     {

@@ -117,10 +117,10 @@ record_op (void *ctx, const struct roi_op *op)
     if (b->rows[i].op == index && b->rows[i].file == b->file
 	&& b->rows[i].line == b->line)
       {
-	b->rows[i].n++;
+	b->rows[i].n += op->repeat ? op->repeat : 1;
 	return;
       }
-  op_row row = { index, b->file, b->line, 1 };
+  op_row row = { index, b->file, b->line, op->repeat ? op->repeat : 1 };
   b->rows.safe_push (row);
 }
 
@@ -221,7 +221,10 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
   b.line = fn_loc.line;
   /* gcov gives the function's own line to its first block; so do we.  */
   if (is_entry)
-    add_line (&b, b.file, b.line);
+    {
+      add_line (&b, b.file, b.line);
+      roi_classify_entry (fun->decl, record_op, &b);
+    }
 
   /* A block of labels alone: GCC split it off the block it heads after
      gcov wrote its graph (loop set-up at -O0); gcov-check puts its lines
@@ -434,7 +437,7 @@ roi_instrument (function *fun)
   roi_buf_add (&json, blocks.text);
   roi_buf_add (&json, "}");
   free (loops.text);
-  roi_meta_add_function (json.text);
+  roi_meta_add_function (fun->decl, json.text);
   free (json.text);
   free (blocks.text);
 

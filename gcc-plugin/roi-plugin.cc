@@ -171,6 +171,12 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   pass.ref_pass_instance_number = 1;
   pass.pos_op = PASS_POS_INSERT_BEFORE;
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  struct register_pass_info frame_pass;
+  frame_pass.pass = roi_make_frame_pass ();
+  frame_pass.reference_pass_name = "pro_and_epilogue";
+  frame_pass.ref_pass_instance_number = 1;
+  frame_pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &frame_pass);
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
 		     on_all_ipa_passes_start, NULL);
   register_callback (info->base_name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);

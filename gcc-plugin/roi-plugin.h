@@ -78,7 +78,7 @@ struct roi_op
   const char *kind;       /* "add", "load", "call", ...  */
   const_tree type;        /* the type computed in, or NULL */
   const_tree from;        /* conv: the source type */
-  const char *access;     /* load/store: var array field bitfield deref */
+  const char *access;     /* load/store: var array field bitfield deref frame */
   bool is_volatile;
   const char *callee;     /* call: callee name or "*indirect" */
   bool direct, builtin, internal;
@@ -93,9 +93,15 @@ struct roi_op
 			     the number of subscripts (2 or more), else 0 */
   unsigned promoted;      /* an int operation on operands promoted from an
 			     unsigned type: that type's width, else 0 */
+  unsigned repeat;        /* how many of it one statement performs (a copy's
+			     "bytes"); 0 means 1 */
 };
 typedef void (*roi_op_sink) (void *ctx, const struct roi_op *op);
 void roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx);
+/* What a call of FNDECL does before its first statement: at -O0 the prologue
+   stores every parameter to its stack slot ("store", access "frame"), as the
+   statements store the variables they set.  */
+void roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx);
 /* A statement whose cost grows with a run-time value: a shift or rotate by a
    variable amount (an AVR loop per bit), memcpy, memmove, memset or memcmp of
    a length.  Fills OP ("steps" or "bytes") and *AMOUNT, the value to add up
@@ -131,7 +137,8 @@ unsigned roi_meta_op (const struct roi_op *op);
 const char *roi_meta_op_text (unsigned index);	/* its JSON in the op table */
 unsigned roi_meta_file (const char *file);
 unsigned roi_meta_next_function_index (void);
-void roi_meta_add_function (const char *json);
+void roi_meta_add_function (tree decl, const char *json);
+void roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame);
 void roi_meta_add_region (const char *json);
 void roi_meta_add_excluded (const char *json);
 void roi_meta_emit (void);
@@ -142,6 +149,9 @@ void roi_counter_increment (basic_block bb, tree counters, unsigned idx);
 void roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount);
 void roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n, tree counters);
 void roi_constructor_create (void);
+
+/* ---- roi-frame.cc ---- */
+opt_pass *roi_make_frame_pass (void);
 
 /* ---- roi-pass.cc ---- */
 opt_pass *roi_make_pass (void);

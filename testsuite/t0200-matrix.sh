@@ -6,7 +6,13 @@ By the C semantics at -O0: the m, p and n loops run 3, 15 and 60 iterations,
 so their conditions are evaluated 3+1, 3*(5+1) and 15*(4+1) times: 4 + 18 + 75
 = 97 (the seed reports 78, its known error); the increments run 3 + 15 + 60 =
 78 times; m3 is stored 15 times (zeroing) and 60 times (+=); each of the 60
-inner iterations loads m1, m2 and m3 and multiplies once.'
+inner iterations loads m1, m2 and m3 and multiplies once.
+
+Every access scales each run-time subscript by the element size (roi'"'"'s
+"index"): by a shift of the size'"'"'s logarithm (2-byte elements: 1; m1'"'"'s
+8-byte rows: 3), by a multiply for m2'"'"'s and m3'"'"'s 10-byte rows. m3[m][p] is
+reached 15 + 60 + 60 times (zeroing, the load and the store of +=), m1[m][n]
+and m2[n][p] 60 times each: 2 x 255 = 510 scalings, 195 of them multiplies.'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-roi.sh"
 
@@ -22,6 +28,11 @@ test_expect_success '60 multiplications, in the type GCC computes them in' '
 	# multiply already in the front end; roi reports the generated code.
 	test_equal 60 "$(op_count est.json mul)" &&
 	test_equal 60 "$(op_count est.json mul u16)"
+'
+
+test_expect_success 'the subscripts are scaled 510 times, in size_t' '
+	test_equal 510 "$(op_count est.json index u64)" &&
+	test_equal 510 "$(jq "[.ops[] | select(.kind == \"index\" and .ctype == \"size_t\") | .count] | add" est.json)"
 '
 
 test_expect_success '97 loop comparisons, each feeding a branch' '
@@ -58,10 +69,17 @@ test_expect_success 'at -O0 the loop counters live in the frame: 685 reads, 97 w
 	test_equal 97 "$(op_count est.json store i32 frame)"
 '
 
-test_expect_success 'the total is the sum of the above plus one return: 1450' '
+test_expect_success 'main sets up a stack frame and saves one register: the frame pointer' '
+	# x86-64 at -O0: push %rbp; mov %rsp,%rbp; sub $N,%rsp for m3 and the counters
+	test_equal 1 "$(op_count est.json frame)" &&
+	test_equal 1 "$(op_count est.json save)"
+'
+
+test_expect_success 'the total is the sum of the above plus one return: 1962' '
 	# 60 mul + 97 cmp + 97 br + 78 add + 75 store + 180 load + 60 add + 20 move + 1 ret
-	# + 685 frame reads + 97 frame writes
-	test_equal 1450 "$(jq .total.ops est.json)" &&
+	# + 685 frame reads + 97 frame writes + 510 subscripts scaled + 1 frame
+	# + 1 saved register
+	test_equal 1962 "$(jq .total.ops est.json)" &&
 	test_equal 1 "$(op_count est.json ret)" &&
 	test_equal 1 "$(fn_calls est.json main)"
 '
@@ -88,7 +106,7 @@ test_expect_success 'a second run accumulates: every count doubles' '
 	./matrix && ./matrix &&
 	"$ROI" estimate --json matrix >twice.json &&
 	test_equal 120 "$(op_count twice.json mul)" &&
-	test_equal 2900 "$(jq .total.ops twice.json)"
+	test_equal 3924 "$(jq .total.ops twice.json)"
 '
 
 test_done

@@ -96,14 +96,16 @@ CEOF
 # By hand from the source: a shift by 3, a multiply by a power of two and by another
 # constant, two adds of a constant (i + 1 in int, a + 5 in unsigned), stores and loads of the
 # local l and the global g, one two-subscript load of t2; b's add and the division by b have a
-# variable operand and no field.
+# variable operand and no field. Every run-time subscript is scaled by its element size ("index"
+# of size_t): by a shift of 2 for the 4-byte unsigned elements, by a multiply ("const") for t2's
+# 20-byte rows.
 test_expect_success 'operands that decide the code: constants, shift amounts, where a variable lives, subscripts' '
 	gcc -O0 -fplugin="$ROI_PLUGIN" -c operand.c &&
 	meta_json operand.o >op.json &&
 	jq -c "[.[0].ops[] | select(.operand or .subscripts) | [.kind, .type, .access, .operand, .subscripts]] | sort" \
 		op.json >got &&
 	cat >want <<-\EOF &&
-	[["add","i32",null,"const",null],["add","u32",null,"const",null],["load","u32","array","global",null],["load","u32","array","global",2],["load","u32","array","local",null],["mul","u32",null,"const",null],["mul","u32",null,"pow2",null],["shl","u32",null,"3",null],["store","u32","array","global",null],["store","u32","array","local",null]]
+	[["add","i32",null,"const",null],["add","u32",null,"const",null],["index","u64",null,"2",null],["index","u64",null,"const",null],["load","u32","array","global",null],["load","u32","array","global",2],["load","u32","array","local",null],["mul","u32",null,"const",null],["mul","u32",null,"pow2",null],["shl","u32",null,"3",null],["store","u32","array","global",null],["store","u32","array","local",null]]
 	EOF
 	test_cmp want got &&
 	jq -e "[.[0].ops[] | select(.kind == \"div\")] | length == 1 and (.[0] | has(\"operand\") | not)" op.json
@@ -123,14 +125,15 @@ int main(void) { return h(1, 2) == 8 ? 0 : 1; }
 CEOF
 
 # By hand from the source, at -O0: reads of the frame slots of p (r = p + 1), q (v = q), v twice
-# (v * 2, r + v) and pw (*pw = ...); writes of v and pw. r is a register variable and w has its
-# address taken (its read is a load of a local variable), so neither has frame accesses.
+# (v * 2, r + v) and pw (*pw = ...); writes of v and pw, and of p and q, which the prologue
+# stores to their slots once per call of h. r is a register variable and w has its address taken
+# (its read is a load of a local variable), so neither has frame accesses.
 test_expect_success 'at -O0 every read and write of a named local or parameter is a frame access' '
 	roi_link frame -O0 frame.c && ./frame &&
 	"$ROI" estimate --json frame >frame.json &&
 	test_equal 4 "$(op_count frame.json load i32 frame)" "p, q, v, v" &&
 	test_equal 1 "$(op_count frame.json load ptr frame)" "pw" &&
-	test_equal 1 "$(op_count frame.json store i32 frame)" "v" &&
+	test_equal 3 "$(op_count frame.json store i32 frame)" "v, p, q" &&
 	test_equal 1 "$(op_count frame.json store ptr frame)" "pw" &&
 	test_equal 1 "$(op_count frame.json load i32 var)" "w" &&
 	rm -f frame.roi && roi_link frame -O1 frame.c && ./frame &&

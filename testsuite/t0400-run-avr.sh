@@ -312,4 +312,60 @@ test_expect_success 'value counters in simavr: the sums of shift amounts and len
 	done
 '
 
+cat >prologue.c <<\CEOF
+#include <stdint.h>
+struct blob { uint8_t b[12]; };
+volatile uint64_t in64 = 5;
+volatile uint8_t in8 = 9;
+struct blob g1, g2;
+static uint64_t mix(uint64_t a, uint64_t b) { return a * 31 + (b >> 3); }
+static uint8_t leaf(uint8_t x) { return (uint8_t) (x + 1); }
+static void copy(void) { g1 = g2; }
+int main(void)
+{
+	uint64_t r = mix(in64, in64);
+	uint8_t i, s = 0;
+	for (i = 0; i < 3; i++) {
+		copy();
+		s = (uint8_t) (s + leaf(in8));
+	}
+	return (int) (r + s) - 190;
+}
+CEOF
+
+# What each function saves and allocates, by avr-gcc's own account: the pushes of callee-saved
+# registers (r2-r17, r28, r29) before "prologue: function" in its assembly, and the "frame size"
+# comment after it. The same flags compile the same code, so -S and -c agree. mix (64-bit
+# arithmetic) saves the most; main calls copy and leaf 3 times each.
+test_expect_success 'saved registers and frame sizes are those of the prologue avr-gcc writes' '
+	for opt in -O0 -Os; do
+		avr_cc $opt -fno-inline -fplugin="$AVR_PLUGIN" -S prologue.c -o prologue$opt.s &&
+		avr_cc $opt -fno-inline -fplugin="$AVR_PLUGIN" prologue.c -o prologue$opt.elf &&
+		awk "/^[a-z_]*:\$/ { f = substr(\$1, 1, length(\$1) - 1); n = 0; pro = 1 }
+		     pro && /^\tpush r([2-9]|1[0-7]|2[89])\$/ { n++ }
+		     /prologue: function/ { pro = 0 }
+		     /frame size = / { print f, n, \$5 }" prologue$opt.s | sort >want$opt &&
+		avr-objcopy --dump-section .roi.meta=meta.bin prologue$opt.elf /dev/null &&
+		tr "\0" "\n" <meta.bin | jq -s -r ".[0].functions[] | \"\(.asm) \(.saved) \(.frame)\"" |
+			sort >got$opt &&
+		test_cmp want$opt got$opt || return 1
+	done &&
+	test_grep "^mix " want-O0 && test $(sed -n "s/^mix \([0-9]*\) .*/\1/p" want-O0) -ge 16
+'
+
+test_expect_success 'the estimate counts them once per call, and a struct copy per byte' '
+	roi_avr prologue-O0.elf >/dev/null &&
+	"$ROI" estimate --json --model "$ROI_SRC/models/atmega32u4-O0.json" prologue-O0.elf >pro.json &&
+	saves=0 frames=0 &&
+	while read -r f n size; do
+		c=$(fn_calls pro.json $f) &&
+		saves=$((saves + c * n)) &&
+		if test "$size" -gt 0; then frames=$((frames + c)); fi || return 1
+	done <want-O0 &&
+	test_equal "$saves" "$(op_count pro.json save)" &&
+	test_equal "$frames" "$(op_count pro.json frame)" &&
+	test_equal 36 "$(jq "[.ops[] | select(.kind == \"bytes\" and .callee == null) | .count] | add" pro.json)" \
+		"3 copies of 12 bytes"
+'
+
 test_done

@@ -212,6 +212,32 @@ def cost(arch, m, ops, cls, prev_load, taken=None):
     return arm_cycles(m, ops, prev_load)
 
 
+def avr_saved(reg):
+    """Whether an AVR push or pop operand is a callee-saved register (r2-r17, r28, r29), not a
+    stack slot made or freed with __tmp_reg__."""
+    mm = re.match(r'r(\d+)$', reg.strip())
+    return bool(mm) and (2 <= int(mm.group(1)) <= 17 or int(mm.group(1)) in (28, 29))
+
+
+def is_frame_setup(arch, m, ops):
+    """Whether a prologue or epilogue instruction allocates or releases the stack frame or sets the
+    frame pointer: AVR's rcall . and pops into __tmp_reg__ for small frames, the stack pointer
+    (0x3d, 0x3e) moved with SREG (0x3f) saved around cli for large ones; ARM's sub/add sp and r7."""
+    if arch == 'avr':
+        return ((m == 'rcall' and ops.strip() in ('.', '.+0')) or (m == 'pop' and not avr_saved(ops)) or
+                m in ('in', 'out', 'cli', 'sbiw', 'adiw'))
+    return not m.startswith(('ldr', 'str', 'push', 'pop')) and ('sp' in ops or ops.startswith('r7'))
+
+
+def saved_count(arch, ins):
+    """The registers a prologue's pushes save: the callee-saved ones an AVR push saves, the list of
+    an ARM push (without lr, which the call's own return needs; roi counts the callee-saved
+    registers)."""
+    if arch == 'avr':
+        return sum(1 for m, o in ins if m == 'push' and avr_saved(o))
+    return sum(len([r for r in o.strip('{}').split(',') if r.strip() != 'lr']) for m, o in ins if m == 'push')
+
+
 def is_load(arch, m):
     return arch == 'arm' and arm_base(m)[0] in ARM_LOADS
 
@@ -722,19 +748,73 @@ def derive(arch, tmp, trace=None):
                      note='dispatch of a 5-case dense int switch averaged over its %d targets: core %.1f (the '
                           'index\'s frame read %.1f is a frame operation); more cases cost more' % (ncase, sc, sf)))
     # call: call site (one int argument, int result) + callee prologue; ret: epilogue + return
+    # the registers a prologue saves and its epilogue restores are the operation "save" (the
+    # plugin reads their number off the register allocation): one register's save and restore
     cs = T.seq_cost(T.region('b_x', 'e_x'))
     fi = [k for k, it in enumerate(T.items) if it == ('func', 'callee')][0]
-    pro = T.seq_cost(T.region(None, 'p_x', start=fi + 1))
-    ep = T.seq_cost(T.region('r_x'))
-    ccyc = cs[0] + pro[0] + pro[1] + pro[2]
+    pro_ins, ep_ins = T.region(None, 'p_x', start=fi + 1), T.region('r_x')
+    pro, ep = T.seq_cost(pro_ins), T.seq_cost(ep_ins)
+    nsaved = saved_count(arch, pro_ins)
+    if arch == 'avr':
+        pushed = sum(T.seq_cost([i])[0] for i in pro_ins if i[0] == 'push' and avr_saved(i[1]))
+        popped = sum(T.seq_cost([i])[0] for i in ep_ins if i[0] == 'pop' and avr_saved(i[1]))
+    else:                               # PUSH and POP take 1+N: one cycle per register each way
+        pushed = popped = float(nsaved)
+    if nsaved == 0:
+        raise SystemExit('derive: the callee snippet saves no register: %s' % pro_ins)
+    # the stack frame's allocation and release are the operation "frame"
+    fpro = T.seq_cost([i for i in pro_ins if is_frame_setup(arch, *i)])[0]
+    fep = T.seq_cost([i for i in ep_ins if is_frame_setup(arch, *i)])[0]
+    if fpro == 0 or fep == 0:
+        raise SystemExit('derive: no stack frame set up or released in the callee snippet: %s %s' % (pro_ins, ep_ins))
+    pushed += fpro
+    popped += fep
+    # (the argument's spill to its stack slot is the frame store roi counts at the entry)
+    ccyc = cs[0] + pro[0] + pro[1] - pushed
     rows.append(dict(kind='call', cycles=round(ccyc, 1),
                      note='call site with one int argument and int result (core %g; its frame reads %g and '
                           'writes %g are frame operations) + callee prologue with a stack frame and the argument '
-                          'spilled (%g); callee body not included' % (cs[0], cs[1], cs[2], sum(pro[:3]))))
-    rows.append(dict(kind='ret', cycles=round(ep[0] + ep[2], 1),
-                     note='epilogue of a function with a stack frame and the return instruction; the returned '
-                          'value is loaded by the move before it'))
-    return T, rows
+                          'spilled (%g, of which %g saves %d registers and sets up the frame: the "save" and '
+                          '"frame" operations, and %g spills the argument: a frame store); callee body not '
+                          'included' % (cs[0], cs[1], cs[2], sum(pro[:3]), pushed, nsaved, pro[2])))
+    rows.append(dict(kind='ret', cycles=round(ep[0] + ep[2] - popped, 1),
+                     note='epilogue of a function with a stack frame and the return instruction, without the '
+                          'restores of saved registers and the frame\'s release (%g); the returned value is '
+                          'loaded by the move before it' % popped))
+    pushed -= fpro
+    popped -= fep
+    rows.append(dict(kind='frame', cycles=round(fpro + fep, 1),
+                     note='a stack frame allocated in the prologue (%g) and released in the epilogue (%g): '
+                          'the stack pointer moved and the frame pointer set' % (fpro, fep)))
+    rows.append(dict(kind='save', cycles=round((pushed + popped) / nsaved, 2),
+                     note='one callee-saved register saved in the prologue and restored in the epilogue '
+                          '(%s)' % ('push 2 + pop 2' if arch == 'avr' else 'one more register of PUSH and POP')))
+    return T, without_index_scaling(t, rows)
+
+
+def without_index_scaling(t, rows):
+    """The plugin counts a[i]'s scaling of i by the element size as an operation of its own ("index"
+    of size_t, operand the shift by the size's logarithm, or "const" for a multiply): its entries are
+    those of the shift and the multiply of size_t, and the snippets' array accesses hand their shift
+    over to it."""
+    size_t = 'u%d' % t['abi']['pointer']
+    shifts = {r['operand']: r['cycles'] for r in rows
+              if r['kind'] == 'shl' and r.get('type') == size_t and 'operand' in r}
+    out = []
+    for r in rows:
+        x = r.get('type')
+        size = t['abi']['pointer'] // 8 if x == 'ptr' else int(x[1:]) // 8 if x and x[1:].isdigit() else 1
+        if r['kind'] in ('load', 'store') and r.get('access') == 'array' and size > 1:
+            sh = shifts[str(size.bit_length() - 1)]
+            r = dict(r, cycles=round(max(r['cycles'] - sh, 0), 1),
+                     note=r['note'] + '; without the index scaling (index by %d, %g)' % (size.bit_length() - 1, sh))
+        out.append(r)
+        if r.get('type') == size_t and (r['kind'], r.get('operand')) in [('mul', 'const')] + [
+                ('shl', str(n)) for n in range(1, 16)]:
+            out.append(dict(kind='index', type=size_t, operand=r['operand'], cycles=r['cycles'],
+                            note='a run-time subscript scaled by the element size: as %s %s %s' % (
+                                r['kind'], size_t, r['operand'])))
+    return out
 
 
 def with_fallbacks(t, rows):

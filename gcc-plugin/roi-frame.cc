@@ -1,0 +1,65 @@
+/* roi-frame.cc — what a call of each counted function pays in its prologue
+ * and epilogue beyond the call and return themselves: the callee-saved
+ * registers it saves and restores, and the stack frame it allocates and
+ * frees.
+ *
+ * A function that keeps many values live (64-bit arithmetic on AVR, a loop
+ * with many accumulators) saves up to 18 registers, two cycles each way on
+ * AVR; the GIMPLE pass cannot see that, because only the register allocator
+ * decides it.  This RTL pass runs once the prologue exists and records the
+ * number in the function's metadata ("saved", docs/formats.md), and the size of
+ * its frame, locals and spill slots ("frame"); the estimator counts them as
+ * the operations "save", once per register per call, and "frame", once per
+ * call of a function with a frame.  */
+#include "roi-plugin.h"
+#include "rtl.h"
+#include "df.h"
+#include "emit-rtl.h"
+
+/* The hard registers the prologue saves: those the function sets or uses that
+   a call must preserve (the backends' own test, e.g. avr_regs_to_save), and
+   the frame pointer when the function sets one up.  */
+static unsigned
+saved_registers (void)
+{
+  unsigned n = 0;
+  for (unsigned r = 0; r < FIRST_PSEUDO_REGISTER; r++)
+    if (df_regs_ever_live_p (r) && !fixed_regs[r]
+	/* the default ABI's: call_used_regs itself is for target code only
+	   since GCC 10, which has an ABI per call */
+	&& !this_target_hard_regs->x_call_used_regs[r])
+      n++;
+  return n;
+}
+
+static unsigned int
+roi_frame_execute (function *fun)
+{
+  roi_meta_set_frame (fun->decl, saved_registers (), roi_frame_size ());
+  return 0;
+}
+
+static const pass_data roi_frame_pass_data = {
+  RTL_PASS,			/* type */
+  "roi_frame",			/* name */
+  OPTGROUP_NONE,		/* optinfo_flags */
+  TV_NONE,			/* tv_id */
+  0,				/* properties_required */
+  0,				/* properties_provided */
+  0,				/* properties_destroyed */
+  0,				/* todo_flags_start */
+  0,				/* todo_flags_finish */
+};
+
+class roi_frame_pass : public rtl_opt_pass
+{
+public:
+  roi_frame_pass () : rtl_opt_pass (roi_frame_pass_data, g) {}
+  virtual unsigned int execute (function *fun) { return roi_frame_execute (fun); }
+};
+
+opt_pass *
+roi_make_frame_pass (void)
+{
+  return new roi_frame_pass ();
+}
