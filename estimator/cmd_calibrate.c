@@ -50,6 +50,10 @@ static const char usage[] =
 	"      --base-weight W     how strongly a key's cost is pulled towards the base model's, the same\n"
 	"                          for every key (default 1e-4 at -O0, 3e-3 at other levels, whose\n"
 	"                          line attribution is looser; 0: not at all)\n"
+	"      --weights W         how much a row's error counts: 'line', relative to the row's own\n"
+	"                          cycles (a chi-square: big lines count more, a line run twice little);\n"
+	"                          'program', relative to its program's cycles (default: line at -O0,\n"
+	"                          program at other levels)\n"
 	"      --freq HZ           clock frequency for simavr (default: the base model's)\n"
 	"      --work DIR          keep the ELF files in DIR (default: a temporary directory)\n"
 	"      --rows FILE         write every fitted row (a source line, or a function's frame) with\n"
@@ -60,7 +64,7 @@ static const char usage[] =
 
 struct options {
 	const char *target, *mcu, *base, *opt, *cc, *plugin, *corpus, *programs, *energy, *loo, *ridge,
-		*base_weight, *freq, *work, *rows, *output;
+		*base_weight, *weights, *freq, *work, *rows, *output;
 };
 
 /* -O0 .. -Os as roi's option parser cannot take them: "-O LEVEL" becomes --opt. */
@@ -325,12 +329,19 @@ static bool replaced(const cJSON *e, const struct roi_calib_fit *fit)
 	return false;
 }
 
+/* How the costs are fitted: the pulls of roi_calib_fit, and how each row's error counts (by_line:
+ * relative to the row's own cycles, else to its program's). */
+struct fit_opts {
+	double ridge, base_weight;
+	bool by_line;
+};
+
 /* The model as JSON: the base model's part fields, the fitted costs, then the base model's entries
  * for what the corpus never ran. */
 static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const struct roi_calib_set *set,
 			 const double *x, const struct roi_calib_fit *cyc, const struct roi_calib_fit *en,
 			 const unsigned char *skip, const struct roi_calib_build *b, const char *compiler,
-			 const char *corpus, double ridge, double base_weight)
+			 const char *corpus, const struct fit_opts *fo)
 {
 	cJSON *doc = cJSON_CreateObject(), *costs = cJSON_CreateArray(), *cal = cJSON_CreateObject();
 	static const char *const copied[] = {"part", "arch", "core", "clock_hz", "supply_v", "energy_per_cycle_j",
@@ -386,16 +397,18 @@ static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const st
 		 "of %s built with %s %s, given to source lines through the DWARF line table; costs fitted to "
 		 "the lines' cycles by robust non-negative least squares, a shared structure per kind, class, "
 		 "width, operand and access first, then each key's own cost shrunk towards the base model's "
-		 "cost (else the structure's; ridge %g, base weight %g, docs/calibration.md); fit error on its "
-		 "own programs: mean %.2f %%, max %.2f %%",
-		 date, nfit, corpus, compiler, flags, ridge, base_weight, 100 * mean, 100 * max);
+		 "cost (else the structure's; ridge %g, base weight %g, rows weighed %s, docs/calibration.md); "
+		 "fit error on its own programs: mean %.2f %%, max %.2f %%",
+		 date, nfit, corpus, compiler, flags, fo->ridge, fo->base_weight,
+		 fo->by_line ? "by their own cycles" : "by their program's cycles", 100 * mean, 100 * max);
 	cJSON_AddStringToObject(doc, "provenance", prov);
 	cJSON_AddStringToObject(cal, "date", date);
 	cJSON_AddStringToObject(cal, "corpus", corpus);
 	cJSON_AddStringToObject(cal, "base", bm->path);
 	cJSON_AddStringToObject(cal, "simulator", "simavr (libsimavr), cycle-exact");
-	cJSON_AddNumberToObject(cal, "ridge", ridge);
-	cJSON_AddNumberToObject(cal, "base_weight", base_weight);
+	cJSON_AddNumberToObject(cal, "ridge", fo->ridge);
+	cJSON_AddNumberToObject(cal, "base_weight", fo->base_weight);
+	cJSON_AddStringToObject(cal, "weights", fo->by_line ? "line" : "program");
 	cJSON_AddNumberToObject(cal, "programs_fitted", (double)nfit);
 	cJSON_AddItemToObject(cal, "mean_abs_error", number_rounded(mean, 1e-5));
 	cJSON_AddItemToObject(cal, "max_abs_error", number_rounded(max, 1e-5));
@@ -476,10 +489,12 @@ static int write_json(const char *path, cJSON *doc, struct roi_err *err)
 
 /* Fits cycles (and energy when y_energy) with the programs in skip left out. Cycles are fitted to
  * every program's source lines, which tell apart operations that always run together in a whole
- * program; energy, measured per program only, to the programs. Either way a row's error counts
- * relative to its program's total. */
+ * program; a line's error counts relative to its own cycles (fo->by_line: at -O0, where a line's
+ * cycles are its own, the big lines decide and one run twice in start-up code does not) or to its
+ * program's total. Energy, measured per program only, is fitted to the programs, each error
+ * relative to its program's energy. */
 static void fit_all(const struct roi_calib_set *set, const double *x, const double *y_energy,
-		    const struct roi_model *base, const unsigned char *skip, double ridge, double base_weight,
+		    const struct roi_model *base, const unsigned char *skip, const struct fit_opts *fo,
 		    struct roi_calib_fit *cyc, struct roi_calib_fit *en)
 {
 	size_t nlines, *line_program, np = set->nprograms;
@@ -489,15 +504,15 @@ static void fit_all(const struct roi_calib_set *set, const double *x, const doub
 
 	for (size_t r = 0; r < nlines; r++) {
 		double total = (double)set->programs[line_program[r]].cycles;
-		w[r] = 1 / (total * total);
+		w[r] = fo->by_line ? (line_y[r] > 0 ? 1 / line_y[r] : 0) : 1 / (total * total);
 	}
 	roi_calib_fit(set, x, &(struct roi_calib_rows){nlines, line_x, line_y, w, line_program}, skip, base, false,
-		      ridge, base_weight, cyc);
+		      fo->ridge, fo->base_weight, cyc);
 	if (y_energy) {
 		for (size_t p = 0; p < np; p++)
 			program[p] = p;
-		roi_calib_fit(set, x, &(struct roi_calib_rows){np, x, y_energy, NULL, program}, skip, base, true, ridge,
-			      base_weight, en);
+		roi_calib_fit(set, x, &(struct roi_calib_rows){np, x, y_energy, NULL, program}, skip, base, true,
+			      fo->ridge, fo->base_weight, en);
 	}
 	free(line_x);
 	free(line_y);
@@ -523,6 +538,7 @@ int cmd_calibrate(int argc, char **argv)
 		{.name = "leave-one-out", .value = &o.loo},
 		{.name = "ridge", .value = &o.ridge},
 		{.name = "base-weight", .value = &o.base_weight},
+		{.name = "weights", .value = &o.weights},
 		{.name = "freq", .value = &o.freq},
 		{.name = "work", .value = &o.work},
 		{.name = "rows", .value = &o.rows},
@@ -532,7 +548,8 @@ int cmd_calibrate(int argc, char **argv)
 	char *plugin = NULL, *corpus = NULL, *compiler = NULL, **sources = NULL, work_tmp[] = "/tmp/roi-calibrate.XXXXXX";
 	char optflag[16];
 	size_t nsources = 0;
-	double ridge = 0.05, base_weight, *x = NULL, *y_e = NULL;
+	double *x = NULL, *y_e = NULL;
+	struct fit_opts fo = {.ridge = 0.05};
 	struct roi_calib_fit cyc = {0}, en = {0};
 	struct roi_err err;
 	struct roi_model bm = {0};
@@ -562,17 +579,23 @@ int cmd_calibrate(int argc, char **argv)
 		return roi_usage_error(argv[0], "-O%s is not an optimisation level (0 1 2 3 s g z)", level);
 	if (o.ridge) {
 		char *end;
-		ridge = strtod(o.ridge, &end);
-		if (*end || !(ridge > 0))
+		fo.ridge = strtod(o.ridge, &end);
+		if (*end || !(fo.ridge > 0))
 			return roi_usage_error(argv[0], "--ridge '%s' is not a positive number", o.ridge);
 	}
 	/* the defaults are what leave-one-out on contrib/calibration liked (docs/calibration.md) */
-	base_weight = strcmp(level, "0") == 0 ? 1e-4 : 3e-3;
+	fo.base_weight = strcmp(level, "0") == 0 ? 1e-4 : 3e-3;
 	if (o.base_weight) {
 		char *end;
-		base_weight = strtod(o.base_weight, &end);
-		if (*end || !(base_weight >= 0) || !isfinite(base_weight))
+		fo.base_weight = strtod(o.base_weight, &end);
+		if (*end || !(fo.base_weight >= 0) || !isfinite(fo.base_weight))
 			return roi_usage_error(argv[0], "--base-weight '%s' is not a number >= 0", o.base_weight);
+	}
+	fo.by_line = strcmp(level, "0") == 0;
+	if (o.weights) {
+		if (strcmp(o.weights, "line") != 0 && strcmp(o.weights, "program") != 0)
+			return roi_usage_error(argv[0], "--weights '%s' is not 'line' or 'program'", o.weights);
+		fo.by_line = strcmp(o.weights, "line") == 0;
 	}
 	snprintf(optflag, sizeof optflag, "-O%s", level);
 	if (!o.cc)
@@ -632,9 +655,8 @@ int cmd_calibrate(int argc, char **argv)
 		if (load_energy(o.energy, &set, y_e, &err) != 0)
 			goto fail;
 	}
-	fit_all(&set, x, y_e, &bm, NULL, ridge, base_weight, &cyc, &en);
-	cJSON *doc = model_json(base, &bm, &set, x, &cyc, y_e ? &en : NULL, NULL, &b, compiler, corpus, ridge,
-				  base_weight);
+	fit_all(&set, x, y_e, &bm, NULL, &fo, &cyc, &en);
+	cJSON *doc = model_json(base, &bm, &set, x, &cyc, y_e ? &en : NULL, NULL, &b, compiler, corpus, &fo);
 	rc = write_json(o.output, doc, &err);
 	double mean = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "calibration"), "mean_abs_error"));
 	double max = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "calibration"), "max_abs_error"));
@@ -661,9 +683,8 @@ int cmd_calibrate(int argc, char **argv)
 			skip[p] = 1;
 			roi_calib_fit_free(&cyc);
 			roi_calib_fit_free(&en);
-			fit_all(&set, x, y_e, &bm, skip, ridge, base_weight, &cyc, &en);
-			doc = model_json(base, &bm, &set, x, &cyc, y_e ? &en : NULL, skip, &b, compiler, corpus, ridge,
-					 base_weight);
+			fit_all(&set, x, y_e, &bm, skip, &fo, &cyc, &en);
+			doc = model_json(base, &bm, &set, x, &cyc, y_e ? &en : NULL, skip, &b, compiler, corpus, &fo);
 			snprintf(path, sizeof path, "%s/%s.json", o.loo, set.programs[p].name);
 			rc = write_json(path, doc, &err);
 			cJSON_Delete(doc);
