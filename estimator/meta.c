@@ -53,7 +53,7 @@ static int parse_op(const struct jv *v, const cJSON *o, const char *w, struct ro
 	    (op->from && !roi_type_valid(op->from) && jv_one_of(v, w, "from", op->from, roi_type_names)) ||
 	    (op->access && jv_one_of(v, w, "access", op->access, roi_accesses)) ||
 	    (op->operand && !roi_operand_valid(op->operand) &&
-	     jv_fail(v, w, "operand '%s' is not \"const\", \"pow2\", \"local\", \"global\" or a shift amount (0 to 63)", op->operand)))
+	     jv_fail(v, w, "operand '%s' is not \"const\", \"pow2\", \"wide\", \"local\", \"global\" or a shift amount (0 to 63)", op->operand)))
 		return -1;
 	return 0;
 }

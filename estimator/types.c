@@ -38,8 +38,8 @@ static bool sized_type(const char *t)
 
 bool roi_operand_valid(const char *s)
 {
-	if (strcmp(s, "const") == 0 || strcmp(s, "pow2") == 0 || strcmp(s, "local") == 0 ||
-	    strcmp(s, "global") == 0)
+	if (strcmp(s, "const") == 0 || strcmp(s, "pow2") == 0 || strcmp(s, "wide") == 0 ||
+	    strcmp(s, "local") == 0 || strcmp(s, "global") == 0)
 		return true;
 	size_t n = strlen(s);
 	if (n == 0 || n > 2 || strspn(s, "0123456789") != n || (n == 2 && s[0] == '0'))

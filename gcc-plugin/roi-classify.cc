@@ -301,11 +301,26 @@ is_negative_pow2 (tree cst)
   return (m & (m - 1)) == 0;
 }
 
+/* Whether a multiply by CST in TYPE needs the full-width multiply: the
+   constant does not fit in half the width (a hash's odd constant), where a
+   narrower one is a few shifts and adds or a widening half-width multiply
+   (avr-gcc: u32 * 10 shift-adds, u32 * 1000 __muluhisi3, u32 * 0x5bd1e995
+   __mulsi3).  Below 32 bits every constant is one hardware multiply.  */
+static bool
+is_wide_constant (const_tree type, tree cst)
+{
+  unsigned prec = TYPE_PRECISION (type);
+  if (prec < 32 || TREE_CODE (cst) != INTEGER_CST)
+    return false;
+  return !int_fits_type_p (cst, build_nonstandard_integer_type (prec / 2,
+								TYPE_UNSIGNED (type)));
+}
+
 /* What a constant second operand makes of an operation (struct roi_op,
    operand): a shift by a constant is a different instruction sequence for
    every amount, any other operation with a constant an immediate form.  */
 static const char *
-operand_kind (const char *kind, tree op2)
+operand_kind (const char *kind, const_tree type, tree op2)
 {
   if (!op2 || !CONSTANT_CLASS_P (op2))
     return NULL;
@@ -320,6 +335,8 @@ operand_kind (const char *kind, tree op2)
       && TREE_CODE (op2) == INTEGER_CST
       && (integer_pow2p (op2) || is_negative_pow2 (op2)))
     return "pow2";
+  if (!strcmp (kind, "mul") && type && is_wide_constant (type, op2))
+    return "wide";
   return "const";
 }
 
@@ -331,7 +348,7 @@ emit_binary (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
   memset (&op, 0, sizeof op);
   op.kind = kind;
   op.type = type;
-  op.operand = operand_kind (kind, op2);
+  op.operand = operand_kind (kind, type, op2);
   sink (ctx, &op);
 }
 

@@ -87,14 +87,14 @@ unsigned f(unsigned a, unsigned b, int i)
 {
 	unsigned l[4];
 	l[i] = a << 3;
-	l[i + 1] = a * 8 + b * 6;
+	l[i + 1] = a * 8 + b * 6 + a * 100000u;
 	g[i] = a + 5 + b;
 	return l[i] + t2[i][i] + g[i] / b;
 }
 CEOF
 
-# By hand from the source: a shift by 3, a multiply by a power of two and by another
-# constant, two adds of a constant (i + 1 in int, a + 5 in unsigned), stores and loads of the
+# By hand from the source: a shift by 3, a multiply by a power of two, by a small constant and
+# by one wider than 16 bits ("wide"), two adds of a constant (i + 1 in int, a + 5 in unsigned), stores and loads of the
 # local l and the global g, one two-subscript load of t2; b's add and the division by b have a
 # variable operand and no field. Every run-time subscript is scaled by its element size ("index"
 # of size_t): by a shift of 2 for the 4-byte unsigned elements, by a multiply ("const") for t2's
@@ -105,7 +105,7 @@ test_expect_success 'operands that decide the code: constants, shift amounts, wh
 	jq -c "[.[0].ops[] | select(.operand or .subscripts) | [.kind, .type, .access, .operand, .subscripts]] | sort" \
 		op.json >got &&
 	cat >want <<-\EOF &&
-	[["add","i32",null,"const",null],["add","u32",null,"const",null],["index","u64",null,"2",null],["index","u64",null,"const",null],["load","u32","array","global",null],["load","u32","array","global",2],["load","u32","array","local",null],["mul","u32",null,"const",null],["mul","u32",null,"pow2",null],["shl","u32",null,"3",null],["store","u32","array","global",null],["store","u32","array","local",null]]
+	[["add","i32",null,"const",null],["add","u32",null,"const",null],["index","u64",null,"2",null],["index","u64",null,"const",null],["load","u32","array","global",null],["load","u32","array","global",2],["load","u32","array","local",null],["mul","u32",null,"const",null],["mul","u32",null,"pow2",null],["mul","u32",null,"wide",null],["shl","u32",null,"3",null],["store","u32","array","global",null],["store","u32","array","local",null]]
 	EOF
 	test_cmp want got &&
 	jq -e "[.[0].ops[] | select(.kind == \"div\")] | length == 1 and (.[0] | has(\"operand\") | not)" op.json

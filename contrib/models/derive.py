@@ -7,9 +7,11 @@ compiles all snippets at -O0 (-S and linked).  The instructions between the
 markers are the operation's instructions (the difference against the same
 function without the statement); their cycles come from a timing table typed in
 from the AVR Instruction Set Manual / the Cortex-M4 TRM.  A call into a library
-routine (soft float, AVR 32-bit division...) is costed by walking the linked
-routine's disassembly along its typical path (forward branches not taken unless
-TYPICAL says otherwise, loops iterated as TYPICAL says).
+routine (soft float, AVR 32-bit division...) is measured on AVR: the snippet runs
+in simavr over typical operands, once with the routine and once with a bare ret
+in its place. Elsewhere it is costed by walking the linked routine's disassembly
+along its typical path (forward branches not taken unless TYPICAL says
+otherwise, loops iterated as TYPICAL says).
 
 At -O0 named locals live in stack slots, and roi counts each read and write of
 one as an operation of its own (load/store, access "frame"): an operation's
@@ -400,13 +402,21 @@ def snippets(t):
                 add(dict(kind=k, type=x), [body])
     # a constant second operand: an immediate form, a shift for a power of two (signed: with a
     # correction towards zero), a library division by a constant
-    # (a multiply by a small constant is a few shifts and adds, by a large odd one, a hash's, the
-    # library multiply: the mean of both)
+    # (a multiply by a small constant is a few shifts and adds; from 32 bits, by one wider than half
+    # the width, a hash's, the full-width library multiply: operand "wide"; below 32 bits every
+    # constant is one hardware multiply, the mean of both)
     odd = {8: 0x25, 16: 0x6b43, 32: 0x5bd1e995, 64: 0x5851f42d4c957f2d}
     for k in ('mul', 'div', 'mod'):
         for x in INTS:
-            T = ct[x]
-            for operand, cs in (('pow2', [8]), ('const', [10, odd[int(x[1:])]] if k == 'mul' else [10])):
+            T, bits = ct[x], int(x[1:])
+            consts = [('pow2', [8])]
+            if k != 'mul':
+                consts.append(('const', [10]))
+            elif bits < 32:
+                consts.append(('const', [10, odd[bits]]))
+            else:
+                consts += [('const', [10]), ('wide', [odd[bits]])]
+            for operand, cs in consts:
                 add(dict(kind=k, type=x, operand=operand),
                     ['%s a = gv_%s, r; M(b); r = a %s (%s) %#xull; M(e); gv_%s = r;' % (T, x, OPS[k], T, c, x)
                      for c in cs])
@@ -520,8 +530,10 @@ class Target:
         self.arch, self.t = arch, TARGETS[arch]
         self.snips = snippets(self.t)
         c = os.path.join(tmp, arch + '.c')
+        self.source = c_source(self.t, self.snips)
+        self.measured = collections.defaultdict(list)
         with open(c, 'w') as f:
-            f.write(c_source(self.t, self.snips))
+            f.write(self.source)
         self.items = parse_asm(arch, run(self.t['cc'] + ['-S', c, '-o', '-']))
         elf = os.path.join(tmp, arch + '.elf')
         run(self.t['cc'] + [c, '-o', elf] + self.t['link'])
@@ -675,6 +687,75 @@ class Target:
         return sum(c for c, _ in costs) / len(costs), sum(f for _, f in costs) / len(costs), len(costs)
 
 
+# ---- library routines measured in simavr ----------------------------------------------------
+# A routine whose path depends on its operands (float normalisation, a shift's amount, the bits of a
+# multiplier) is priced by running it: each snippet that calls one runs 16 times over typical
+# operands in simavr, once as built and once with its routines replaced by a bare "ret"; the
+# difference per run, plus the stub's ret, is what the routines cost. The walk's typical path
+# stays for ARM (QEMU counts instructions, not cycles), for the memory routines (their cost is
+# per byte: the "bytes" entry) and for shifts by a run-time amount (per bit: "steps").
+RUNS = 16
+
+
+def typical_operands(t):
+    """16 values per type, fixed: integers of their full range (signed ones of both signs, none 0:
+    they are divisors too), floats of both signs between 0.01 and 1000."""
+    import random
+    rnd, tab = random.Random(20261125), {}
+    for x in INTS:
+        bits, signed = int(x[1:]), x[0] == 'i'
+        lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (1, (1 << bits) - 1)
+        tab[x] = [v or 1 for v in (rnd.randint(lo, hi) for _ in range(RUNS))]
+    for x in t['floats']:
+        tab[x] = [rnd.choice((-1, 1)) * 10 ** rnd.uniform(-2, 3) for _ in range(RUNS)]
+    return tab
+
+
+def measured_source(t, src, fn):
+    """The snippets' source with a main that runs snippet fn RUNS times over typical operands."""
+    ct, tab = t['ctypes'], typical_operands(t)
+    lit = lambda x, v: ('%.6gf' % v) if x == 'f32' else ('%.9g' % v) if x[0] == 'f' else (
+        '%dLL' % v if x[0] == 'i' else '%uULL' % v)
+    out = [src.replace('int main(void) { return 0; }', '')]
+    for x in sorted(tab):
+        out.append('static const %s tab_%s[%d] = {%s};' % (ct[x], x, RUNS, ', '.join(
+            '(%s) %s' % (ct[x], lit(x, v)) for v in tab[x])))
+    out.append('int main(void) { for (unsigned char k = 0; k < %d; k++) { %s gv_i = k; %s(); } return 0; }' % (
+        RUNS, ' '.join('gv_%s = tab_%s[k];' % (x, x) for x in sorted(tab)), fn))
+    return '\n'.join(out) + '\n'
+
+
+def measure_routines(T, tmp, fn, routines):
+    """Cycles the routines called by snippet fn take per run, stub's ret included, by simavr."""
+    roi = os.path.join(ROOT, 'build', 'bin', 'roi')
+    if not os.access(roi, os.X_OK):
+        raise SystemExit('derive: %s is missing: "make all" first (simavr measures the routines)' % roi)
+    c = os.path.join(tmp, 'measure-%s.c' % fn)
+    with open(c, 'w') as f:
+        f.write(measured_source(T.t, T.source, fn) + ''.join(
+            '__asm__(".global __wrap_%s\\n__wrap_%s: ret");\n' % (r, r) for r in sorted(set(routines))))
+    cyc = []
+    for stub in (False, True):
+        elf = os.path.join(tmp, 'measure-%s%s.elf' % (fn, '-stub' if stub else ''))
+        # the snippet's calls go to the stubs; the library keeps its routines for each other
+        defs = ['-Wl,--wrap=%s' % r for r in sorted(set(routines))] if stub else []
+        # (the other snippets are left out: the whole set does not fit the flash)
+        run(T.t['cc'] + ['-ffunction-sections', '-fdata-sections', c, '-o', elf, '-Wl,--gc-sections'] + defs)
+        out = run([roi, 'run', '--target', 'avr', '--mcu', 'atmega32u4', '--cycles-only', elf])
+        mm = re.search(r'stopped after (\d+) cycles', out)
+        if not mm:
+            raise SystemExit('derive: no cycle count from %s: %s' % (elf, out))
+        cyc.append(int(mm.group(1)))
+    ret = cost('avr', 'ret', '', 'ret', False)
+    return (cyc[0] - cyc[1]) / RUNS + len(routines) * ret
+
+
+def measured(match):
+    """Whether a snippet's routines are measured rather than walked (see above)."""
+    variable_shift = match['kind'] in ('shl', 'shr', 'rotl', 'rotr') and 'operand' not in match
+    return not variable_shift and not match.get('callee')
+
+
 def derive(arch, tmp, trace=None):
     T = Target(arch, tmp, trace)
     t = T.t
@@ -690,7 +771,13 @@ def derive(arch, tmp, trace=None):
                 k = max(i for i, (m, o) in enumerate(ins) if classify(arch, m, o)[0] == 'cbr')
                 brs.append(cost(arch, ins[k][0], ins[k][1], 'cbr', False))
                 ins = ins[:k] + ins[k + 1:]
-            parts.append(T.seq_cost(ins))
+            part = T.seq_cost(ins)
+            if arch == 'avr' and part[3] and measured(match):
+                walked = sum(T.routine(r) for r in part[3])
+                got = measure_routines(T, tmp, 's%d' % (n - 1), part[3])
+                T.measured[tuple(sorted(part[3]))].append(got)
+                part = (part[0] - walked + got,) + part[1:]
+            parts.append(part)
         core = sum(p[0] for p in parts) / len(parts)
         fr = sum(p[1] for p in parts) / len(parts)
         fw = sum(p[2] for p in parts) / len(parts)
@@ -851,8 +938,7 @@ def write_model(path, t, rows, routines, sanity):
         "%s (%s) emits for the operation and the instruction timings of %s. contrib/models/derive.py compiles one "
         "snippet per operation that isolates it between two inline-asm markers (the difference against the same "
         "function without the operation), sums the instructions' cycles from a timing table typed in from the "
-        "manual, and costs calls into library routines (%s) by walking the linked routine's disassembly along its "
-        "typical path (loops multiplied by their iteration count, see each entry's note). At -O0 named locals live "
+        "manual, and costs calls into library routines (%s) %s. At -O0 named locals live "
         "in stack slots and roi counts every read and write of one as an operation of its own (load/store, access "
         "frame, costed as the stack-slot reads and writes of a move): no other entry includes them. "
         "Conditional branches count the average of taken and not taken. Not modelled: unconditional jumps (the "
@@ -864,6 +950,11 @@ def write_model(path, t, rows, routines, sanity):
         'the Cortex-M4 TRM Table 3-1 and the FPU instruction timings (P = 2 for a pipeline refill, taken branch 3, '
         'LDR/STR 2 and 1 when pipelined after a load, SDIV/UDIV 7 as the middle of 2..12, VDIV 14)',
         ', '.join(sorted(routines)) or 'none',
+        'by running each snippet that calls one 16 times in simavr over typical operands, once with the routines '
+        'and once with a bare ret in their place (the memory routines and shifts by a run-time amount: by '
+        'walking the linked routine along its typical path, per byte and per bit)' if t is TARGETS['avr'] else
+        'by walking the linked routine\'s disassembly along its typical path (loops multiplied by their iteration '
+        'count, see each entry\'s note)',
         'flash wait states (the ART accelerator is assumed to hide the 2 wait states at 84 MHz), '
         if t is TARGETS['arm'] else '', sanity)
     m = collections.OrderedDict([
@@ -879,11 +970,9 @@ def write_model(path, t, rows, routines, sanity):
 
 
 SANITY = {
-    'avr': ("contrib/examples/matrix/matrix.c built with avr-gcc -mmcu=atmega32u4 -O0 runs 9686 cycles from main's "
+    'avr': ("contrib/examples/matrix/matrix.c built with avr-gcc -mmcu=atmega32u4 -O0 runs 9687 cycles from main's "
             "entry to exit under simavr; this table with roi's counts for it (plugin metadata x loop trip counts) "
-            "gives 6804 cycles, 30% low. Most of the gap is the 2-D subscripts (the index arithmetic of m1[m][n] / "
-            "m3[m][p] is inside the access, the 1-D access the load/store array entries are derived from has "
-            "none), the rest the unaccounted loop jumps and main's frame set-up."),
+            "gives 9224 cycles, 4.8% low, most of it the unaccounted loop jumps."),
     'arm': ("no cycle-accurate Cortex-M4 simulator was at hand; make bench-stm32 compares this table with QEMU's "
             "executed-instruction counts of the calibration corpus (bench/results/stm32-qemu.json)."),
 }
