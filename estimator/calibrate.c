@@ -98,7 +98,7 @@ static const char *base_name(const char *path)
 /* What the plugin says ran on one line: (line, key, executions). */
 struct line_op {
 	unsigned line;
-	size_t key;
+	size_t key, block, fn;  /* the program-wide numbers of its block and its function */
 	double n;
 	long frame;             /* a return, a saved register, a frame or anything else on the function's
 				 * own line (the parameters' spills): its function's row (the prologue and
@@ -136,12 +136,12 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 
 	/* the operations by line, with their keys */
 	struct line_op *ops = NULL;
-	size_t nops = 0, nfn = 0;
+	size_t nops = 0, nfn = 0, nblocks = 0, nfns = 0;
 	unsigned *decl = NULL;
 	for (size_t u = 0; u < prog->nunits; u++) {
 		const struct roi_unit *unit = &prog->units[u];
 
-		for (size_t f = 0; f < unit->nfunctions; f++) {
+		for (size_t f = 0; f < unit->nfunctions; f++, nfns++) {
 			const struct roi_function *fn = &unit->functions[f];
 			long frame = -1;
 
@@ -150,7 +150,7 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 				frame = (long)nfn;
 				decl[nfn++] = fn->line;
 			}
-			for (size_t b = 0; b < fn->nblocks; b++)
+			for (size_t b = 0; b < fn->nblocks; b++, nblocks++)
 				for (size_t r = 0; r < fn->blocks[b].nops; r++) {
 					const struct roi_op_row *row = &fn->blocks[b].ops[r];
 					double n = (double)roi_block_count(counts, fn, b) * (double)row->n;
@@ -160,7 +160,7 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 						continue;
 					roi_opdesc_of(&d, &unit->ops[row->op], NULL);
 					ops = roi_xrealloc(ops, nops + 1, sizeof *ops);
-					ops[nops++] = (struct line_op){row->line, key_index(set, &d, prog), n,
+					ops[nops++] = (struct line_op){row->line, key_index(set, &d, prog), nblocks, nfns, n,
 								       is_kind(d.kind, "ret", "save", "frame") ||
 								       row->line == fn->line ? frame : -1};
 					if (row->line > maxline)
@@ -168,6 +168,39 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 				}
 		}
 	}
+
+	/* An inlined function's statements keep their own lines in the plugin's rows, but avr-gcc 5.4
+	 * gives their instructions the line of the call in the line table (at -Os: q16_mul's multiply
+	 * runs on the line that calls it). An operation on a line the table does not have goes to the
+	 * row of the next operation of its block on a line it has (the statement that uses the inlined
+	 * result), else of the one before; a block of such lines alone (an inlined loop) to the next
+	 * or previous such operation of its function: not to a row of no cycles. */
+	bool *in_table = calloc((size_t)maxline + 2, sizeof *in_table);
+	if (!in_table)
+		abort();
+	for (size_t i = 0; i < t->nrows; i++)
+		if (t->rows[i].file && strcmp(base_name(t->rows[i].file), src) == 0)
+			in_table[t->rows[i].line] = true;
+#define PLACED(o) ((o).frame < 0 && (o).line <= maxline && in_table[(o).line])
+	for (size_t i = 0; i < nops; i++) {
+		if (ops[i].frame >= 0 || PLACED(ops[i]))
+			continue;
+		size_t to = nops;
+		for (int by_block = 1; by_block >= 0 && to == nops; by_block--) {
+			for (size_t k = i + 1; k < nops && ops[k].fn == ops[i].fn &&
+			     (!by_block || ops[k].block == ops[i].block) && to == nops; k++)
+				if (PLACED(ops[k]))
+					to = k;
+			for (size_t k = i; k-- > 0 && ops[k].fn == ops[i].fn &&
+			     (!by_block || ops[k].block == ops[i].block) && to == nops;)
+				if (PLACED(ops[k]))
+					to = k;
+		}
+		if (to < nops)
+			ops[i].line = ops[to].line;
+	}
+#undef PLACED
+	free(in_table);
 
 	/* the cycles by line (those of addresses without a line of this source, before main's first
 	 * line ran, on line 0) */
