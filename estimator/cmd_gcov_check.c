@@ -710,6 +710,11 @@ static void build_graph(const struct check *c, const struct roi_function *fn, st
 		for (size_t r = 0; r < blk->nops; r++) {
 			struct roi_line l = {blk->ops[r].file, blk->ops[r].line};
 
+			/* the prologue's and the register allocator's operations roi adds (formats.md)
+			 * are no statement's */
+			if (roi_op_is_added(&u->ops[blk->ops[r].op]))
+				continue;
+
 			/* A statement without a location has the previous one's (or the function's
 			 * at the start): gcov's own counter updates after a call, for one. */
 			if (!bsearch(&l, blk->lines, blk->nlines, sizeof l, by_file_line) ||

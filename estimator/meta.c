@@ -200,6 +200,11 @@ static int parse_loops(const struct jv *v, const cJSON *loops, const char *w, co
 	return 0;
 }
 
+bool roi_op_is_added(const struct roi_op *op)
+{
+	return strcmp(op->kind, "save") == 0 || strcmp(op->kind, "frame") == 0 || strcmp(op->kind, "spill") == 0;
+}
+
 /* The unit's operation KIND that the loader adds, added by the first function that needs it (the
  * plugin writes no operation of these kinds; ops has room for them after the unit's table). */
 static unsigned synthetic_op(struct roi_unit *u, struct roi_op *ops, const char *kind)
@@ -232,6 +237,36 @@ static void add_frame_ops(struct roi_unit *u, struct roi_op *ops, struct roi_fun
 		memcpy(rows + n, entry->ops, entry->nops * sizeof *rows);
 	entry->ops = rows;
 	entry->nops += n;
+}
+
+/* "spills": [block, file, line, bytes] rows of the register allocator's spill-slot traffic (the
+ * plugin's RTL pass, roi-spills.cc): the operation "spill", once per byte, appended to its block. */
+static int add_spills(const struct jv *v, const cJSON *spills, const char *w, struct roi_unit *u,
+		      struct roi_op *ops, struct roi_function *fn, struct roi_block *blk)
+{
+	const long long max[4] = {(long long)fn->nblocks - 1, (long long)u->nfiles - 1, INT_MAX, 1LL << 40};
+	const cJSON *x;
+	char ew[320];
+	size_t i = 0;
+
+	cJSON_ArrayForEach(x, spills) {
+		long long t[4];
+
+		snprintf(ew, sizeof ew, "%s.spills[%zu]", w, i++);
+		if (parse_tuple(v, x, ew, 4, max, t) != 0)
+			return -1;
+		struct roi_block *b = &blk[t[0]];
+		if (b->value)
+			return jv_fail(v, ew, "block %lld is a value counter", t[0]);
+		struct roi_op_row *rows = roi_arena_array(v->arena, b->nops + 1, sizeof *rows);
+		if (b->nops)
+			memcpy(rows, b->ops, b->nops * sizeof *rows);
+		rows[b->nops] = (struct roi_op_row){synthetic_op(u, ops, "spill"), (unsigned)t[1], (unsigned)t[2],
+						    (uint64_t)t[3]};
+		b->ops = rows;
+		b->nops++;
+	}
+	return 0;
 }
 
 static int parse_function(const struct jv *v, const cJSON *f, const char *w, struct roi_unit *u,
@@ -287,6 +322,10 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		return -1;
 	if (saved > 0 || frame > 0)
 		add_frame_ops(u, ops, fn, &blk[0], saved, frame, v->arena);
+	const cJSON *spills = NULL;
+	if (jv_array(v, f, w, "spills", false, &spills) != 0 ||
+	    (spills && add_spills(v, spills, w, u, ops, fn, blk) != 0))
+		return -1;
 	const cJSON *loops = NULL;
 	if (jv_array(v, f, w, "loops", false, &loops) != 0 || (loops && parse_loops(v, loops, w, u, fn) != 0))
 		return -1;
@@ -443,8 +482,8 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 	u->files = f;
 	u->nfiles = i;
 
-	/* (two more: the "save" and "frame" of add_frame_ops) */
-	struct roi_op *o = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + 2, sizeof *o);
+	/* (three more: the "save" and "frame" of add_frame_ops, the "spill" of add_spills) */
+	struct roi_op *o = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + 3, sizeof *o);
 	i = 0;
 	cJSON_ArrayForEach(x, ops) {
 		snprintf(w, sizeof w, "ops[%zu]", i);

@@ -149,6 +149,9 @@ struct roi_program {
 
 /* Opens the ELF at path and loads every record. Errors name the file and, for a bad record,
  * "PATH: .roi.meta record N: <field>: <what>". Free with roi_program_free even on failure. */
+/* Whether op is one roi adds from what the compiler knows after register allocation (save, frame,
+ * spill: docs/formats.md), not a statement's. */
+bool roi_op_is_added(const struct roi_op *op);
 int roi_program_load(const char *path, struct roi_program *prog, struct roi_err *err);
 
 /* Loads from records already read (records[i] is record i+1); "path" names them in messages. */

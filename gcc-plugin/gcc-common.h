@@ -188,6 +188,24 @@ roi_frame_size (void)
 #endif
 }
 
+/* The size of machine mode MODE in bytes: a poly_int since GCC 8, constant on
+   every target roi knows.  */
+#define ROI_MODE_BYTES(MODE) roi_mode_bytes_ (GET_MODE_SIZE (MODE))
+#if GCCPLUGIN_VERSION >= 8000
+static inline unsigned
+roi_mode_bytes_ (poly_uint16 size)
+{
+  unsigned HOST_WIDE_INT n;
+  return size.is_constant (&n) ? (unsigned) n : 0;
+}
+#else
+static inline unsigned
+roi_mode_bytes_ (unsigned size)
+{
+  return size;
+}
+#endif
+
 /* A location that names a place in a source file: not unknown, not <built-in>.  */
 #ifndef RESERVED_LOCATION_P
 #define RESERVED_LOCATION_P(LOC) (LOCATION_LOCUS (LOC) < RESERVED_LOCATION_COUNT)

@@ -35,7 +35,13 @@ saved_registers (void)
 static unsigned int
 roi_frame_execute (function *fun)
 {
-  roi_meta_set_frame (fun->decl, saved_registers (), roi_frame_size ());
+  unsigned nblocks;
+  if (!roi_meta_function_blocks (fun->decl, &nblocks))
+    return 0;
+  struct roi_buf spills = { NULL, 0, 0 };
+  roi_spills_describe (nblocks, &spills);
+  roi_meta_set_frame (fun->decl, saved_registers (), roi_frame_size (), spills.text);
+  free (spills.text);
   return 0;
 }
 

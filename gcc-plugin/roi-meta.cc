@@ -16,8 +16,10 @@ struct function_record
 {
   char *json;		/* the record without its closing brace */
   tree decl;		/* compared, never dereferenced */
+  unsigned nblocks;	/* its counted blocks */
   int saved;		/* callee-saved registers the prologue saves, -1: unknown */
   long frame;		/* bytes of its stack frame, -1: unknown */
+  char *spills;		/* its "spills" rows, NULL: unknown */
 };
 static vec<function_record> unit_functions;
 static struct roi_buf unit_regions;	/* comma-separated region records */
@@ -126,24 +128,43 @@ roi_meta_next_function_index (void)
 }
 
 void
-roi_meta_add_function (tree decl, const char *json)
+roi_meta_add_function (tree decl, const char *json, unsigned nblocks)
 {
   size_t len = strlen (json);
   gcc_assert (len && json[len - 1] == '}');
-  function_record r = { xstrndup (json, len - 1), decl, -1, -1 };
+  function_record r = { xstrndup (json, len - 1), decl, nblocks, -1, -1, NULL };
   unit_functions.safe_push (r);
   unit_function_count++;
 }
 
-void
-roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame)
+static function_record *
+record_of (tree decl)
 {
   for (unsigned i = 0; i < unit_functions.length (); i++)
     if (unit_functions[i].decl == decl)
-      {
-	unit_functions[i].saved = (int) saved;
-	unit_functions[i].frame = (long) frame;
-      }
+      return &unit_functions[i];
+  return NULL;
+}
+
+bool
+roi_meta_function_blocks (tree decl, unsigned *nblocks)
+{
+  function_record *r = record_of (decl);
+  if (r)
+    *nblocks = r->nblocks;
+  return r != NULL;
+}
+
+void
+roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame, const char *spills)
+{
+  function_record *r = record_of (decl);
+  if (!r)
+    return;
+  r->saved = (int) saved;
+  r->frame = (long) frame;
+  free (r->spills);
+  r->spills = xstrdup (spills);
 }
 
 void
@@ -237,8 +258,14 @@ roi_meta_emit (void)
       if (unit_functions[i].saved >= 0)
 	roi_buf_printf (&b, ",\"saved\":%d,\"frame\":%ld", unit_functions[i].saved,
 			unit_functions[i].frame);
+      if (unit_functions[i].spills)
+	{
+	  roi_buf_add (&b, ",\"spills\":");
+	  roi_buf_add (&b, unit_functions[i].spills);
+	}
       roi_buf_add (&b, "}");
       free (unit_functions[i].json);
+      free (unit_functions[i].spills);
     }
   unit_functions.release ();
   roi_buf_add (&b, "]");

@@ -437,7 +437,7 @@ roi_instrument (function *fun)
   roi_buf_add (&json, blocks.text);
   roi_buf_add (&json, "}");
   free (loops.text);
-  roi_meta_add_function (fun->decl, json.text);
+  roi_meta_add_function (fun->decl, json.text, order.length ());
   free (json.text);
   free (blocks.text);
 

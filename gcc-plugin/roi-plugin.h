@@ -137,8 +137,12 @@ unsigned roi_meta_op (const struct roi_op *op);
 const char *roi_meta_op_text (unsigned index);	/* its JSON in the op table */
 unsigned roi_meta_file (const char *file);
 unsigned roi_meta_next_function_index (void);
-void roi_meta_add_function (tree decl, const char *json);
-void roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame);
+void roi_meta_add_function (tree decl, const char *json, unsigned nblocks);
+/* What roi-frame.cc learns after reload of a function added before: its
+   saved registers, frame size and "spills" rows.  Returns false for a
+   function roi did not count.  */
+bool roi_meta_function_blocks (tree decl, unsigned *nblocks);
+void roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame, const char *spills);
 void roi_meta_add_region (const char *json);
 void roi_meta_add_excluded (const char *json);
 void roi_meta_emit (void);
@@ -152,6 +156,12 @@ void roi_constructor_create (void);
 
 /* ---- roi-frame.cc ---- */
 opt_pass *roi_make_frame_pass (void);
+
+/* ---- roi-spills.cc ---- */
+/* The current function's spill-slot traffic after reload as the JSON array
+   of its "spills" rows [block, file, line, bytes] (docs/formats.md); NBLOCKS
+   are its counted blocks.  */
+void roi_spills_describe (unsigned nblocks, struct roi_buf *out);
 
 /* ---- roi-pass.cc ---- */
 opt_pass *roi_make_pass (void);

@@ -368,4 +368,39 @@ test_expect_success 'the estimate counts them once per call, and a struct copy p
 		"3 copies of 12 bytes"
 '
 
+cat >spill.c <<\CEOF
+#include <stdint.h>
+volatile uint32_t in32 = 12345;
+volatile uint32_t out32;
+int main(void)
+{
+	uint32_t a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7;
+	uint8_t i;
+	for (i = 0; i < 10; i++) {
+		uint32_t x = in32;
+		a += x; b ^= x; c += a; d ^= b; e += c ^ d; f += e; g ^= f + x;
+	}
+	out32 = a + b + c + d + e + f + g;
+	return 0;
+}
+CEOF
+
+# Eight live 32-bit values and a loop do not fit the ATmega32U4's registers at -Os: avr-gcc parks
+# some in stack slots. No variable has its address taken and there is no array, so every ldd/std
+# through Y in the assembly moves one byte of a spill slot: their number is the bytes of the
+# "spills" rows. The loop body's spill traffic runs 10 times.
+test_expect_success 'spill-slot traffic: the bytes avr-gcc moves through Y, per block and line' '
+	avr_cc -Os -fplugin="$AVR_PLUGIN" -S spill.c -o spill.s &&
+	avr_cc -Os -fplugin="$AVR_PLUGIN" spill.c -o spill.elf &&
+	avr-objcopy --dump-section .roi.meta=meta.bin spill.elf /dev/null &&
+	tr "\0" "\n" <meta.bin | jq -s ".[0].functions[0].spills" >spills.json &&
+	test_equal "$(grep -cE "^	(ldd|std)	?.*Y\+" spill.s)" "$(jq "map(.[3]) | add" spills.json)" &&
+	test $(jq "map(.[3]) | add" spills.json) -gt 0 &&
+	roi_avr spill.elf >/dev/null &&
+	"$ROI" estimate --json --model "$ROI_SRC/models/atmega32u4-Os.json" spill.elf >spill-est.json &&
+	loop=$(jq "[.[] | select(.[2] >= 9 and .[2] <= 10) | .[3]] | add" spills.json) &&
+	rest=$(jq "[.[] | select(.[2] < 9 or .[2] > 10) | .[3]] | add // 0" spills.json) &&
+	test_equal "$((loop * 10 + rest))" "$(op_count spill-est.json spill)"
+'
+
 test_done

@@ -870,6 +870,11 @@ def derive(arch, tmp, trace=None):
                           'loaded by the move before it' % popped))
     pushed -= fpro
     popped -= fep
+    # a byte of a spill slot moved by the register allocator's reloads: AVR ldd/std 2 a byte; ARM
+    # ldr/str 2 a 4-byte word
+    rows.append(dict(kind='spill', cycles=2.0 if arch == 'avr' else 0.5,
+                     note='one byte of a spill slot loaded or stored (%s)' % (
+                         'ldd/std Y+q 2' if arch == 'avr' else 'ldr/str [sp, #q] 2 a word')))
     rows.append(dict(kind='frame', cycles=round(fpro + fep, 1),
                      note='a stack frame allocated in the prologue (%g) and released in the epilogue (%g): '
                           'the stack pointer moved and the frame pointer set' % (fpro, fep)))

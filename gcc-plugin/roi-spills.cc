@@ -1,0 +1,130 @@
+/* roi-spills.cc — the register allocator's spill traffic, per counted block.
+ *
+ * When a function keeps more values live than the core has registers (six
+ * accumulators on an 8-bit AVR at -Os, a 64-bit temporary at -O0), the
+ * register allocator parks some in stack slots and reloads them where they
+ * are used: two cycles a byte on AVR, as much as the operations themselves,
+ * and invisible in GIMPLE.  After reload the insns show it: a memory access
+ * through the frame or stack pointer to a slot no declaration owns (a named
+ * local's slot has its MEM_EXPR and is already a "frame" operation at -O0).
+ * Each is charged to the block whose counter was last stored before it in
+ * the insn stream (the plugin's counter update opens every counted block, and
+ * before bb-reorder the insns keep the blocks' order), on the line of its
+ * insn: the rows "spills" of the function's metadata, which the estimator
+ * turns into the operation "spill", one per byte.  */
+#include "roi-plugin.h"
+#include "rtl.h"
+#include "rtl-iter.h"
+#include "emit-rtl.h"
+
+/* The counter index a store to the function's counter array updates, or -1.
+   (Counters are "__roi_c_*" symbols; an insn that stores to one is the block
+   counter's update, or a value counter's, whose slots follow the blocks'.)  */
+static int
+counter_store (rtx_insn *insn, unsigned counter_bytes)
+{
+  rtx set = single_set (insn);
+  if (!set || !MEM_P (SET_DEST (set)))
+    return -1;
+  rtx addr = XEXP (SET_DEST (set), 0);
+  HOST_WIDE_INT offset = 0;
+  if (GET_CODE (addr) == CONST)
+    addr = XEXP (addr, 0);
+  if (GET_CODE (addr) == PLUS && CONST_INT_P (XEXP (addr, 1)))
+    {
+      offset = INTVAL (XEXP (addr, 1));
+      addr = XEXP (addr, 0);
+    }
+  if (GET_CODE (addr) != SYMBOL_REF || strncmp (XSTR (addr, 0), "__roi_c_", 8) != 0
+      || offset < 0 || offset % counter_bytes != 0)
+    return -1;
+  return (int) (offset / counter_bytes);
+}
+
+/* Whether MEM is a spill slot: reload's slots have the declaration "%sfp"
+   (get_spill_slot_decl) or none for their MEM_EXPR, a variable's its own.  */
+static bool
+is_spill_slot (const_rtx mem)
+{
+  tree e = MEM_EXPR (mem);
+  if (!e)
+    return true;
+  return DECL_P (e) && DECL_NAME (e)
+	 && strcmp (IDENTIFIER_POINTER (DECL_NAME (e)), "%sfp") == 0;
+}
+
+/* Bytes of spill-slot traffic in INSN.  */
+static unsigned
+spilled_bytes (rtx_insn *insn)
+{
+  unsigned bytes = 0;
+  subrtx_iterator::array_type array;
+  FOR_EACH_SUBRTX (iter, array, PATTERN (insn), NONCONST)
+    {
+      const_rtx x = *iter;
+      if (!MEM_P (x) || !is_spill_slot (x) || GET_MODE (x) == BLKmode)
+	continue;
+      rtx base = XEXP (x, 0);
+      if (GET_CODE (base) == PLUS && CONST_INT_P (XEXP (base, 1)))
+	base = XEXP (base, 0);
+      if (REG_P (base)
+	  && (REGNO (base) == HARD_FRAME_POINTER_REGNUM
+	      || REGNO (base) == STACK_POINTER_REGNUM))
+	bytes += ROI_MODE_BYTES (GET_MODE (x));
+    }
+  return bytes;
+}
+
+struct spill_row
+{
+  unsigned block, file, line, bytes;
+};
+
+void
+roi_spills_describe (unsigned nblocks, struct roi_buf *out)
+{
+  unsigned counter_bytes = roi_opts.counter_bits / BITS_PER_UNIT;
+  auto_vec<spill_row> rows;
+  unsigned block = 0;
+  location_t last = UNKNOWN_LOCATION;
+  roi_buf_add (out, "[");
+  if (roi_opts.atomic)		/* the counters' updates are not plain stores */
+    {
+      roi_buf_add (out, "]");
+      return;
+    }
+  for (rtx_insn *insn = get_insns (); insn; insn = NEXT_INSN (insn))
+    {
+      if (!NONDEBUG_INSN_P (insn))
+	continue;
+      int c = counter_store (insn, counter_bytes);
+      if (c >= 0)
+	{
+	  if ((unsigned) c < nblocks)
+	    block = (unsigned) c;
+	  continue;
+	}
+      /* a reload without a location of its own serves the statement before */
+      if (!RESERVED_LOCATION_P (INSN_LOCATION (insn)))
+	last = INSN_LOCATION (insn);
+      unsigned bytes = spilled_bytes (insn);
+      if (!bytes || RESERVED_LOCATION_P (last))
+	continue;
+      expanded_location loc = roi_expand (last);
+      unsigned file = roi_meta_file (loc.file);
+      unsigned i;
+      for (i = 0; i < rows.length (); i++)
+	if (rows[i].block == block && rows[i].file == file && rows[i].line == (unsigned) loc.line)
+	  break;
+      if (i == rows.length ())
+	{
+	  spill_row r = { block, file, (unsigned) loc.line, 0 };
+	  rows.safe_push (r);
+	}
+      rows[i].bytes += bytes;
+    }
+  for (unsigned i = 0; i < rows.length (); i++)
+    roi_buf_printf (out, "%s[%u,%u,%u,%u]", i ? "," : "", rows[i].block, rows[i].file,
+		    rows[i].line, rows[i].bytes);
+  roi_buf_add (out, "]");
+}
