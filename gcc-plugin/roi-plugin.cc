@@ -136,6 +136,18 @@ on_finish_unit (void *, void *)
   roi_meta_emit ();
 }
 
+static void
+add_pass (const char *plugin, opt_pass *pass, const char *reference,
+	  enum pass_positioning_ops where)
+{
+  struct register_pass_info p;
+  p.pass = pass;
+  p.reference_pass_name = reference;
+  p.ref_pass_instance_number = 1;
+  p.pos_op = where;
+  register_callback (plugin, PLUGIN_PASS_MANAGER_SETUP, NULL, &p);
+}
+
 int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
@@ -165,18 +177,11 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
 		     (void *) roi_gc_roots);
 
-  struct register_pass_info pass;
-  pass.pass = roi_make_pass ();
-  pass.reference_pass_name = "optimized";
-  pass.ref_pass_instance_number = 1;
-  pass.pos_op = PASS_POS_INSERT_BEFORE;
-  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
-  struct register_pass_info frame_pass;
-  frame_pass.pass = roi_make_frame_pass ();
-  frame_pass.reference_pass_name = "pro_and_epilogue";
-  frame_pass.ref_pass_instance_number = 1;
-  frame_pass.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &frame_pass);
+  /* the counting pass after the tree optimisations; the one that reads the
+     prologue and the spills off the register allocation once it is done */
+  add_pass (info->base_name, roi_make_pass (), "optimized", PASS_POS_INSERT_BEFORE);
+  add_pass (info->base_name, roi_make_frame_pass (), "pro_and_epilogue",
+	    PASS_POS_INSERT_AFTER);
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
 		     on_all_ipa_passes_start, NULL);
   register_callback (info->base_name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);
