@@ -11,7 +11,9 @@
  * the insn stream (the plugin's counter update opens every counted block, and
  * before bb-reorder the insns keep the blocks' order), on the line of its
  * insn: the rows "spills" of the function's metadata, which the estimator
- * turns into the operation "spill", one per byte.  */
+ * turns into the operation "spill", one per byte.  The counters' stores must
+ * name their symbol (AVR, x86-64); on ARM, which reaches them through a
+ * register, nothing is reported.  */
 #include "roi-plugin.h"
 #include "rtl.h"
 #include "rtl-iter.h"
@@ -86,6 +88,7 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *out)
   unsigned counter_bytes = roi_opts.counter_bits / BITS_PER_UNIT;
   auto_vec<spill_row> rows;
   unsigned block = 0;
+  bool seen_counter = false;
   location_t last = UNKNOWN_LOCATION;
   roi_buf_add (out, "[");
   if (roi_opts.atomic)		/* the counters' updates are not plain stores */
@@ -102,6 +105,7 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *out)
 	{
 	  if ((unsigned) c < nblocks)
 	    block = (unsigned) c;
+	  seen_counter = true;
 	  continue;
 	}
       /* a reload without a location of its own serves the statement before */
@@ -123,6 +127,11 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *out)
 	}
       rows[i].bytes += bytes;
     }
+  /* Where the counters are reached through a register (ARM loads their
+     address from a literal pool) no store names them, and every spill would
+     land in the entry block: then none is reported rather than wrong ones.  */
+  if (!seen_counter && nblocks > 1)
+    rows.truncate (0);
   for (unsigned i = 0; i < rows.length (); i++)
     roi_buf_printf (out, "%s[%u,%u,%u,%u]", i ? "," : "", rows[i].block, rows[i].file,
 		    rows[i].line, rows[i].bytes);
