@@ -48,8 +48,7 @@ static const char usage[] =
 	"      --ridge R           how strongly a key's cost is pulled towards its prior, in proportion\n"
 	"                          to what the measurements say of the key (default 0.05)\n"
 	"      --base-weight W     how strongly a key's cost is pulled towards the base model's, the same\n"
-	"                          for every key (default 1e-4 at -O0, 3e-3 at other levels, whose\n"
-	"                          line attribution is looser; 0: not at all)\n"
+	"                          for every key (default 3e-3; 0: not at all)\n"
 	"      --weights W         how much a row's error counts: 'line', relative to the row's own\n"
 	"                          cycles (a chi-square: big lines count more, a line run twice little);\n"
 	"                          'program', relative to its program's cycles (default: line at -O0,\n"
@@ -584,7 +583,7 @@ int cmd_calibrate(int argc, char **argv)
 			return roi_usage_error(argv[0], "--ridge '%s' is not a positive number", o.ridge);
 	}
 	/* the defaults are what leave-one-out on contrib/calibration liked (docs/calibration.md) */
-	fo.base_weight = strcmp(level, "0") == 0 ? 1e-4 : 3e-3;
+	fo.base_weight = 3e-3;
 	if (o.base_weight) {
 		char *end;
 		fo.base_weight = strtod(o.base_weight, &end);
