@@ -105,12 +105,12 @@ struct line_op {
 				 * epilogue are paid once per call, like the return), else -1 */
 };
 
-/* The function a line of the source belongs to: the one declared last at or above it. */
 static bool is_kind(const char *kind, const char *a, const char *b, const char *c)
 {
 	return strcmp(kind, a) == 0 || strcmp(kind, b) == 0 || strcmp(kind, c) == 0;
 }
 
+/* The function a line of the source belongs to: the one declared last at or above it. */
 static size_t function_of(const unsigned *decl, size_t nfn, unsigned line)
 {
 	size_t best = nfn;
