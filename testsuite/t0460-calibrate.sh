@@ -106,6 +106,17 @@ test_expect_success 'a model for another -O level draws a warning' '
 	test_grep "^roi: warning: model m.json has costs for avr-gcc [0-9.]* -O0, .* at -Os" err
 '
 
+# kernel-fixed-point's q8_mul and q16_mul are inlined at -Os, and avr-gcc puts their instructions
+# on the lines that call them: their operations must join those lines' rows, not make rows of
+# operations and no cycles (line 0 or the functions' own lines, which the line table lacks).
+test_expect_success 'at -Os an inlined function'"'"'s operations are on the lines its code runs on' '
+	echo kernel-fixed-point >one &&
+	calibrate -Os --programs one --rows rows-os.txt -o os.json >/dev/null 2>&1 &&
+	grep "^kernel-fixed-point " rows-os.txt >fp.txt &&
+	test_grep "mul type=i64" fp.txt &&
+	awk "\$3 == 0 && \$5 != \"\" { print; bad = 1 } END { exit bad }" fp.txt
+'
+
 test_expect_success 'mistakes are one-line errors' '
 	test_must_fail calibrate --target cortex-m -o x.json 2>err &&
 	test_grep "unknown target .cortex-m." err &&
@@ -113,6 +124,8 @@ test_expect_success 'mistakes are one-line errors' '
 	test_grep "missing --base" err &&
 	test_must_fail calibrate -O7 -o x.json 2>err &&
 	test_grep "^roi calibrate: -O7 is not an optimisation level" err &&
+	test_must_fail calibrate --weights cycles -o x.json 2>err &&
+	test_grep "^roi calibrate: --weights .cycles. is not .line. or .program." err &&
 	printf "micro-add-sub\n# a comment\nno-such-program\n" >list &&
 	test_must_fail calibrate --programs list -o x.json 2>err &&
 	test_grep "^roi: list:3: no program .no-such-program. in the corpus" err &&
