@@ -50,7 +50,8 @@ struct roi_calib_rows {
 /* Fits costs to rows over the programs not in skip (may be NULL); x (nprograms x nkeys) says
  * which programs ran each key. A key's cost is pulled towards the base model's (energy: its
  * energy when energy is set), else towards the structure: by ridge x what the rows say of the key,
- * and by base_weight x what they say of the median key. base costs what no fitted program ran. */
+ * and by base_weight x what they say of the median key (ten times that for a key one fitted
+ * program alone runs). base costs what no fitted program ran. */
 void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struct roi_calib_rows *rows,
 		   const unsigned char *skip, const struct roi_model *base, bool energy, double ridge,
 		   double base_weight, struct roi_calib_fit *out);
