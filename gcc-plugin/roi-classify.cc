@@ -443,15 +443,17 @@ classify_call (roi_stmt stmt, roi_op_sink sink, void *ctx)
    each statement (function.c, use_register_for_decl), while a temporary, an
    ignored or a register variable gets a pseudo register.  */
 static bool
+is_frame_resident_var (tree var)
+{
+  return !optimize && var && (TREE_CODE (var) == VAR_DECL || TREE_CODE (var) == PARM_DECL)
+	 && !DECL_IGNORED_P (var) && !DECL_REGISTER (var)
+	 && TYPE_MODE (TREE_TYPE (var)) != BLKmode;
+}
+
+static bool
 is_frame_resident (tree name)
 {
-  if (optimize || TREE_CODE (name) != SSA_NAME)
-    return false;
-  tree var = SSA_NAME_VAR (name);
-  if (!var || (TREE_CODE (var) != VAR_DECL && TREE_CODE (var) != PARM_DECL))
-    return false;
-  return !DECL_IGNORED_P (var) && !DECL_REGISTER (var)
-	 && TYPE_MODE (TREE_TYPE (name)) != BLKmode;
+  return TREE_CODE (name) == SSA_NAME && is_frame_resident_var (SSA_NAME_VAR (name));
 }
 
 static void
@@ -487,19 +489,9 @@ classify_frame_accesses (roi_stmt stmt, roi_op_sink sink, void *ctx)
 void
 roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx)
 {
-  if (optimize)
-    return;
   for (tree parm = DECL_ARGUMENTS (fndecl); parm; parm = DECL_CHAIN (parm))
-    if (!DECL_IGNORED_P (parm) && !DECL_REGISTER (parm)
-	&& TYPE_MODE (TREE_TYPE (parm)) != BLKmode)
-      {
-	struct roi_op op;
-	memset (&op, 0, sizeof op);
-	op.kind = "store";
-	op.type = TREE_TYPE (parm);
-	op.access = "frame";
-	sink (ctx, &op);
-      }
+    if (is_frame_resident_var (parm))
+      emit_frame_access (sink, ctx, "store", parm);
 }
 
 /* A variant of TYPE that bears a width typedef (uint32_t), taken from an

@@ -137,10 +137,13 @@ roi_meta_add_function (tree decl, const char *json, unsigned nblocks)
   unit_function_count++;
 }
 
+/* DECL's record, from the last: GCC takes each function through the tree
+   and the RTL passes before the next, so the one roi-frame.cc asks for is
+   the one the pass added last.  */
 static function_record *
 record_of (tree decl)
 {
-  for (unsigned i = 0; i < unit_functions.length (); i++)
+  for (unsigned i = unit_functions.length (); i-- > 0;)
     if (unit_functions[i].decl == decl)
       return &unit_functions[i];
   return NULL;

@@ -112,15 +112,15 @@ static void
 record_op (void *ctx, const struct roi_op *op)
 {
   struct block_ops *b = (struct block_ops *) ctx;
-  unsigned index = intern_op (op);
+  unsigned index = intern_op (op), n = op->repeat ? op->repeat : 1;
   for (unsigned i = 0; i < b->rows.length (); i++)
     if (b->rows[i].op == index && b->rows[i].file == b->file
 	&& b->rows[i].line == b->line)
       {
-	b->rows[i].n += op->repeat ? op->repeat : 1;
+	b->rows[i].n += n;
 	return;
       }
-  op_row row = { index, b->file, b->line, op->repeat ? op->repeat : 1 };
+  op_row row = { index, b->file, b->line, n };
   b->rows.safe_push (row);
 }
 

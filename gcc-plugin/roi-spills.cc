@@ -90,13 +90,8 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *out)
   unsigned block = 0;
   bool seen_counter = false;
   location_t last = UNKNOWN_LOCATION;
-  roi_buf_add (out, "[");
-  if (roi_opts.atomic)		/* the counters' updates are not plain stores */
-    {
-      roi_buf_add (out, "]");
-      return;
-    }
-  for (rtx_insn *insn = get_insns (); insn; insn = NEXT_INSN (insn))
+  /* (atomic counters' updates are not plain stores: nothing is reported) */
+  for (rtx_insn *insn = roi_opts.atomic ? NULL : get_insns (); insn; insn = NEXT_INSN (insn))
     {
       if (!NONDEBUG_INSN_P (insn))
 	continue;
@@ -132,6 +127,7 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *out)
      land in the entry block: then none is reported rather than wrong ones.  */
   if (!seen_counter && nblocks > 1)
     rows.truncate (0);
+  roi_buf_add (out, "[");
   for (unsigned i = 0; i < rows.length (); i++)
     roi_buf_printf (out, "%s[%u,%u,%u,%u]", i ? "," : "", rows[i].block, rows[i].file,
 		    rows[i].line, rows[i].bytes);
