@@ -60,11 +60,6 @@ static const char *class_of(const char *type)
 	return c ? c : "none";
 }
 
-static bool is_kind(const char *k, const char *a, const char *b, const char *c)
-{
-	return strcmp(k, a) == 0 || (b && strcmp(k, b) == 0) || (c && strcmp(k, c) == 0);
-}
-
 /* The terms of key's cost. Without create, a parameter that does not exist makes it fail (-1). */
 static int terms_of(struct params *ps, const struct roi_calib_key *k, const struct roi_abi *abi, bool create,
 		    struct term *t)
@@ -100,7 +95,7 @@ static int terms_of(struct params *ps, const struct roi_calib_key *k, const stru
 		TERM(1, "K %s %s", k->kind, cls);
 		if (bytes > 0)
 			TERM(bytes, "B %s %s", k->kind, cls);
-		if (bytes > 0 && is_kind(k->kind, "mul", "div", "mod"))
+		if (bytes > 0 && roi_kind_is(k->kind, "mul", "div", "mod"))
 			TERM(bytes * bytes, "Q %s %s", k->kind, cls);
 		if (k->type && k->type[0] == 'i' && strcmp(cls, "int") == 0)
 			TERM(1, "S %s%s", k->kind, NULL);
@@ -308,13 +303,17 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 		base_cost[k] = base_cost_of(base, &set->keys[k], energy, true);
 	for (size_t r = 0; r < nr; r++)
 		rskip[r] = skip && skip[rows->program[r]];
-	/* how many fitted programs run each key */
+	/* how many fitted programs run each key, and how often */
 	size_t *nprog = calloc(nk + 1, sizeof *nprog);
-	if (!nprog)
+	double *nexec = calloc(nk + 1, sizeof *nexec);
+	if (!nprog || !nexec)
 		abort();
 	for (size_t p = 0; p < set->nprograms; p++)
 		for (size_t k = 0; k < nk; k++)
-			nprog[k] += !(skip && skip[p]) && x[p * nk + k] > 0;
+			if (!(skip && skip[p]) && x[p * nk + k] > 0) {
+				nprog[k]++;
+				nexec[k] += x[p * nk + k];
+			}
 
 	/* 1. the shared structure: z = x phi, what each row ran per parameter, every cost >= 0 */
 	for (size_t r = 0; r < nr; r++)
@@ -369,13 +368,8 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 	free(w0);
 
 	for (size_t k = 0; k < nk; k++) {
-		struct roi_calib_entry e = {.key = set->keys[k]};
+		struct roi_calib_entry e = {.key = set->keys[k], .programs = nprog[k], .executions = nexec[k]};
 
-		for (size_t p = 0; p < set->nprograms; p++)
-			if (!(skip && skip[p]) && x[p * nk + k] > 0) {
-				e.programs++;
-				e.executions += x[p * nk + k];
-			}
 		/* a key no fitted program ran: the base model's cost, which reads the instructions, is
 		 * a better guess than the structure, which extrapolates from other keys */
 		if (ran[k]) {
@@ -407,6 +401,7 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 	free(base_cost);
 	free(has_structure);
 	free(nprog);
+	free(nexec);
 	free(terms);
 	free(nterms);
 }

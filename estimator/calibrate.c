@@ -9,6 +9,7 @@
 #include "calibrate.h"
 #include "dwarf_lines.h"
 #include "estimate.h"
+#include "types.h"
 #include "run_avr_counted.h"
 
 /* Instruction addresses the cycle histogram covers: the largest megaAVR flash (ATmega2560). */
@@ -105,11 +106,6 @@ struct line_op {
 				 * epilogue are paid once per call, like the return), else -1 */
 };
 
-static bool is_kind(const char *kind, const char *a, const char *b, const char *c)
-{
-	return strcmp(kind, a) == 0 || strcmp(kind, b) == 0 || strcmp(kind, c) == 0;
-}
-
 /* The function a line of the source belongs to: the one declared last at or above it. */
 static size_t function_of(const unsigned *decl, size_t nfn, unsigned line)
 {
@@ -161,7 +157,7 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 					roi_opdesc_of(&d, &unit->ops[row->op], NULL);
 					ops = roi_xrealloc(ops, nops + 1, sizeof *ops);
 					ops[nops++] = (struct line_op){row->line, key_index(set, &d, prog), nblocks, nfns, n,
-								       is_kind(d.kind, "ret", "save", "frame") ||
+								       roi_kind_is(d.kind, "ret", "save", "frame") ||
 								       row->line == fn->line ? frame : -1};
 					if (row->line > maxline)
 						maxline = row->line;

@@ -53,7 +53,7 @@ static int parse_op(const struct jv *v, const cJSON *o, const char *w, struct ro
 	    (op->from && !roi_type_valid(op->from) && jv_one_of(v, w, "from", op->from, roi_type_names)) ||
 	    (op->access && jv_one_of(v, w, "access", op->access, roi_accesses)) ||
 	    (op->operand && !roi_operand_valid(op->operand) &&
-	     jv_fail(v, w, "operand '%s' is not \"const\", \"pow2\", \"wide\", \"local\", \"global\" or a shift amount (0 to 63)", op->operand)))
+	     jv_fail(v, w, "operand '%s' is not " ROI_OPERAND_VALUES, op->operand)))
 		return -1;
 	return 0;
 }
@@ -202,18 +202,31 @@ static int parse_loops(const struct jv *v, const cJSON *loops, const char *w, co
 
 bool roi_op_is_added(const struct roi_op *op)
 {
-	return strcmp(op->kind, "save") == 0 || strcmp(op->kind, "frame") == 0 || strcmp(op->kind, "spill") == 0;
+	return roi_kind_is(op->kind, "save", "frame", "spill");
 }
 
 /* The unit's operation KIND that the loader adds, added by the first function that needs it (the
- * plugin writes no operation of these kinds; ops has room for them after the unit's table). */
+ * plugin writes no operation of these kinds; ops has room for them after the unit's table, where
+ * the search from the end finds them at once). */
 static unsigned synthetic_op(struct roi_unit *u, struct roi_op *ops, const char *kind)
 {
-	for (size_t i = 0; i < u->nops; i++)
+	for (size_t i = u->nops; i-- > 0;)
 		if (strcmp(ops[i].kind, kind) == 0)
 			return (unsigned)i;
 	ops[u->nops] = (struct roi_op){.kind = kind, .bytes = -1, .cases = -1};
 	return (unsigned)u->nops++;
+}
+
+/* Block b with n rows more, before its own (first) or after them. */
+static void add_rows(struct roi_arena *arena, struct roi_block *b, bool first, const struct roi_op_row *add, size_t n)
+{
+	struct roi_op_row *rows = roi_arena_array(arena, b->nops + n, sizeof *rows);
+
+	if (b->nops)
+		memcpy(rows + (first ? n : 0), b->ops, b->nops * sizeof *rows);
+	memcpy(rows + (first ? 0 : b->nops), add, n * sizeof *rows);
+	b->ops = rows;
+	b->nops += n;
 }
 
 /* "saved" and "frame": the callee-saved registers the function's prologue saves and its epilogue
@@ -224,19 +237,16 @@ static unsigned synthetic_op(struct roi_unit *u, struct roi_op *ops, const char 
 static void add_frame_ops(struct roi_unit *u, struct roi_op *ops, struct roi_function *fn, struct roi_block *entry,
 			  long long saved, long long frame, struct roi_arena *arena)
 {
-	struct roi_op_row *rows = roi_arena_array(arena, entry->nops + 2, sizeof *rows);
+	struct roi_op_row rows[2];
 	size_t n = 0;
 
-	/* first, like the prologue: the rows are in the order of the statements (gcov-check cuts a
-	 * block after its calls) */
 	if (saved > 0)
 		rows[n++] = (struct roi_op_row){synthetic_op(u, ops, "save"), fn->file, fn->line, (uint64_t)saved};
 	if (frame > 0)
 		rows[n++] = (struct roi_op_row){synthetic_op(u, ops, "frame"), fn->file, fn->line, 1};
-	if (entry->nops)
-		memcpy(rows + n, entry->ops, entry->nops * sizeof *rows);
-	entry->ops = rows;
-	entry->nops += n;
+	/* first, like the prologue: the rows are in the order of the statements (gcov-check cuts a
+	 * block after its calls) */
+	add_rows(arena, entry, true, rows, n);
 }
 
 /* "spills": [block, file, line, bytes] rows of the register allocator's spill-slot traffic (the
@@ -258,13 +268,8 @@ static int add_spills(const struct jv *v, const cJSON *spills, const char *w, st
 		struct roi_block *b = &blk[t[0]];
 		if (b->value)
 			return jv_fail(v, ew, "block %lld is a value counter", t[0]);
-		struct roi_op_row *rows = roi_arena_array(v->arena, b->nops + 1, sizeof *rows);
-		if (b->nops)
-			memcpy(rows, b->ops, b->nops * sizeof *rows);
-		rows[b->nops] = (struct roi_op_row){synthetic_op(u, ops, "spill"), (unsigned)t[1], (unsigned)t[2],
-						    (uint64_t)t[3]};
-		b->ops = rows;
-		b->nops++;
+		struct roi_op_row row = {synthetic_op(u, ops, "spill"), (unsigned)t[1], (unsigned)t[2], (uint64_t)t[3]};
+		add_rows(v->arena, b, false, &row, 1);
 	}
 	return 0;
 }

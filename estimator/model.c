@@ -31,7 +31,7 @@ static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct 
 	    (c->access && jv_one_of(v, w, "access", c->access, roi_accesses)) ||
 	    (c->from && !roi_type_valid(c->from) && jv_one_of(v, w, "from", c->from, roi_type_names)) ||
 	    (c->operand && !roi_operand_valid(c->operand) &&
-	     jv_fail(v, w, "operand '%s' is not \"const\", \"pow2\", \"wide\", \"local\", \"global\" or a shift amount (0 to 63)", c->operand)))
+	     jv_fail(v, w, "operand '%s' is not " ROI_OPERAND_VALUES, c->operand)))
 		return -1;
 	if (cJSON_GetObjectItemCaseSensitive(o, "energy_j")) {
 		if (jv_number(v, o, w, "energy_j", true, 0, HUGE_VAL, &c->energy_j) != 0)

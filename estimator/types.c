@@ -36,6 +36,11 @@ static bool sized_type(const char *t)
 	return true;
 }
 
+bool roi_kind_is(const char *kind, const char *a, const char *b, const char *c)
+{
+	return strcmp(kind, a) == 0 || (b && strcmp(kind, b) == 0) || (c && strcmp(kind, c) == 0);
+}
+
 bool roi_operand_valid(const char *s)
 {
 	if (strcmp(s, "const") == 0 || strcmp(s, "pow2") == 0 || strcmp(s, "wide") == 0 ||

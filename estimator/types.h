@@ -22,9 +22,14 @@ bool roi_type_valid(const char *t);
 
 /* The kind of operand that decides an operation's code, as the metadata and models name it:
  * "const" (a constant second operand), "pow2" (a multiply or divide by a power of two, or its
- * negative), the amount of a shift or rotate ("0" to "63"), or where a loaded or stored variable
+ * negative), "wide" (a multiply by a constant wider than half the width), the amount of a shift,
+ * rotate or subscript scaling ("0" to "63"), or where a loaded or stored variable
  * lives ("local", "global"). */
 bool roi_operand_valid(const char *s);
+/* Whether kind is a, b or c (b and c may be NULL). */
+bool roi_kind_is(const char *kind, const char *a, const char *b, const char *c);
+/* What roi_operand_valid accepts, for error messages. */
+#define ROI_OPERAND_VALUES "\"const\", \"pow2\", \"wide\", \"local\", \"global\" or a shift amount (0 to 63)"
 
 enum roi_tclass roi_type_class(const char *type);
 const char *roi_class_name(enum roi_tclass c);  /* NULL for ROI_TC_NONE */
