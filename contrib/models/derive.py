@@ -531,7 +531,7 @@ class Target:
         self.snips = snippets(self.t)
         c = os.path.join(tmp, arch + '.c')
         self.source = c_source(self.t, self.snips)
-        self.measured = collections.defaultdict(list)
+        self.operands = typical_operands(self.t)
         with open(c, 'w') as f:
             f.write(self.source)
         self.items = parse_asm(arch, run(self.t['cc'] + ['-S', c, '-o', '-']))
@@ -711,9 +711,9 @@ def typical_operands(t):
     return tab
 
 
-def measured_source(t, src, fn):
-    """The snippets' source with a main that runs snippet fn RUNS times over typical operands."""
-    ct, tab = t['ctypes'], typical_operands(t)
+def measured_source(t, src, tab, fn):
+    """The snippets' source with a main that runs snippet fn RUNS times over the operands tab."""
+    ct = t['ctypes']
     lit = lambda x, v: ('%.6gf' % v) if x == 'f32' else ('%.9g' % v) if x[0] == 'f' else (
         '%dLL' % v if x[0] == 'i' else '%uULL' % v)
     out = [src.replace('int main(void) { return 0; }', '')]
@@ -732,7 +732,7 @@ def measure_routines(T, tmp, fn, routines):
         raise SystemExit('derive: %s is missing: "make all" first (simavr measures the routines)' % roi)
     c = os.path.join(tmp, 'measure-%s.c' % fn)
     with open(c, 'w') as f:
-        f.write(measured_source(T.t, T.source, fn) + ''.join(
+        f.write(measured_source(T.t, T.source, T.operands, fn) + ''.join(
             '__asm__(".global __wrap_%s\\n__wrap_%s: ret");\n' % (r, r) for r in sorted(set(routines))))
     cyc = []
     for stub in (False, True):
@@ -775,7 +775,6 @@ def derive(arch, tmp, trace=None):
             if arch == 'avr' and part[3] and measured(match):
                 walked = sum(T.routine(r) for r in part[3])
                 got = measure_routines(T, tmp, 's%d' % (n - 1), part[3])
-                T.measured[tuple(sorted(part[3]))].append(got)
                 part = (part[0] - walked + got,) + part[1:]
             parts.append(part)
         core = sum(p[0] for p in parts) / len(parts)
@@ -854,22 +853,18 @@ def derive(arch, tmp, trace=None):
     fep = T.seq_cost([i for i in ep_ins if is_frame_setup(arch, *i)])[0]
     if fpro == 0 or fep == 0:
         raise SystemExit('derive: no stack frame set up or released in the callee snippet: %s %s' % (pro_ins, ep_ins))
-    pushed += fpro
-    popped += fep
     # (the argument's spill to its stack slot is the frame store roi counts at the entry)
-    ccyc = cs[0] + pro[0] + pro[1] - pushed
+    ccyc = cs[0] + pro[0] + pro[1] - pushed - fpro
     rows.append(dict(kind='call', cycles=round(ccyc, 1),
                      note='call site with one int argument and int result (core %g; its frame reads %g and '
                           'writes %g are frame operations) + callee prologue with a stack frame and the argument '
                           'spilled (%g, of which %g saves %d registers and sets up the frame: the "save" and '
                           '"frame" operations, and %g spills the argument: a frame store); callee body not '
-                          'included' % (cs[0], cs[1], cs[2], sum(pro[:3]), pushed, nsaved, pro[2])))
-    rows.append(dict(kind='ret', cycles=round(ep[0] + ep[2] - popped, 1),
+                          'included' % (cs[0], cs[1], cs[2], sum(pro[:3]), pushed + fpro, nsaved, pro[2])))
+    rows.append(dict(kind='ret', cycles=round(ep[0] + ep[2] - popped - fep, 1),
                      note='epilogue of a function with a stack frame and the return instruction, without the '
                           'restores of saved registers and the frame\'s release (%g); the returned value is '
-                          'loaded by the move before it' % popped))
-    pushed -= fpro
-    popped -= fep
+                          'loaded by the move before it' % (popped + fep)))
     # a byte of a spill slot moved by the register allocator's reloads: AVR ldd/std 2 a byte; ARM
     # ldr/str 2 a 4-byte word
     rows.append(dict(kind='spill', cycles=2.0 if arch == 'avr' else 0.5,
