@@ -205,15 +205,16 @@ bool roi_op_is_added(const struct roi_op *op)
 	return roi_kind_is(op->kind, "save", "frame", "spill");
 }
 
-/* The unit's operation KIND that the loader adds, added by the first function that needs it (the
- * plugin writes no operation of these kinds; ops has room for them after the unit's table, where
- * the search from the end finds them at once). */
-static unsigned synthetic_op(struct roi_unit *u, struct roi_op *ops, const char *kind)
+/* The unit's operation KIND (with OPERAND, or none) that the loader adds, added by the first
+ * function that needs it (the plugin writes no operation of these kinds; ops has room for them
+ * after the unit's table, where the search from the end finds them at once). */
+static unsigned synthetic_op(struct roi_unit *u, struct roi_op *ops, const char *kind, const char *operand)
 {
 	for (size_t i = u->nops; i-- > 0;)
-		if (strcmp(ops[i].kind, kind) == 0)
+		if (strcmp(ops[i].kind, kind) == 0 &&
+		    (ops[i].operand == operand || (ops[i].operand && operand && strcmp(ops[i].operand, operand) == 0)))
 			return (unsigned)i;
-	ops[u->nops] = (struct roi_op){.kind = kind, .bytes = -1, .cases = -1};
+	ops[u->nops] = (struct roi_op){.kind = kind, .operand = operand, .bytes = -1, .cases = -1};
 	return (unsigned)u->nops++;
 }
 
@@ -229,11 +230,18 @@ static void add_rows(struct roi_arena *arena, struct roi_block *b, bool first, c
 	b->nops += n;
 }
 
+/* A frame smaller than this many bytes has its size as the operand of its "frame" operation: an
+ * AVR prologue makes such a frame with a push or rcall per byte or two and its epilogue frees it
+ * with a pop per byte, so its cost grows with the size; a larger one moves the stack pointer, at a
+ * cost that does not depend on the size (as every frame on ARM). */
+#define SMALL_FRAME 8
+static const char *const small_frame[SMALL_FRAME] = {"0", "1", "2", "3", "4", "5", "6", "7"};
+
 /* "saved" and "frame": the callee-saved registers the function's prologue saves and its epilogue
  * restores, and the bytes of its stack frame (the plugin's RTL pass reads both off the register
  * allocation). They become operations of the entry block on the function's own line, the line
  * its prologue and epilogue belong to: "save" once per register per call, "frame" once per call
- * of a function with a frame. */
+ * of a function with a frame, with the size as operand when the frame is small. */
 static void add_frame_ops(struct roi_unit *u, struct roi_op *ops, struct roi_function *fn, struct roi_block *entry,
 			  long long saved, long long frame, struct roi_arena *arena)
 {
@@ -241,9 +249,11 @@ static void add_frame_ops(struct roi_unit *u, struct roi_op *ops, struct roi_fun
 	size_t n = 0;
 
 	if (saved > 0)
-		rows[n++] = (struct roi_op_row){synthetic_op(u, ops, "save"), fn->file, fn->line, (uint64_t)saved};
+		rows[n++] = (struct roi_op_row){synthetic_op(u, ops, "save", NULL), fn->file, fn->line, (uint64_t)saved};
 	if (frame > 0)
-		rows[n++] = (struct roi_op_row){synthetic_op(u, ops, "frame"), fn->file, fn->line, 1};
+		rows[n++] = (struct roi_op_row){
+			synthetic_op(u, ops, "frame", frame < SMALL_FRAME ? small_frame[frame] : NULL), fn->file,
+			fn->line, 1};
 	/* first, like the prologue: the rows are in the order of the statements (gcov-check cuts a
 	 * block after its calls) */
 	add_rows(arena, entry, true, rows, n);
@@ -268,7 +278,7 @@ static int add_spills(const struct jv *v, const cJSON *spills, const char *w, st
 		struct roi_block *b = &blk[t[0]];
 		if (b->value)
 			return jv_fail(v, ew, "block %lld is a value counter", t[0]);
-		struct roi_op_row row = {synthetic_op(u, ops, "spill"), (unsigned)t[1], (unsigned)t[2], (uint64_t)t[3]};
+		struct roi_op_row row = {synthetic_op(u, ops, "spill", NULL), (unsigned)t[1], (unsigned)t[2], (uint64_t)t[3]};
 		add_rows(v->arena, b, false, &row, 1);
 	}
 	return 0;
@@ -487,8 +497,9 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 	u->files = f;
 	u->nfiles = i;
 
-	/* (three more: the "save" and "frame" of add_frame_ops, the "spill" of add_spills) */
-	struct roi_op *o = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + 3, sizeof *o);
+	/* (room for the ops the loader adds: "save" and "frame" of add_frame_ops, a "frame" per small
+	 * size, the "spill" of add_spills) */
+	struct roi_op *o = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + 3 + SMALL_FRAME, sizeof *o);
 	i = 0;
 	cJSON_ArrayForEach(x, ops) {
 		snprintf(w, sizeof w, "ops[%zu]", i);

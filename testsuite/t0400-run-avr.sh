@@ -368,6 +368,21 @@ test_expect_success 'the estimate counts them once per call, and a struct copy p
 		"3 copies of 12 bytes"
 '
 
+# A frame below 8 bytes is made with pushes and freed with a pop per byte, so its size is the
+# operation's operand. leaf's frame at -O0 is its parameter's byte (want-O0 says 1), made by
+# "push __zero_reg__" (2 cycles), pointed at by "in r28"/"in r29" (1 each) and freed by
+# "pop __tmp_reg__" (2): 6 cycles a call in the derived model. The 32 bytes of mix and the 10 of
+# main move the stack pointer: "in" twice, "sbiw" (2), SREG saved around "cli" and three "out"
+# (5) in the prologue, "adiw" (2) and the same 5 in the epilogue, 16 cycles whatever the size.
+test_expect_success 'a small frame is priced by its size: leaf 1 byte, 6 cycles a call' '
+	test_grep "^leaf [0-9]* 1\$" want-O0 && test_grep "^mix [0-9]* 32\$" want-O0 &&
+	test_grep "^main [0-9]* 10\$" want-O0 &&
+	"$ROI" estimate --json --model "$ROI_SRC/models/atmega32u4.json" prologue-O0.elf >base.json &&
+	test_equal 3 "$(fn_calls base.json leaf)" && test_equal 1 "$(fn_calls base.json mix)" &&
+	test_equal 5 "$(op_count base.json frame)" &&
+	test_equal $((3 * 6 + 2 * 16)) "$(jq "[.ops[] | select(.kind == \"frame\") | .cycles] | add" base.json)"
+'
+
 cat >spill.c <<\CEOF
 #include <stdint.h>
 volatile uint32_t in32 = 12345;

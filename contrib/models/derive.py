@@ -223,10 +223,11 @@ def avr_saved(reg):
 
 def is_frame_setup(arch, m, ops):
     """Whether a prologue or epilogue instruction allocates or releases the stack frame or sets the
-    frame pointer: AVR's rcall . and pops into __tmp_reg__ for small frames, the stack pointer
-    (0x3d, 0x3e) moved with SREG (0x3f) saved around cli for large ones; ARM's sub/add sp and r7."""
+    frame pointer: AVR's rcall . (two bytes), push __zero_reg__ (one) and pops into __tmp_reg__ for
+    small frames, the stack pointer (0x3d, 0x3e) moved with SREG (0x3f) saved around cli for large
+    ones; ARM's sub/add sp and r7."""
     if arch == 'avr':
-        return ((m == 'rcall' and ops.strip() in ('.', '.+0')) or (m == 'pop' and not avr_saved(ops)) or
+        return ((m == 'rcall' and ops.strip() in ('.', '.+0')) or (m in ('push', 'pop') and not avr_saved(ops)) or
                 m in ('in', 'out', 'cli', 'sbiw', 'adiw'))
     return not m.startswith(('ldr', 'str', 'push', 'pop')) and ('sp' in ops or ops.startswith('r7'))
 
@@ -375,6 +376,8 @@ class Lib:
 OPS = dict(add='+', sub='-', mul='*', div='/', mod='%', **{'and': '&', 'or': '|', 'xor': '^'},
            shl='<<', shr='>>', eq='==', ne='!=', lt='<', le='<=', gt='>', ge='>=')
 COMPARISONS = ('eq', 'ne', 'lt', 'le', 'gt', 'ge')
+# frames smaller than this many bytes have their size as the operand of "frame" (estimator/meta.c)
+SMALL_FRAME = 8
 
 
 def snippets(t):
@@ -490,6 +493,10 @@ def c_source(t, snips):
             src.append('#define ROI_ID "%d"\nvoid s%d(void) { %s }\n#undef ROI_ID' % (n, n, body))
             n += 1
     src.append('#define ROI_ID "x"' + EXTRA)
+    # functions whose frame holds n bytes: small frames cost by the byte on AVR (meta.c SMALL_FRAME)
+    for n in range(1, SMALL_FRAME + 1):
+        src.append('#undef ROI_ID\n#define ROI_ID "f%d"\nvoid frame%d(void) { volatile char a[%d]; M(p); a[0] = 0; M(r); }'
+                   % (n, n, n))
     return '\n'.join(src) + '\n'
 
 
@@ -870,9 +877,25 @@ def derive(arch, tmp, trace=None):
     rows.append(dict(kind='spill', cycles=2.0 if arch == 'avr' else 0.5,
                      note='one byte of a spill slot loaded or stored (%s)' % (
                          'ldd/std Y+q 2' if arch == 'avr' else 'ldr/str [sp, #q] 2 a word')))
-    rows.append(dict(kind='frame', cycles=round(fpro + fep, 1),
-                     note='a stack frame allocated in the prologue (%g) and released in the epilogue (%g): '
-                          'the stack pointer moved and the frame pointer set' % (fpro, fep)))
+    # the callee's frame cost stands for no size; a frame of every small size and one of
+    # SMALL_FRAME bytes (the large frames' cost, the entry without operand) are measured on
+    # functions of their own; a small size gets an entry where its cost differs from a large one's
+    frames = []
+    for n in range(SMALL_FRAME, 0, -1):
+        fi = [k for k, it in enumerate(T.items) if it == ('func', 'frame%d' % n)][0]
+        fpro = T.seq_cost([i for i in T.region(None, 'p_f%d' % n, start=fi + 1) if is_frame_setup(arch, *i)])[0]
+        fep = T.seq_cost([i for i in T.region('r_f%d' % n) if is_frame_setup(arch, *i)])[0]
+        if fpro == 0 or fep == 0:
+            raise SystemExit('derive: no stack frame set up or released in frame%d' % n)
+        size = '%d byte%s' % (n, 's' if n > 1 else '') if n < SMALL_FRAME else '%d bytes or more' % n
+        row = dict(kind='frame', cycles=round(fpro + fep, 1),
+                   note='a stack frame of %s allocated in the prologue (%g) and released in the epilogue (%g)'
+                        % (size, fpro, fep))
+        if n < SMALL_FRAME:
+            row['operand'] = str(n)
+        if n == SMALL_FRAME or row['cycles'] != frames[0]['cycles']:
+            frames.append(row)
+    rows.extend(frames[:1] + frames[:0:-1])
     rows.append(dict(kind='save', cycles=round((pushed + popped) / nsaved, 2),
                      note='one callee-saved register saved in the prologue and restored in the epilogue '
                           '(%s)' % ('push 2 + pop 2' if arch == 'avr' else 'one more register of PUSH and POP')))
