@@ -687,13 +687,28 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
       return false;
     }
   if (!is_gimple_call (stmt) || gimple_call_internal_p (stmt)
-      || !gimple_call_fndecl (stmt) || !DECL_NAME (gimple_call_fndecl (stmt))
-      || gimple_call_num_args (stmt) < 3)
+      || !gimple_call_fndecl (stmt) || !DECL_NAME (gimple_call_fndecl (stmt)))
     return false;
   static const char *const routines[] = { "memcpy", "memmove", "memset", "memcmp" };
   const char *name = IDENTIFIER_POINTER (DECL_NAME (gimple_call_fndecl (stmt)));
   if (!strncmp (name, "__builtin_", 10))
     name += 10;
+  /* strlen walks the string to its end: the length it returns, counted
+     once the call is done (roi_counter_add), where the block goes on; read
+     back from where the call put it, so never from a volatile object  */
+  tree lhs = gimple_call_lhs (stmt);
+  if (!strcmp (name, "strlen") && gimple_call_num_args (stmt) == 1 && lhs
+      && INTEGRAL_TYPE_P (TREE_TYPE (lhs)) && !TREE_THIS_VOLATILE (lhs)
+      && !TYPE_VOLATILE (TREE_TYPE (lhs)) && !stmt_ends_bb_p (stmt))
+    {
+      op->kind = "bytes";
+      op->callee = "strlen";
+      op->direct = true;
+      *amount = lhs;
+      return true;
+    }
+  if (gimple_call_num_args (stmt) < 3)
+    return false;
   for (size_t i = 0; i < ARRAY_SIZE (routines); i++)
     if (!strcmp (name, routines[i]))
       {

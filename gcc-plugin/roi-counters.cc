@@ -105,13 +105,26 @@ roi_counter_increment (basic_block bb, tree counters, unsigned idx)
 
 /* counters[idx] += AMOUNT just before STMT: a value counter adds up what
    its site ran with (the bits a shift moved, the bytes memcpy copied), so it
-   wraps or, 16 bits wide, saturates like a block counter.  */
+   wraps or, 16 bits wide, saturates like a block counter.  An AMOUNT that is
+   the call's own result (the length strlen returned) is added just after it,
+   read from its variable first where it is one in memory (-O0).  */
 void
 roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
 {
   tree type = counter_type ();
   tree ref = counter_ref (counters, idx);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  if (is_gimple_call (stmt) && amount == gimple_call_lhs (stmt))
+    {
+      gsi_next (&gsi);
+      if (!is_gimple_val (amount))
+	{
+	  tree loaded = make_ssa_name (TREE_TYPE (amount));
+	  gsi_insert_before (&gsi, gimple_build_assign (loaded, unshare_expr (amount)),
+			     GSI_SAME_STMT);
+	  amount = loaded;
+	}
+    }
 
   tree value = make_ssa_name (type);
   gsi_insert_before (&gsi, gimple_build_assign (value, NOP_EXPR, amount), GSI_SAME_STMT);

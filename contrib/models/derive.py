@@ -85,7 +85,8 @@ ARM_ONE = set(('mov mvn movw movt add addw adc sub subw sbc rsb and orr orn eor 
                'tst teq mul mla mls umull smull umlal smlal sxtb sxth uxtb uxth sxtab sxtah uxtab uxtah ubfx sbfx '
                'bfi bfc clz rbit rev rev16 revsh adr neg nop it cpsid cpsie dmb dsb isb ssat usat '
                'smulbb smulbt smultb smultt smlabb smlabt smlatb smlatt smulwb smulwt smlawb smlawt umaal '
-               'smmul smmla smlad smuad uadd8 usub8 sel qadd qsub').split())
+               'smmul smmla smlad smuad uadd8 usub8 sel qadd qsub '
+               'pld').split())        # (pld: a preload hint; the M4 has no data cache, it loads nothing)
 ARM_CONDS = 'eq ne cs hs cc lo mi pl vs vc hi ls ge lt gt le al'.split()
 ARM_BR = (1, 1 + P)      # b<cond>, cbz, cbnz: not taken / taken
 ARM_LOADS = ('ldr', 'ldrb', 'ldrh', 'ldrsb', 'ldrsh')
@@ -464,6 +465,8 @@ def snippets(t):
     for f in ('memcpy', 'memmove', 'memset', 'memcmp'):
         src = '(int) gv_u8' if f == 'memset' else 'gb_s'
         add(dict(kind='call', callee=f), ['M(b); gv_i = (int) (long) %s(gb_d, %s, gv_size); M(e);' % (f, src)])
+    # strlen by the length it returns: the call reads the terminating byte, each byte before is a turn
+    add(dict(kind='call', callee='strlen'), ['M(b); gv_i = (int) strlen((const char *) gb_s); M(e);'])
     return out
 
 
@@ -802,7 +805,8 @@ def derive(arch, tmp, trace=None):
         elif match['kind'] == 'call' and match.get('callee') and arch == 'avr':
             value = dict(kind='bytes', callee=match['callee'], cycles=round(turns, 1),
                          note='one byte more: a turn of the routine\'s loop along its typical path')
-            core -= turns
+            if match['callee'] != 'strlen':     # (strlen's turn for the terminating byte stays)
+                core -= turns
         elif match['kind'] == 'call' and match.get('callee'):
             # newlib's routines copy and compare words in unrolled loops, no turn is a byte: the
             # call's typical path stands for a typical length

@@ -1,6 +1,7 @@
 /* values.c — operations whose cost grows with a run-time value: a shift by a
  * variable amount (1 + 3 + 7 + 12 = 23 bits), memset of n + 1 bytes
- * (2 + 4 + 8 + 13 = 27) and memcpy of n bytes (23), four times each in a loop.
+ * (2 + 4 + 8 + 13 = 27), memcpy of n bytes (23) and strlen of the n + 1 bytes
+ * set (27: the byte after them is cleared), four times each in a loop.
  * Portable: the same sums on the host and on AVR.  */
 #include <stdint.h>
 #include <string.h>
@@ -21,6 +22,8 @@ int main(void)
 		acc += (uint16_t) (x >> n);
 		memset(buf, n, n + 1u);
 		memcpy(copy, buf, n);
+		buf[n + 1u] = 0;
+		acc += (uint32_t) strlen((const char *) buf);
 	}
 	sink = acc + copy[0];
 	return 0;
