@@ -456,15 +456,35 @@ is_frame_resident (tree name)
   return TREE_CODE (name) == SSA_NAME && is_frame_resident_var (SSA_NAME_VAR (name));
 }
 
+/* A "frame" load or store of NAME's slot; TYPE: the bytes a narrowed read
+   takes (narrowed_read), else NULL_TREE.  */
 static void
-emit_frame_access (roi_op_sink sink, void *ctx, const char *kind, tree name)
+emit_frame_access (roi_op_sink sink, void *ctx, const char *kind, tree name, tree type)
 {
   struct roi_op op;
   memset (&op, 0, sizeof op);
   op.kind = kind;
-  op.type = TREE_TYPE (name);
+  op.type = type ? type : TREE_TYPE (name);
   op.access = "frame";
   sink (ctx, &op);
+}
+
+/* The type a conversion STMT narrows its operand NAME to, or NULL_TREE: GCC
+   reads a narrowed variable's slot in the narrow mode (expand takes the low
+   part of the memory reference), so (uint8_t) x of a uint32_t x in the frame
+   loads one byte, not four.  */
+static tree
+narrowed_read (roi_stmt stmt, tree name)
+{
+  if (!is_gimple_assign (stmt) || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (stmt))
+      || gimple_assign_rhs1 (stmt) != name)
+    return NULL_TREE;
+  tree to = TREE_TYPE (gimple_assign_lhs (stmt)), from = TREE_TYPE (name);
+  if (!INTEGRAL_TYPE_P (to) || !INTEGRAL_TYPE_P (from)
+      || TYPE_PRECISION (to) >= TYPE_PRECISION (from)
+      || TYPE_PRECISION (to) % BITS_PER_UNIT != 0)
+    return NULL_TREE;
+  return to;
 }
 
 /* At -O0 a statement reads every variable it uses from the frame and writes
@@ -480,10 +500,10 @@ classify_frame_accesses (roi_stmt stmt, roi_op_sink sink, void *ctx)
 
   FOR_EACH_SSA_TREE_OPERAND (name, stmt, iter, SSA_OP_USE)
     if (is_frame_resident (name))
-      emit_frame_access (sink, ctx, "load", name);
+      emit_frame_access (sink, ctx, "load", name, narrowed_read (stmt, name));
   FOR_EACH_SSA_TREE_OPERAND (name, stmt, iter, SSA_OP_DEF)
     if (is_frame_resident (name))
-      emit_frame_access (sink, ctx, "store", name);
+      emit_frame_access (sink, ctx, "store", name, NULL_TREE);
 }
 
 void
@@ -491,7 +511,7 @@ roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx)
 {
   for (tree parm = DECL_ARGUMENTS (fndecl); parm; parm = DECL_CHAIN (parm))
     if (is_frame_resident_var (parm))
-      emit_frame_access (sink, ctx, "store", parm);
+      emit_frame_access (sink, ctx, "store", parm, NULL_TREE);
 }
 
 /* A variant of TYPE that bears a width typedef (uint32_t), taken from an

@@ -385,6 +385,34 @@ test_expect_success 'a small frame is priced by its size: leaf 1 byte, 6 cycles 
 	test_equal $((3 * 6 + 2 * 16)) "$(jq "[.ops[] | select(.kind == \"frame\") | .cycles] | add" base.json)"
 '
 
+cat >narrow.c <<\CEOF
+#include <stdint.h>
+volatile uint32_t in32 = 0x12345678;
+volatile uint16_t out;
+int main(void)
+{
+	uint32_t x = in32;
+	uint8_t lo = (uint8_t) x;
+	uint16_t mid = (uint16_t) x;
+	out = (uint16_t) (lo + mid + (uint16_t) (x >> 8));
+	return 0;
+}
+CEOF
+
+# At -O0 every use of a variable reads its frame slot, but a conversion to a narrower type reads
+# only the bytes it keeps: lo and mid read 1 and 2 bytes of x, the shift all 4. The frame loads'
+# bytes (1 + 2 for the narrowings, 1 + 2 for lo and mid, 4 for x) are the "ldd rN,Y+k" avr-gcc
+# writes: 10.
+test_expect_success 'at -O0 a narrowed variable is read in the narrow width, as avr-gcc does' '
+	avr_cc -O0 -S narrow.c -o narrow.s &&
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" narrow.c -o narrow.elf &&
+	roi_avr narrow.elf >/dev/null &&
+	"$ROI" estimate --json narrow.elf >narrow.json &&
+	test_equal 10 "$(grep -c "ldd r[0-9]*,Y+" narrow.s)" "by hand" &&
+	test_equal 10 "$(jq "[.ops[] | select(.kind == \"load\" and .access == \"frame\") |
+		.count * (.type | ltrimstr(\"u\") | ltrimstr(\"i\") | tonumber / 8)] | add" narrow.json)"
+'
+
 cat >spill.c <<\CEOF
 #include <stdint.h>
 volatile uint32_t in32 = 12345;
