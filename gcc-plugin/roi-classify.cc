@@ -639,6 +639,10 @@ roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
   struct typed_sink typed = { sink, ctx, stmt };
   sink = name_types;
   ctx = &typed;
+  /* "x ={v} {CLOBBER}" ends a variable's life at the end of its scope: no
+     code (an aggregate assignment in form, it is not a copy)  */
+  if (gimple_clobber_p (stmt))
+    return;
   if (!is_gimple_debug (stmt) && gimple_code (stmt) != GIMPLE_LABEL)
     classify_frame_accesses (stmt, sink, ctx);
   switch (gimple_code (stmt))

@@ -60,6 +60,27 @@ test_expect_success 'linking keeps one record per unit; PHIs are not operations'
 	! jq -r ".[].ops[].kind" linked.json | grep -i phi
 '
 
+# buf's scope ends in every turn of the loop: GIMPLE says so with "buf ={v} {CLOBBER}", an
+# aggregate assignment in form that makes no code. By hand: no copy; at -O0 3 memsets of 16 bytes
+# (-O2 stores the one byte it reads).
+test_expect_success 'the end of a variable'"'"'s scope (a clobber) is not a copy' '
+	cat >scope.c <<-CEOF &&
+	#include <string.h>
+	volatile int sink;
+	int main(void) { for (int r = 0; r < 3; r++) { char buf[16]; memset(buf, r, sizeof buf); sink = buf[r]; } return 0; }
+	CEOF
+	for opt in -O0 -O2; do
+		rm -f scope.roi && roi_link scope $opt scope.c && ./scope &&
+		"$ROI" estimate --json scope >scope.json &&
+		test_equal 0 "$(op_count scope.json copy)" "$opt copies" &&
+		test_equal 0 "$(jq "[.ops[] | select(.kind == \"bytes\" and .callee == null) | .count] | add // 0" scope.json)" ||
+		return 1
+	done &&
+	rm -f scope.roi && roi_link scope -O0 scope.c && ./scope &&
+	"$ROI" estimate --json scope >scope.json &&
+	test_equal 48 "$(jq "[.ops[] | select(.kind == \"bytes\" and .callee == \"memset\") | .count] | add" scope.json)"
+'
+
 test_expect_success '64-bit counters on request' '
 	gcc -O0 -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-counter-bits=64 -c one.c -o wide.o &&
 	test_equal 64 "$(meta_json wide.o | jq ".[0].counter_bits")" &&
