@@ -17,7 +17,6 @@
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 roi=$top/build/bin/roi
-base=$top/models/atmega32u4.json
 mcu=atmega32u4
 work=$top/build/accuracy
 out=${ROI_ACCURACY_JSON:-$top/bench/results/accuracy.json}
@@ -29,6 +28,9 @@ rows=$work/rows.txt
 for opt in $opts; do
 	dir=$work/${opt#-}
 	rm -rf "$dir" && mkdir -p "$dir/host"
+	# the prior: the base model derived at the level (contrib/models/README.md)
+	base=$top/models/atmega32u4.json
+	test "$opt" != -Os || base=$top/models/atmega32u4-Os-derived.json
 	"$roi" calibrate --target avr --mcu $mcu --base "$base" "$opt" --work "$dir/elf" \
 		--leave-one-out "$dir/loo" -o "$dir/model.json" 2>"$dir/calibrate.log" >&2
 	jq -r '.calibration.programs[] | "\(.name) \(.measured_cycles)"' "$dir/model.json" |

@@ -466,12 +466,14 @@ def snippets(t):
         src = '(int) gv_u8' if f == 'memset' else 'gb_s'
         add(dict(kind='call', callee=f), ['M(b); gv_i = (int) (long) %s(gb_d, %s, gv_size); M(e);' % (f, src)])
     # strlen by the length it returns: the call reads the terminating byte, each byte before is a turn
-    add(dict(kind='call', callee='strlen'), ['M(b); gv_i = (int) strlen((const char *) gb_s); M(e);'])
+    # (optimising, avr-gcc expands it to an inline loop of its own: no call to price)
+    if '-O0' in t['cc']:
+        add(dict(kind='call', callee='strlen'), ['M(b); gv_i = (int) strlen((const char *) gb_s); M(e);'])
     return out
 
 
 EXTRA = r'''
-int callee(int x) { M(p); int y = x; M(r); return y; }
+__attribute__((noinline)) int callee(int x) { M(p); int y = x; M(r); return y; }
 void s_call(void) { int a = gv_i, r; M(b); r = callee(a); M(e); gv_i = r; }
 #undef ROI_ID
 #define ROI_ID "sw"
@@ -776,10 +778,11 @@ def derive(arch, tmp, trace=None):
             ins = T.region('b_%d' % n, 'e_%d' % n)
             n += 1
             if match['kind'] in COMPARISONS:      # split off the branch
-                if not any(classify(arch, m, o)[0] == 'cbr' for m, o in ins):
+                # (at -Os avr-gcc tests equality with a skip, cpse, over a jump)
+                if not any(classify(arch, m, o)[0] in ('cbr', 'skip') for m, o in ins):
                     raise SystemExit('derive: no branch in %s: %s' % (match, ins))
-                k = max(i for i, (m, o) in enumerate(ins) if classify(arch, m, o)[0] == 'cbr')
-                brs.append(cost(arch, ins[k][0], ins[k][1], 'cbr', False))
+                k = max(i for i, (m, o) in enumerate(ins) if classify(arch, m, o)[0] in ('cbr', 'skip'))
+                brs.append(cost(arch, ins[k][0], ins[k][1], classify(arch, ins[k][0], ins[k][1])[0], False))
                 ins = ins[:k] + ins[k + 1:]
             part = T.seq_cost(ins)
             if arch == 'avr' and part[3] and measured(match):
@@ -857,12 +860,16 @@ def derive(arch, tmp, trace=None):
         popped = sum(T.seq_cost([i])[0] for i in ep_ins if i[0] == 'pop' and avr_saved(i[1]))
     else:                               # PUSH and POP take 1+N: one cycle per register each way
         pushed = popped = float(nsaved)
-    if nsaved == 0:
+    optimised = '-O0' not in t['cc']
+    if nsaved == 0 and not optimised:
         raise SystemExit('derive: the callee snippet saves no register: %s' % pro_ins)
+    # one register's save and restore (optimised, the callee keeps x where it came: a push and a pop)
+    save1 = (pushed + popped) / nsaved if nsaved else cost(arch, 'push', 'r28', 'op', False) + cost(
+        arch, 'pop', 'r28', 'op', False)
     # the stack frame's allocation and release are the operation "frame"
     fpro = T.seq_cost([i for i in pro_ins if is_frame_setup(arch, *i)])[0]
     fep = T.seq_cost([i for i in ep_ins if is_frame_setup(arch, *i)])[0]
-    if fpro == 0 or fep == 0:
+    if (fpro == 0 or fep == 0) and not optimised:
         raise SystemExit('derive: no stack frame set up or released in the callee snippet: %s %s' % (pro_ins, ep_ins))
     # (the argument's spill to its stack slot is the frame store roi counts at the entry)
     ccyc = cs[0] + pro[0] + pro[1] - pushed - fpro
@@ -900,7 +907,7 @@ def derive(arch, tmp, trace=None):
         if n == SMALL_FRAME or row['cycles'] != frames[0]['cycles']:
             frames.append(row)
     rows.extend(frames[:1] + frames[:0:-1])
-    rows.append(dict(kind='save', cycles=round((pushed + popped) / nsaved, 2),
+    rows.append(dict(kind='save', cycles=round(save1, 2),
                      note='one callee-saved register saved in the prologue and restored in the epilogue '
                           '(%s)' % ('push 2 + pop 2' if arch == 'avr' else 'one more register of PUSH and POP')))
     return T, without_index_scaling(t, rows)
@@ -988,7 +995,8 @@ def write_model(path, t, rows, routines, sanity):
         ('roi_model', 1), ('part', t['part']), ('arch', 'avr' if t is TARGETS['avr'] else 'arm'),
         ('core', t['core']), ('clock_hz', int(t['clock'])), ('supply_v', t['supply']),
         ('energy_per_cycle_j', float('%.4g' % (t['supply'] * t['current'] / t['clock']))),
-        ('energy_source', t['energy_source']), ('compiler', t['compiler']), ('opt', 'O0'), ('abi', t['abi']),
+        ('energy_source', t['energy_source']), ('compiler', t['compiler']), ('opt', t.get('opt', 'O0')),
+        ('abi', t['abi']),
         ('provenance', prov)])
     head = json.dumps(m, indent=2)[:-2]
     lines = [json.dumps(r) for r in rows]
@@ -1011,7 +1019,20 @@ def main():
     ap.add_argument('--out', default=os.path.join(ROOT, 'models'))
     ap.add_argument('--trace', metavar='SYMBOL', help='print the typical path through a library routine')
     ap.add_argument('--keep', metavar='DIR', help='keep the generated C, assembly and ELF files in DIR')
+    ap.add_argument('--opt', choices=['O0', 'Os'], default='O0',
+                    help='the level the snippets are compiled at (Os: AVR only, the prior of the optimised '
+                         'calibrations, written to atmega32u4-Os-derived.json)')
     a = ap.parse_args()
+    if a.opt != 'O0':
+        if a.arch and a.arch != ['avr']:
+            ap.error('--opt %s derives the AVR part only' % a.opt)
+        a.arch = ['avr']
+        t = TARGETS['avr']
+        t['cc'] = [('-' + a.opt) if x == '-O0' else x for x in t['cc']]
+        t['flags'] = t['flags'].replace('-O0', '-' + a.opt)
+        t['file'], t['opt'] = 'atmega32u4-%s-derived.json' % a.opt, a.opt
+        SANITY['avr'] = ('none at %s: make bench-accuracy shows what it is worth as the prior of the %s '
+                         'calibration (bench/results/accuracy.json)' % (a.opt, a.opt))
     for arch in a.arch or ['avr', 'arm']:
         tmp = a.keep or tempfile.mkdtemp(prefix='roi-derive.')
         os.makedirs(tmp, exist_ok=True)
