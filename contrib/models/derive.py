@@ -3,7 +3,8 @@
 
 For every (kind, type[, access|from]) the roi plugin produces, a tiny C snippet
 isolates the operation between two inline-asm markers; the target compiler
-compiles all snippets at -O0 (-S and linked).  The instructions between the
+compiles all snippets at -O0 (-S and linked; --opt Os: at -Os, for the AVR
+part, the prior of the -Os calibration).  The instructions between the
 markers are the operation's instructions (the difference against the same
 function without the statement); their cycles come from a timing table typed in
 from the AVR Instruction Set Manual / the Cortex-M4 TRM.  A call into a library
@@ -228,8 +229,8 @@ def is_frame_setup(arch, m, ops):
     small frames, the stack pointer (0x3d, 0x3e) moved with SREG (0x3f) saved around cli for large
     ones; ARM's sub/add sp and r7."""
     if arch == 'avr':
-        return ((m == 'rcall' and ops.strip() in ('.', '.+0')) or (m in ('push', 'pop') and not avr_saved(ops)) or
-                m in ('in', 'out', 'cli', 'sbiw', 'adiw'))
+        return ((m == 'rcall' and ops.strip() in ('.', '.+0')) or
+                (m in ('push', 'pop') and not avr_saved(ops)) or m in ('in', 'out', 'cli', 'sbiw', 'adiw'))
     return not m.startswith(('ldr', 'str', 'push', 'pop')) and ('sp' in ops or ops.startswith('r7'))
 
 
@@ -500,8 +501,8 @@ def c_source(t, snips):
     src.append('#define ROI_ID "x"' + EXTRA)
     # functions whose frame holds n bytes: small frames cost by the byte on AVR (meta.c SMALL_FRAME)
     for n in range(1, SMALL_FRAME + 1):
-        src.append('#undef ROI_ID\n#define ROI_ID "f%d"\nvoid frame%d(void) { volatile char a[%d]; M(p); a[0] = 0; M(r); }'
-                   % (n, n, n))
+        src.append('#undef ROI_ID\n#define ROI_ID "f%d"\n'
+                   'void frame%d(void) { volatile char a[%d]; M(p); a[0] = 0; M(r); }' % (n, n, n))
     return '\n'.join(src) + '\n'
 
 
@@ -894,7 +895,8 @@ def derive(arch, tmp, trace=None):
     frames = []
     for n in range(SMALL_FRAME, 0, -1):
         fi = [k for k, it in enumerate(T.items) if it == ('func', 'frame%d' % n)][0]
-        fpro = T.seq_cost([i for i in T.region(None, 'p_f%d' % n, start=fi + 1) if is_frame_setup(arch, *i)])[0]
+        pro_n = T.region(None, 'p_f%d' % n, start=fi + 1)
+        fpro = T.seq_cost([i for i in pro_n if is_frame_setup(arch, *i)])[0]
         fep = T.seq_cost([i for i in T.region('r_f%d' % n) if is_frame_setup(arch, *i)])[0]
         if fpro == 0 or fep == 0:
             raise SystemExit('derive: no stack frame set up or released in frame%d' % n)
@@ -1020,8 +1022,8 @@ def main():
     ap.add_argument('--trace', metavar='SYMBOL', help='print the typical path through a library routine')
     ap.add_argument('--keep', metavar='DIR', help='keep the generated C, assembly and ELF files in DIR')
     ap.add_argument('--opt', choices=['O0', 'Os'], default='O0',
-                    help='the level the snippets are compiled at (Os: AVR only, the prior of the optimised '
-                         'calibrations, written to atmega32u4-Os-derived.json)')
+                    help='the level the snippets are compiled at (Os: AVR only, the prior of the -Os '
+                         'calibration, written to atmega32u4-Os-derived.json)')
     a = ap.parse_args()
     if a.opt != 'O0':
         if a.arch and a.arch != ['avr']:
