@@ -468,7 +468,7 @@ def snippets(t):
         add(dict(kind='call', callee=f), ['M(b); gv_i = (int) (long) %s(gb_d, %s, gv_size); M(e);' % (f, src)])
     # strlen by the length it returns: the call reads the terminating byte, each byte before is a turn
     # (optimising, avr-gcc expands it to an inline loop of its own: no call to price)
-    if '-O0' in t['cc']:
+    if t.get('opt', 'O0') == 'O0':
         add(dict(kind='call', callee='strlen'), ['M(b); gv_i = (int) strlen((const char *) gb_s); M(e);'])
     return out
 
@@ -861,7 +861,7 @@ def derive(arch, tmp, trace=None):
         popped = sum(T.seq_cost([i])[0] for i in ep_ins if i[0] == 'pop' and avr_saved(i[1]))
     else:                               # PUSH and POP take 1+N: one cycle per register each way
         pushed = popped = float(nsaved)
-    optimised = '-O0' not in t['cc']
+    optimised = t.get('opt', 'O0') != 'O0'
     if nsaved == 0 and not optimised:
         raise SystemExit('derive: the callee snippet saves no register: %s' % pro_ins)
     # one register's save and restore (optimised, the callee keeps x where it came: a push and a pop)
