@@ -202,7 +202,7 @@ static int parse_loops(const struct jv *v, const cJSON *loops, const char *w, co
 
 bool roi_op_is_added(const struct roi_op *op)
 {
-	return roi_kind_is(op->kind, "save", "frame", "spill");
+	return roi_kind_is(op->kind, "save", "frame", "spill") || strcmp(op->kind, "jump") == 0;
 }
 
 /* The unit's operation KIND (with OPERAND, or none) that the loader adds, added by the first
@@ -259,27 +259,69 @@ static void add_frame_ops(struct roi_unit *u, struct roi_op *ops, struct roi_fun
 	add_rows(arena, entry, true, rows, n);
 }
 
-/* "spills": [block, file, line, bytes] rows of the register allocator's spill-slot traffic (the
- * plugin's RTL pass, roi-spills.cc): the operation "spill", once per byte, appended to its block. */
-static int add_spills(const struct jv *v, const cJSON *spills, const char *w, struct roi_unit *u,
-		      struct roi_op *ops, struct roi_function *fn, struct roi_block *blk)
+/* "spills" and "jumps": [block, file, line, n] rows of what the plugin's RTL pass saw in a block
+ * (roi-spills.cc, roi-jumps.cc): the bytes of spill-slot traffic and the unconditional jumps. Each
+ * becomes the operation KIND ("spill", "jump"), n per execution of its block, after its rows. */
+static int add_rtl_rows(const struct jv *v, const cJSON *rows, const char *w, const char *member,
+			const char *kind, struct roi_unit *u, struct roi_op *ops, struct roi_function *fn,
+			struct roi_block *blk)
 {
 	const long long max[4] = {(long long)fn->nblocks - 1, (long long)u->nfiles - 1, INT_MAX, 1LL << 40};
 	const cJSON *x;
 	char ew[320];
 	size_t i = 0;
 
-	cJSON_ArrayForEach(x, spills) {
+	cJSON_ArrayForEach(x, rows) {
 		long long t[4];
 
-		snprintf(ew, sizeof ew, "%s.spills[%zu]", w, i++);
+		snprintf(ew, sizeof ew, "%s.%s[%zu]", w, member, i++);
 		if (parse_tuple(v, x, ew, 4, max, t) != 0)
 			return -1;
 		struct roi_block *b = &blk[t[0]];
 		if (b->value)
 			return jv_fail(v, ew, "block %lld is a value counter", t[0]);
-		struct roi_op_row row = {synthetic_op(u, ops, "spill", NULL), (unsigned)t[1], (unsigned)t[2], (uint64_t)t[3]};
+		struct roi_op_row row = {synthetic_op(u, ops, kind, NULL), (unsigned)t[1], (unsigned)t[2], (uint64_t)t[3]};
 		add_rows(v->arena, b, false, &row, 1);
+	}
+	return 0;
+}
+
+/* The unit's operation like ops[i] but with OPERAND, added after the unit's table if it has none. */
+static unsigned variant_op(struct roi_unit *u, struct roi_op *ops, unsigned i, const char *operand)
+{
+	struct roi_op want = ops[i];
+
+	want.operand = operand;
+	for (size_t j = u->nops; j-- > 0;)
+		if (strcmp(ops[j].kind, want.kind) == 0 && ops[j].operand && strcmp(ops[j].operand, operand) == 0 &&
+		    (ops[j].type == want.type || (ops[j].type && want.type && strcmp(ops[j].type, want.type) == 0)) &&
+		    ops[j].cases == want.cases)
+			return (unsigned)j;
+	ops[u->nops] = want;
+	return (unsigned)u->nops++;
+}
+
+/* "tables": the blocks whose switch the compiler expanded as a jump table (the plugin's RTL pass,
+ * roi-jumps.cc): their switch takes the operand "table", since a table's dispatch costs the same
+ * whichever case runs and a decision tree's grows with the cases. */
+static int add_tables(const struct jv *v, const cJSON *tables, const char *w, struct roi_unit *u,
+		      struct roi_op *ops, struct roi_function *fn, struct roi_block *blk)
+{
+	const cJSON *x;
+	char ew[320];
+	size_t i = 0;
+
+	cJSON_ArrayForEach(x, tables) {
+		long long b;
+
+		snprintf(ew, sizeof ew, "%s.tables[%zu]", w, i++);
+		if (jv_integer_item(v, x, ew, 0, (long long)fn->nblocks - 1, &b) != 0)
+			return -1;
+		/* (the loader's own rows, in its arena: const only to their readers) */
+		struct roi_op_row *rows = (struct roi_op_row *)blk[b].ops;
+		for (size_t r = 0; r < blk[b].nops; r++)
+			if (strcmp(ops[rows[r].op].kind, "switch") == 0 && !ops[rows[r].op].operand)
+				rows[r].op = variant_op(u, ops, rows[r].op, "table");
 	}
 	return 0;
 }
@@ -337,9 +379,15 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		return -1;
 	if (saved > 0 || frame > 0)
 		add_frame_ops(u, ops, fn, &blk[0], saved, frame, v->arena);
-	const cJSON *spills = NULL;
+	const cJSON *spills = NULL, *jumps = NULL;
 	if (jv_array(v, f, w, "spills", false, &spills) != 0 ||
-	    (spills && add_spills(v, spills, w, u, ops, fn, blk) != 0))
+	    (spills && add_rtl_rows(v, spills, w, "spills", "spill", u, ops, fn, blk) != 0) ||
+	    jv_array(v, f, w, "jumps", false, &jumps) != 0 ||
+	    (jumps && add_rtl_rows(v, jumps, w, "jumps", "jump", u, ops, fn, blk) != 0))
+		return -1;
+	const cJSON *tables = NULL;
+	if (jv_array(v, f, w, "tables", false, &tables) != 0 ||
+	    (tables && add_tables(v, tables, w, u, ops, fn, blk) != 0))
 		return -1;
 	const cJSON *loops = NULL;
 	if (jv_array(v, f, w, "loops", false, &loops) != 0 || (loops && parse_loops(v, loops, w, u, fn) != 0))
@@ -498,8 +546,14 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 	u->nfiles = i;
 
 	/* (room for the ops the loader adds: "save" and "frame" of add_frame_ops, a "frame" per small
-	 * size, the "spill" of add_spills) */
-	struct roi_op *o = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + 3 + SMALL_FRAME, sizeof *o);
+	 * size, the "spill" and "jump" of add_rtl_rows, a "table" switch per switch of add_tables) */
+	size_t switches = 0;
+	cJSON_ArrayForEach(x, ops) {
+		const cJSON *kind = cJSON_GetObjectItemCaseSensitive(x, "kind");
+		switches += cJSON_IsString(kind) && kind->valuestring && strcmp(kind->valuestring, "switch") == 0;
+	}
+	struct roi_op *o =
+		roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + 4 + SMALL_FRAME + switches, sizeof *o);
 	i = 0;
 	cJSON_ArrayForEach(x, ops) {
 		snprintf(w, sizeof w, "ops[%zu]", i);

@@ -13,7 +13,7 @@ const char *const roi_kinds[] = {
 	"lognot", "logand", "logor", "logxor", "eq", "ne", "lt", "le", "gt", "ge",
 	"unord", "ord", "uneq", "unlt", "unle", "ungt", "unge", "ltgt",
 	"conv", "move", "load", "store", "copy", "addr", "ptradd", "ptrdiff", "select", "fma",
-	"br", "switch", "call", "ret", "asm", "vec", "other", "steps", "bytes", "save", "frame", "index", "spill", NULL,
+	"br", "switch", "call", "ret", "asm", "vec", "other", "steps", "bytes", "save", "frame", "index", "spill", "jump", NULL,
 };
 
 const char *const roi_type_names[] = {
@@ -44,7 +44,8 @@ bool roi_kind_is(const char *kind, const char *a, const char *b, const char *c)
 bool roi_operand_valid(const char *s)
 {
 	if (strcmp(s, "const") == 0 || strcmp(s, "pow2") == 0 || strcmp(s, "wide") == 0 ||
-	    strcmp(s, "local") == 0 || strcmp(s, "global") == 0)
+	    strcmp(s, "local") == 0 || strcmp(s, "global") == 0 || strcmp(s, "table") == 0 ||
+	    strcmp(s, "paired") == 0 || strcmp(s, "widen") == 0)
 		return true;
 	size_t n = strlen(s);
 	if (n == 0 || n > 2 || strspn(s, "0123456789") != n || (n == 2 && s[0] == '0'))

@@ -23,13 +23,17 @@ bool roi_type_valid(const char *t);
 /* The kind of operand that decides an operation's code, as the metadata and models name it:
  * "const" (a constant second operand), "pow2" (a multiply or divide by a power of two, or its
  * negative), "wide" (a multiply by a constant wider than half the width), the amount of a shift,
- * rotate or subscript scaling ("0" to "63"), or where a loaded or stored variable
- * lives ("local", "global"). */
+ * rotate or subscript scaling ("0" to "63"), where a loaded or stored variable
+ * lives ("local", "global"), a switch expanded as a jump table ("table"), a division or
+ * remainder whose partner of the same operands came before ("paired"), or a multiply of two
+ * extended halves ("widen"). */
 bool roi_operand_valid(const char *s);
 /* Whether kind is a, b or c (b and c may be NULL). */
 bool roi_kind_is(const char *kind, const char *a, const char *b, const char *c);
 /* What roi_operand_valid accepts, for error messages. */
-#define ROI_OPERAND_VALUES "\"const\", \"pow2\", \"wide\", \"local\", \"global\" or a shift amount (0 to 63)"
+#define ROI_OPERAND_VALUES                                                                          \
+	"\"const\", \"pow2\", \"wide\", \"local\", \"global\", \"table\", \"paired\", \"widen\" or a shift " \
+	"amount (0 to 63)"
 
 enum roi_tclass roi_type_class(const char *type);
 const char *roi_class_name(enum roi_tclass c);  /* NULL for ROI_TC_NONE */

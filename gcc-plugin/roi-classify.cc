@@ -341,6 +341,18 @@ operand_kind (const char *kind, const_tree type, tree op2)
 }
 
 static void
+emit_with_operand (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
+		   const char *operand)
+{
+  struct roi_op op;
+  memset (&op, 0, sizeof op);
+  op.kind = kind;
+  op.type = type;
+  op.operand = operand;
+  sink (ctx, &op);
+}
+
+static void
 emit_binary (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
 	     tree op2)
 {
@@ -350,6 +362,36 @@ emit_binary (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
   op.type = type;
   op.operand = operand_kind (kind, type, op2);
   sink (ctx, &op);
+}
+
+/* Whether STMT is an integer division or remainder whose partner (the
+   remainder or quotient of the same operands) an earlier statement of its
+   block computes: optimising, GCC expands both into one library call that
+   returns both (avr's __udivmodsi4; the RTL CSE merges the two), so the
+   second costs a move.  At -O0 each is a call of its own.  */
+static bool
+divmod_paired (roi_stmt stmt)
+{
+  enum tree_code code = gimple_assign_rhs_code (stmt), partner;
+  if (code == TRUNC_DIV_EXPR)
+    partner = TRUNC_MOD_EXPR;
+  else if (code == TRUNC_MOD_EXPR)
+    partner = TRUNC_DIV_EXPR;
+  else
+    return false;
+  if (!optimize || !INTEGRAL_TYPE_P (TREE_TYPE (gimple_assign_lhs (stmt))))
+    return false;
+  tree a = gimple_assign_rhs1 (stmt), b = gimple_assign_rhs2 (stmt);
+  gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  for (gsi_prev (&gsi); !gsi_end_p (gsi); gsi_prev (&gsi))
+    {
+      roi_stmt prev = gsi_stmt (gsi);
+      if (is_gimple_assign (prev) && gimple_assign_rhs_code (prev) == partner
+	  && operand_equal_p (gimple_assign_rhs1 (prev), a, 0)
+	  && operand_equal_p (gimple_assign_rhs2 (prev), b, 0))
+	return true;
+    }
+  return false;
 }
 
 static void
@@ -398,7 +440,14 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
       return;
     }
   const char *kind = operator_kind (code);
-  if (kind)
+  if (kind && divmod_paired (stmt))
+    emit_with_operand (sink, ctx, kind, type, "paired");
+  else if (code == WIDEN_MULT_EXPR)
+    /* optimising, GCC multiplies two extended halves in the half width with
+       a double-width result (avr's __umulhisi3, 16 x 16 -> 32), not with the
+       full-width multiply (__mulsi3) */
+    emit_with_operand (sink, ctx, kind, type, "widen");
+  else if (kind)
     emit_binary (sink, ctx, kind, type,
 		 get_gimple_rhs_class (code) == GIMPLE_BINARY_RHS
 		 ? gimple_assign_rhs2 (stmt) : NULL_TREE);

@@ -10,7 +10,9 @@
  * number in the function's metadata ("saved", docs/formats.md), and the size of
  * its frame, locals and spill slots ("frame"); the estimator counts them as
  * the operations "save", once per register per call, and "frame", once per
- * call of a function with a frame.  */
+ * call of a function with a frame.  The same pass describes what the
+ * allocator and the expansion add inside the blocks: spills (roi-spills.cc),
+ * jumps and jump tables (roi-jumps.cc).  */
 #include "roi-plugin.h"
 #include "rtl.h"
 #include "df.h"
@@ -38,10 +40,20 @@ roi_frame_execute (function *fun)
   unsigned nblocks;
   if (!roi_meta_function_blocks (fun->decl, &nblocks))
     return 0;
-  struct roi_buf spills = { NULL, 0, 0 };
+  struct roi_buf spills = { NULL, 0, 0 }, tables = { NULL, 0, 0 }, jumps = { NULL, 0, 0 };
   roi_spills_describe (nblocks, &spills);
-  roi_meta_set_frame (fun->decl, saved_registers (), roi_frame_size (), spills.text);
+  roi_jumps_describe (nblocks, &tables, &jumps);
+  struct roi_buf members = { NULL, 0, 0 };
+  roi_buf_printf (&members, ",\"spills\":%s", spills.text);
+  /* (none: the common case, left out) */
+  if (strcmp (tables.text, "[]") != 0)
+    roi_buf_printf (&members, ",\"tables\":%s", tables.text);
+  roi_buf_printf (&members, ",\"jumps\":%s", jumps.text);
+  roi_meta_set_frame (fun->decl, saved_registers (), roi_frame_size (), members.text);
   free (spills.text);
+  free (tables.text);
+  free (jumps.text);
+  free (members.text);
   return 0;
 }
 

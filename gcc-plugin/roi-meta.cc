@@ -19,7 +19,7 @@ struct function_record
   unsigned nblocks;	/* its counted blocks */
   int saved;		/* callee-saved registers the prologue saves, -1: unknown */
   long frame;		/* bytes of its stack frame, -1: unknown */
-  char *spills;		/* its "spills" rows, NULL: unknown */
+  char *rtl;		/* its members after reload (",\"spills\":..."), NULL: unknown */
 };
 static vec<function_record> unit_functions;
 static struct roi_buf unit_regions;	/* comma-separated region records */
@@ -159,15 +159,15 @@ roi_meta_function_blocks (tree decl, unsigned *nblocks)
 }
 
 void
-roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame, const char *spills)
+roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame, const char *rtl_members)
 {
   function_record *r = record_of (decl);
   if (!r)
     return;
   r->saved = (int) saved;
   r->frame = (long) frame;
-  free (r->spills);
-  r->spills = xstrdup (spills);
+  free (r->rtl);
+  r->rtl = xstrdup (rtl_members);
 }
 
 void
@@ -261,14 +261,11 @@ roi_meta_emit (void)
       if (unit_functions[i].saved >= 0)
 	roi_buf_printf (&b, ",\"saved\":%d,\"frame\":%ld", unit_functions[i].saved,
 			unit_functions[i].frame);
-      if (unit_functions[i].spills)
-	{
-	  roi_buf_add (&b, ",\"spills\":");
-	  roi_buf_add (&b, unit_functions[i].spills);
-	}
+      if (unit_functions[i].rtl)
+	roi_buf_add (&b, unit_functions[i].rtl);
       roi_buf_add (&b, "}");
       free (unit_functions[i].json);
-      free (unit_functions[i].spills);
+      free (unit_functions[i].rtl);
     }
   unit_functions.release ();
   roi_buf_add (&b, "]");

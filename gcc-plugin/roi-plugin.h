@@ -140,10 +140,11 @@ unsigned roi_meta_file (const char *file);
 unsigned roi_meta_next_function_index (void);
 void roi_meta_add_function (tree decl, const char *json, unsigned nblocks);
 /* What roi-frame.cc learns after reload of a function added before: its
-   saved registers, frame size and "spills" rows.  Returns false for a
+   saved registers, frame size, and the members RTL_MEMBERS (JSON, each with
+   a leading comma: its "spills", "tables" and "jumps").  Returns false for a
    function roi did not count.  */
 bool roi_meta_function_blocks (tree decl, unsigned *nblocks);
-void roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame, const char *spills);
+void roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame, const char *rtl_members);
 void roi_meta_add_region (const char *json);
 void roi_meta_add_excluded (const char *json);
 void roi_meta_emit (void);
@@ -163,6 +164,30 @@ opt_pass *roi_make_frame_pass (void);
    of its "spills" rows [block, file, line, bytes] (docs/formats.md); NBLOCKS
    are its counted blocks.  */
 void roi_spills_describe (unsigned nblocks, struct roi_buf *out);
+/* Which counted block the insns after reload belong to: the one whose counter
+   update came last before them in the insn stream (the plugin's update opens
+   every counted block, and before bb-reorder the insns keep the blocks'
+   order).  */
+struct roi_block_walk
+{
+  rtx_insn *first;	/* where to start; NULL: nothing to walk (atomic counters) */
+  unsigned nblocks, counter_bytes;
+  unsigned block;	/* the block the insns now belong to */
+  basic_block counter_bb;	/* the RTL block of its counter update */
+  bool seen_counter;
+};
+void roi_block_walk_start (struct roi_block_walk *w, unsigned nblocks);
+/* Whether INSN updates a counter; a block counter's update moves W there.  */
+bool roi_block_walk_counter (struct roi_block_walk *w, rtx_insn *insn);
+/* Whether the blocks W told hold: some update named the counters' symbol
+   (ARM reaches them through a register), or there is one block.  */
+bool roi_block_walk_trusted (const struct roi_block_walk *w);
+
+/* ---- roi-jumps.cc ---- */
+/* The current function's unconditional jumps, as the "jumps" rows
+   [block, file, line, n], and the blocks whose switch became a jump table,
+   as "tables" (docs/formats.md).  */
+void roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *jumps);
 
 /* ---- roi-pass.cc ---- */
 opt_pass *roi_make_pass (void);

@@ -43,6 +43,39 @@ counter_store (rtx_insn *insn, unsigned counter_bytes)
   return (int) (offset / counter_bytes);
 }
 
+void
+roi_block_walk_start (struct roi_block_walk *w, unsigned nblocks)
+{
+  /* (atomic counters' updates are not plain stores: nothing to walk) */
+  w->first = roi_opts.atomic ? NULL : get_insns ();
+  w->nblocks = nblocks;
+  w->counter_bytes = roi_opts.counter_bits / BITS_PER_UNIT;
+  w->block = 0;
+  w->counter_bb = NULL;
+  w->seen_counter = false;
+}
+
+bool
+roi_block_walk_counter (struct roi_block_walk *w, rtx_insn *insn)
+{
+  int c = counter_store (insn, w->counter_bytes);
+  if (c < 0)
+    return false;
+  if ((unsigned) c < w->nblocks)
+    {
+      w->block = (unsigned) c;
+      w->counter_bb = BLOCK_FOR_INSN (insn);
+    }
+  w->seen_counter = true;
+  return true;
+}
+
+bool
+roi_block_walk_trusted (const struct roi_block_walk *w)
+{
+  return w->seen_counter || w->nblocks <= 1;
+}
+
 /* Whether MEM is a spill slot: reload's slots have the declaration "%sfp"
    (get_spill_slot_decl) or none for their MEM_EXPR, a variable's its own.  */
 static bool
@@ -85,24 +118,14 @@ struct spill_row
 void
 roi_spills_describe (unsigned nblocks, struct roi_buf *out)
 {
-  unsigned counter_bytes = roi_opts.counter_bits / BITS_PER_UNIT;
+  struct roi_block_walk walk;
+  roi_block_walk_start (&walk, nblocks);
   auto_vec<spill_row> rows;
-  unsigned block = 0;
-  bool seen_counter = false;
   location_t last = UNKNOWN_LOCATION;
-  /* (atomic counters' updates are not plain stores: nothing is reported) */
-  for (rtx_insn *insn = roi_opts.atomic ? NULL : get_insns (); insn; insn = NEXT_INSN (insn))
+  for (rtx_insn *insn = walk.first; insn; insn = NEXT_INSN (insn))
     {
-      if (!NONDEBUG_INSN_P (insn))
+      if (!NONDEBUG_INSN_P (insn) || roi_block_walk_counter (&walk, insn))
 	continue;
-      int c = counter_store (insn, counter_bytes);
-      if (c >= 0)
-	{
-	  if ((unsigned) c < nblocks)
-	    block = (unsigned) c;
-	  seen_counter = true;
-	  continue;
-	}
       /* a reload without a location of its own serves the statement before */
       if (!RESERVED_LOCATION_P (INSN_LOCATION (insn)))
 	last = INSN_LOCATION (insn);
@@ -113,11 +136,11 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *out)
       unsigned file = roi_meta_file (loc.file);
       unsigned i;
       for (i = 0; i < rows.length (); i++)
-	if (rows[i].block == block && rows[i].file == file && rows[i].line == (unsigned) loc.line)
+	if (rows[i].block == walk.block && rows[i].file == file && rows[i].line == (unsigned) loc.line)
 	  break;
       if (i == rows.length ())
 	{
-	  spill_row r = { block, file, (unsigned) loc.line, 0 };
+	  spill_row r = { walk.block, file, (unsigned) loc.line, 0 };
 	  rows.safe_push (r);
 	}
       rows[i].bytes += bytes;
@@ -125,7 +148,7 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *out)
   /* Where the counters are reached through a register (ARM loads their
      address from a literal pool) no store names them, and every spill would
      land in the entry block: then none is reported rather than wrong ones.  */
-  if (!seen_counter && nblocks > 1)
+  if (!roi_block_walk_trusted (&walk))
     rows.truncate (0);
   roi_buf_add (out, "[");
   for (unsigned i = 0; i < rows.length (); i++)

@@ -448,4 +448,126 @@ test_expect_success 'spill-slot traffic: the bytes avr-gcc moves through Y, per 
 	test_equal "$((loop * 10 + rest))" "$(op_count spill-est.json spill)"
 '
 
+cat >jumps.c <<\CEOF
+#include <stdint.h>
+volatile uint8_t in = 3;
+volatile uint16_t out;
+int main(void)
+{
+	uint16_t acc = 0;
+	uint8_t i, x = in;
+
+	for (i = 0; i < 10; i++) {
+		if (i & 1)
+			acc += i;
+		else
+			acc -= x;
+		switch (i) {
+		case 0: acc += 3; break;
+		case 1: acc ^= 5; break;
+		case 2: acc += x; break;
+		case 3: acc -= 7; break;
+		case 4: acc ^= x; break;
+		case 5: acc += 11; break;
+		case 6: acc -= x; break;
+		case 7: acc += 13; break;
+		default: acc ^= 17; break;
+		}
+		switch (x) {
+		case 1: acc += 1; break;
+		case 3: acc += 3; break;
+		default: acc -= 1; break;
+		}
+	}
+	out = acc;
+	return 0;
+}
+CEOF
+
+# At -O0 avr-gcc ends a block with an rjmp where the block after it is not its successor: the
+# loop's entry to its condition (once), the then-arm past its else (i odd: 5 times), every case of
+# the first switch but the default laid out last (i = 0 to 7: 8 times), every case of the second
+# but its default (x = 3: 10 times): 24. The second switch's decision tree jumps to its default on
+# one path through it: part of the switch, not a block's jump. Every other rjmp to a label in the
+# assembly (not the long form of a branch, "brXX .+2") is in a "jumps" row.
+test_expect_success 'jumps: the rjmp avr-gcc ends blocks with, and how often they run' '
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" -S jumps.c -o jumps.s &&
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" jumps.c -o jumps.elf &&
+	avr-objcopy --dump-section .roi.meta=meta.bin jumps.elf /dev/null &&
+	tr "\0" "\n" <meta.bin | jq -s ".[0]" >unit.json &&
+	rjmps=$(awk "/^\tbr[a-z][a-z] \.\+2/ { long = 1; next }
+		/^\trjmp \.L/ && !long { n++ } { long = 0 } END { print n }" jumps.s) &&
+	test_equal $((rjmps - 1)) "$(jq "[.functions[0].jumps[][3]] | add" unit.json)" &&
+	roi_avr jumps.elf >/dev/null &&
+	"$ROI" estimate --json jumps.elf >jumps.json &&
+	test_equal 24 "$(op_count jumps.json jump)" "by hand"
+'
+
+# avr-gcc 5.4 makes a jump table of a switch from 7 cases on (avr_case_values_threshold): the
+# first switch (8 cases and the default, 9 labels) is one, read through __tablejump2__; the second
+# (3 labels) is a decision tree. The table's block is in "tables", and its switch is priced as the
+# model's "table" entry, the other as the plain one: 10 runs of each.
+test_expect_success 'a switch expanded as a jump table takes the operand "table"' '
+	test_equal 1 "$(grep -c "__tablejump2__" jumps.s)" &&
+	jq -c "[.ops as \$o | .functions[0].blocks | to_entries[] |
+		select(any(.value.ops[]; \$o[.[0]].kind == \"switch\" and \$o[.[0]].cases == 9)) | .key]" \
+		unit.json >want &&
+	jq -c ".functions[0].tables" unit.json >got &&
+	test_cmp want got &&
+	model="$ROI_SRC/models/atmega32u4.json" &&
+	table=$(jq "[.costs[] | select(.kind == \"switch\" and .operand == \"table\") | .cycles][0]" "$model") &&
+	tree=$(jq "[.costs[] | select(.kind == \"switch\" and .operand == null) | .cycles][0]" "$model") &&
+	test "$table" != "$tree" &&
+	"$ROI" estimate --json --model "$model" jumps.elf >priced.json &&
+	jq -e "([.ops[] | select(.kind == \"switch\") | .cycles] | add) - (10 * $table + 10 * $tree) |
+		fabs < 1e-6" priced.json
+'
+
+cat >divmod.c <<\CEOF
+#include <stdint.h>
+volatile uint32_t in32 = 4000000000u;
+volatile uint16_t in16 = 40000u;
+volatile uint8_t digits[10];
+volatile uint32_t out32;
+int main(void)
+{
+	uint32_t x = in32;
+	uint8_t n = 0;
+	uint16_t a = in16, b = (uint16_t) (in16 / 3u);
+
+	while (x) {
+		digits[n++] = (uint8_t) (x % 10);
+		x = x / 10;
+	}
+	out32 = (uint32_t) a * b;
+	return 0;
+}
+CEOF
+
+# At -Os avr-gcc computes a quotient and a remainder of the same operands with one call of
+# __udivmodsi4, which returns both: the loop calls it once per digit, and the plugin gives the
+# second of the pair the operand "paired" (10 digits of 4000000000: 10 times). The product of two
+# extended uint16_t is a widening multiply, __umulhisi3, not __mulsi3: operand "widen". At -O0
+# each of the pair is a call of its own, and no operand says otherwise.
+test_expect_success 'a quotient and remainder share one call, a widened product is half-width' '
+	avr_cc -Os -S divmod.c -o divmod.s &&
+	test_equal 1 "$(grep -c "call __udivmodsi4" divmod.s)" &&
+	test_equal 1 "$(grep -c "call __umulhisi3" divmod.s)" &&
+	test_equal 0 "$(grep -c "call __mulsi3" divmod.s)" &&
+	avr_cc -Os -fplugin="$AVR_PLUGIN" divmod.c -o divmod.elf &&
+	roi_avr divmod.elf >/dev/null &&
+	"$ROI" estimate --json divmod.elf >divmod.json &&
+	avr-objcopy --dump-section .roi.meta=meta.bin divmod.elf /dev/null &&
+	tr "\0" "\n" <meta.bin | jq -s -c "[.[0].ops[] | select(.operand == \"paired\" or
+		.operand == \"widen\") | [.kind, .type, .operand]]" >got &&
+	echo "[[\"div\",\"u32\",\"paired\"],[\"mul\",\"u32\",\"widen\"]]" >want &&
+	test_cmp want got &&
+	test_equal 10 "$(op_count divmod.json div u32)" &&
+	test_equal 10 "$(op_count divmod.json mod u32)" &&
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" divmod.c -o divmod0.elf &&
+	avr-objcopy --dump-section .roi.meta=meta0.bin divmod0.elf /dev/null &&
+	test_equal 0 "$(tr "\0" "\n" <meta0.bin | jq -s "[.[0].ops[] | select(.operand == \"paired\" or
+		.operand == \"widen\")] | length")"
+'
+
 test_done

@@ -327,8 +327,9 @@ class Lib:
     def next(self, addr, k=1):
         return self.order[self.idx[addr] + k]
 
-    def walk(self, start, trace=False, depth=0, used=None):
-        """(cycles, notes) of the routine at START (a symbol or an address) along its typical path."""
+    def walk(self, start, trace=False, depth=0, used=None, to_ijmp=False):
+        """Cycles of the routine at START (a symbol or an address) along its typical path;
+        TO_IJMP: a jump table's dispatch (__tablejump2__), up to and with its indirect jump."""
         conf = TYPICAL[self.arch]
         used = used if used is not None else set()
         pc = self.syms[start] if isinstance(start, str) else start
@@ -362,6 +363,8 @@ class Lib:
             if cls == 'call' or (cls == 'ccall' and taken):
                 cyc += self.walk(tgt, trace, depth + 1, used)
             if cls == 'ret' or (cls == 'cret' and taken):
+                return cyc
+            if cls == 'ijmp' and to_ijmp:
                 return cyc
             if cls == 'ijmp':
                 raise SystemExit('derive: indirect jump in %s at %s: no typical path' % (routine, site))
@@ -438,6 +441,33 @@ def snippets(t):
                     body = ('%s a = gv_%s, r; M(b); r = (%s) (a << %d) | (%s) (a >> %d); M(e); gv_%s = r;'
                             % (T, x, T, l, T, rr, x))
                     add(dict(kind=k, type=x, operand=str(n)), [body])
+    # a quotient and a remainder of the same operands in one block: optimising, GCC computes both with
+    # one library call (the plugin's operand "paired" on the second); at -O0 each is a call
+    for x in INTS:
+        T = ct[x]
+        for k, first in (('mod', '/'), ('div', '%')):
+            add(dict(kind=k, type=x, operand='paired'),
+                ['%s a = gv_%s, b = gv_%s, q, r; q = a %s b; M(b); r = a %s b; M(e); gv_%s = q; gv_%s = r;'
+                 % (T, x, x, first, OPS[k], x, x)])
+    # a product of two extended halves: optimising, GCC multiplies in the half width with a
+    # double-width result (the plugin's operand "widen": avr's __umulhisi3 for 16 x 16 -> 32)
+    for x in INTS:
+        bits = int(x[1:])
+        if bits >= 16:
+            h = ct['%s%d' % (x[0], bits // 2)]
+            add(dict(kind='mul', type=x, operand='widen'),
+                ['%s a = gv_%s%d, b = gv_%s%d; %s r; M(b); r = (%s) a * b; M(e); gv_%s = r;'
+                 % (h, x[0], bits // 2, x[0], bits // 2, ct[x], ct[x], x)])
+    # min, max and abs: GCC folds "a < b ? a : b" into MIN_EXPR and "a < 0 ? -a : a" into ABS_EXPR
+    for x in INTS:
+        T = ct[x]
+        for k, op in (('min', '<'), ('max', '>')):
+            add(dict(kind=k, type=x),
+                ['%s a = gv_%s, b = gv_%s, r; M(b); r = a %s b ? a : b; M(e); gv_%s = r;' % (T, x, x, op, x)])
+            add(dict(kind=k, type=x, operand='const'),
+                ['%s a = gv_%s, r; M(b); r = a %s (%s) 10 ? a : (%s) 10; M(e); gv_%s = r;' % (T, x, op, T, T, x)])
+        if x[0] == 'i':
+            add(dict(kind='abs', type=x), ['%s a = gv_%s, r; M(b); r = a < 0 ? -a : a; M(e); gv_%s = r;' % (T, x, x)])
     for k in COMPARISONS:
         for x in ty + ['ptr']:
             T = ct[x]
@@ -482,6 +512,13 @@ void s_switch(void) { int a = gv_i;
   M(b); switch (a) { case 0: M(c); gv_i = 3; break; case 1: M(c); gv_i = 5; break;
   case 2: M(c); gv_i = 7; break; case 3: M(c); gv_i = 9; break; case 4: M(c); gv_i = 1; break;
   default: M(c); gv_i = 2; } }
+#undef ROI_ID
+#define ROI_ID "swt"
+void s_switch_table(void) { int a = gv_i;
+  M(b); switch (a) { case 0: M(c); gv_i = 3; break; case 1: M(c); gv_i = 5; break;
+  case 2: M(c); gv_i = 7; break; case 3: M(c); gv_i = 9; break; case 4: M(c); gv_i = 1; break;
+  case 5: M(c); gv_i = 4; break; case 6: M(c); gv_i = 6; break; case 7: M(c); gv_i = 8; break;
+  case 8: M(c); gv_i = 10; break; default: M(c); gv_i = 2; } }
 int main(void) { return 0; }
 '''
 
@@ -528,8 +565,8 @@ def parse_asm(arch, text):
             items.append(('func', s.split()[1].rstrip(',')))
         elif s.startswith('.size'):
             items.append(('end',))
-        elif re.match(r'\.word\s+\.L', s):
-            items.append(('word', s.split()[1].split('+')[0]))
+        elif re.match(r'\.word\s+(gs\()?\.L', s):     # gs(): AVR's word address of a jump table
+            items.append(('word', re.search(r'\.L\w+', s).group(0)))
         elif re.fullmatch(r'[\w.$]+:', s):
             items.append(('label', s[:-1]))
         elif not s.startswith('.') and not re.match(r'\w+\s*=', s):
@@ -657,9 +694,19 @@ class Target:
             i += 1
         raise SystemExit('derive: unterminated region ' + tag_b)
 
-    def switch_paths(self):
-        """Average dispatch cost over the switch's cases (default included), following its branches."""
-        start = self.items.index(('mark', 'b_sw')) + 1
+    def after_words(self, i, words):
+        """The item WORDS one-word instructions after the instruction at I."""
+        k = i + 1
+        while words:
+            if self.items[k][0] == 'ins':
+                words -= 1
+            k += 1
+        return k
+
+    def switch_paths(self, sid='sw'):
+        """Average dispatch cost over the switch's cases (default included), following its branches
+        and its jump table."""
+        start = self.items.index(('mark', 'b_' + sid)) + 1
         labels = {it[1]: k for k, it in enumerate(self.items) if it[0] == 'label'}
         costs = []
 
@@ -668,21 +715,28 @@ class Target:
                 return
             while True:
                 it = self.items[i]
-                if it == ('mark', 'c_sw'):
+                if it == ('mark', 'c_' + sid):
                     costs.append((acc, fr))
                     return
                 if it[0] == 'ins':
                     m, ops = it[1:]
                     cls, tgt = classify(self.arch, m, ops)
                     if cls == 'cbr':
-                        go(labels[tgt], acc + cost(self.arch, m, ops, cls, False, True), fr, depth + 1)
+                        # "brsh .+2; rjmp .L3": the long form of a branch skips one word
+                        rel = re.fullmatch(r'\.\+(\d+)', ops.split(';')[0].strip())
+                        to = labels[tgt] if not rel else self.after_words(i, int(rel.group(1)) // 2)
+                        go(to, acc + cost(self.arch, m, ops, cls, False, True), fr, depth + 1)
                         acc += cost(self.arch, m, ops, cls, False, False)
-                    elif cls == 'jmp':
+                    elif cls == 'jmp' and tgt in labels:
                         acc += cost(self.arch, m, ops, cls, False)
                         i = labels[tgt]
                         continue
-                    elif cls == 'ijmp':
+                    elif cls in ('jmp', 'ijmp'):
+                        # an indirect jump through the table that follows, or a jump to the
+                        # library's table jump (AVR: __tablejump2__ reads the table in flash)
                         acc += cost(self.arch, m, ops, cls, False)
+                        if cls == 'jmp':
+                            acc += self.lib.walk(tgt, to_ijmp=True)
                         k = i + 1
                         while self.items[k][0] in ('word', 'label'):
                             if self.items[k][0] == 'word':
@@ -837,6 +891,10 @@ def derive(arch, tmp, trace=None):
     rows.append(dict(kind='br', cycles=round(sum(brs) / len(brs), 2),
                      note='one conditional branch, taken/not taken averaged (%s)' % (
                          'brXX 1/2' if arch == 'avr' else 'B<cond> 1/1+P, P=2')))
+    # an unconditional jump at the end of a block (a then-arm past its else, a break, a loop's jump to
+    # its condition), which the plugin's RTL pass counts as the operation "jump"
+    rows.append(dict(kind='jump', cycles=cost(arch, 'rjmp' if arch == 'avr' else 'b', '.L1', 'jmp', False),
+                     note='one unconditional jump (%s)' % ('rjmp 2' if arch == 'avr' else 'B 1+P, P=2')))
     # switch: dispatch averaged over the cases (5 dense cases + default, index an int named local)
     # load/store of a named local's stack slot: the reads of "r = a", the writes of "r = a + b"
     for x in frame_r:
@@ -848,6 +906,14 @@ def derive(arch, tmp, trace=None):
     rows.append(dict(kind='switch', cycles=round(sc, 1),
                      note='dispatch of a 5-case dense int switch averaged over its %d targets: core %.1f (the '
                           'index\'s frame read %.1f is a frame operation); more cases cost more' % (ncase, sc, sf)))
+    # a switch the compiler expands as a jump table (the plugin's RTL pass tells, operand "table"):
+    # 9 dense cases + default, at or above every target's threshold for a table
+    if arch == 'avr':
+        sc, sf, ncase = T.switch_paths('swt')
+        rows.append(dict(kind='switch', operand='table', cycles=round(sc, 1),
+                         note='dispatch of a 9-case dense int switch through its jump table, averaged over its '
+                              '%d targets: core %.1f (the index\'s frame read %.1f is a frame operation)'
+                              % (ncase, sc, sf)))
     # call: call site (one int argument, int result) + callee prologue; ret: epilogue + return
     # the registers a prologue saves and its epilogue restores are the operation "save" (the
     # plugin reads their number off the register allocation): one register's save and restore

@@ -1,0 +1,87 @@
+/* roi-jumps.cc — the control transfers RTL expansion adds to a counted block.
+ *
+ * GIMPLE says where control goes, not what the jump costs.  Two facts only
+ * the expanded code shows:
+ *
+ * - An unconditional jump at the end of a block ("rjmp"): a then-arm jumping
+ *   past its else, a case's break, a loop's jump to its condition.  GIMPLE's
+ *   fall-through edges have none; which edges need one depends on the block
+ *   order GCC picks.  The "jumps" rows [block, file, line, n] give each the
+ *   line of its insn, and the estimator the operation "jump".
+ * - A switch expanded as a jump table (a bounds check and an indexed jump:
+ *   the same few instructions whichever case runs) rather than as a decision
+ *   tree of compares and branches (a cost that grows with the cases).  GCC
+ *   decides from the number of cases and their density against a threshold
+ *   each target sets (case_values_threshold), at expansion before GCC 8 and in
+ *   the switch lowering since; GIMPLE has one gswitch for both.  The table is
+ *   in the insn stream right after its dispatch, so its block is the one whose
+ *   counter was last stored before it: "tables" lists these blocks, and the
+ *   estimator gives their switch the operand "table".
+ *
+ * Both are charged as roi-spills.cc charges spills: to the block whose
+ * counter update came last before them in the insns.  */
+#include "roi-plugin.h"
+#include "rtl.h"
+#include "emit-rtl.h"
+
+struct jump_row
+{
+  unsigned block, file, line, n;
+};
+
+void
+roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *jumps)
+{
+  struct roi_block_walk walk;
+  roi_block_walk_start (&walk, nblocks);
+  auto_vec<unsigned> table_blocks;
+  auto_vec<jump_row> rows;
+  location_t last = UNKNOWN_LOCATION;
+  for (rtx_insn *insn = walk.first; insn; insn = NEXT_INSN (insn))
+    {
+      if (JUMP_TABLE_DATA_P (insn))
+	{
+	  if (table_blocks.is_empty () || table_blocks.last () != walk.block)
+	    table_blocks.safe_push (walk.block);
+	  continue;
+	}
+      if (!NONDEBUG_INSN_P (insn) || roi_block_walk_counter (&walk, insn))
+	continue;
+      /* a jump without a location of its own (a then-arm's past its else)
+	 ends the statement before */
+      if (!RESERVED_LOCATION_P (INSN_LOCATION (insn)))
+	last = INSN_LOCATION (insn);
+      /* A direct jump to a label (returns and table jumps are not "simple")
+	 that ends the RTL block of the counter update, so it runs whenever
+	 the counted block does: a jump in a decision tree that a switch
+	 expanded into is on one path through it, part of the switch's cost.  */
+      if (!JUMP_P (insn) || !simplejump_p (insn) || RESERVED_LOCATION_P (last)
+	  || BLOCK_FOR_INSN (insn) != walk.counter_bb)
+	continue;
+      expanded_location loc = roi_expand (last);
+      jump_row r = { walk.block, roi_meta_file (loc.file), (unsigned) loc.line, 1 };
+      unsigned i;
+      for (i = 0; i < rows.length (); i++)
+	if (rows[i].block == r.block && rows[i].file == r.file && rows[i].line == r.line)
+	  break;
+      if (i == rows.length ())
+	rows.safe_push (r);
+      else
+	rows[i].n++;
+    }
+  /* no store names the counters (ARM): nothing rather than all in block 0 */
+  if (!roi_block_walk_trusted (&walk))
+    {
+      table_blocks.truncate (0);
+      rows.truncate (0);
+    }
+  roi_buf_add (tables, "[");
+  for (unsigned i = 0; i < table_blocks.length (); i++)
+    roi_buf_printf (tables, "%s%u", i ? "," : "", table_blocks[i]);
+  roi_buf_add (tables, "]");
+  roi_buf_add (jumps, "[");
+  for (unsigned i = 0; i < rows.length (); i++)
+    roi_buf_printf (jumps, "%s[%u,%u,%u,%u]", i ? "," : "", rows[i].block, rows[i].file,
+		    rows[i].line, rows[i].n);
+  roi_buf_add (jumps, "]");
+}
