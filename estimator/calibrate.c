@@ -1,6 +1,7 @@
 /* calibrate.c — building and running the calibration corpus for "roi calibrate" (calibrate.h). */
 #include <errno.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +9,14 @@
 
 #include "calibrate.h"
 #include "dwarf_lines.h"
+#include "elffile.h"
 #include "estimate.h"
 #include "types.h"
 #include "run_avr_counted.h"
+
+/* The prefix of the file names the block-lines build gives every counted function's statements
+ * (roi-block-lines.cc): "roi-block:ASM-NAME", line = the block's counter index + 1. */
+#define BLOCK_FILE "roi-block:"
 
 /* Instruction addresses the cycle histogram covers: the largest megaAVR flash (ATmega2560). */
 #define MAX_FLASH 0x40000u
@@ -36,7 +42,11 @@ static int spawn_wait(char *const argv[], const char *source, struct roi_err *er
 	return roi_err_set(err, "%s: %s %s died of signal %d", source, argv[0], argv[2], WTERMSIG(status));
 }
 
-static int compile(const struct roi_calib_build *b, const char *source, const char *out, bool counted,
+/* How a corpus program is built: as it ships (with a DWARF line table), with the plugin's counters,
+ * or with the plugin's block lines (roi-block-lines.cc: the plain code, blocks for lines). */
+enum build_kind { BUILD_PLAIN, BUILD_COUNTED, BUILD_BLOCK_LINES };
+
+static int compile(const struct roi_calib_build *b, const char *source, const char *out, enum build_kind kind,
 		   struct roi_err *err)
 {
 	char mmcu[128], fplugin[4096];
@@ -47,8 +57,27 @@ static int compile(const struct roi_calib_build *b, const char *source, const ch
 	 * (avr-gcc 5.4 makes STABS of a bare -g; -g changes no instruction, which GCC's own
 	 * -fcompare-debug checks). */
 	char *argv[] = {(char *)b->cc, mmcu, (char *)b->opt, (char *)source, "-o", (char *)out,
-			counted ? fplugin : "-gdwarf-2", NULL};
+			kind == BUILD_PLAIN ? "-gdwarf-2" : fplugin,
+			kind == BUILD_BLOCK_LINES ? "-fplugin-arg-roi-block-lines" : NULL,
+			kind == BUILD_BLOCK_LINES ? "-gdwarf-2" : NULL, NULL};
 	return spawn_wait(argv, source, err);
+}
+
+/* Whether two firmware files load the same image (code and initialised data). */
+static int same_image(const char *a, const char *b, bool *same, struct roi_err *err)
+{
+	struct roi_elf *ea = NULL, *eb = NULL;
+	uint32_t ca, cb;
+	int rc = -1;
+
+	if (roi_elf_open(a, &ea, err) == 0 && roi_elf_image_crc(ea, &ca, err) == 0 &&
+	    roi_elf_open(b, &eb, err) == 0 && roi_elf_image_crc(eb, &cb, err) == 0) {
+		*same = ca == cb;
+		rc = 0;
+	}
+	roi_elf_close(ea);
+	roi_elf_close(eb);
+	return rc;
 }
 
 /* A call to a function of the program costs what any call costs (its body is counted where it
@@ -117,6 +146,31 @@ static size_t function_of(const unsigned *decl, size_t nfn, unsigned line)
 	return best;
 }
 
+/* Rows with nothing in them say nothing. */
+static void drop_empty_rows(struct roi_calib_program *p)
+{
+	size_t kept = 0;
+
+	for (size_t r = 0; r < p->nrows; r++) {
+		bool any = p->rows[r].y > 0;
+
+		for (size_t k = 0; k < p->rows[r].nx && !any; k++)
+			any = p->rows[r].x[k] != 0;
+		if (any)
+			p->rows[kept++] = p->rows[r];
+		else
+			free(p->rows[r].x);
+	}
+	p->nrows = kept;
+}
+
+/* Whether an operation of FN is paid once per call, like its prologue and epilogue: a return, a
+ * saved register, the frame, or anything on the function's own line (the parameters' stores). */
+static bool per_call(const char *kind, const struct roi_op_row *row, const struct roi_function *fn)
+{
+	return roi_kind_is(kind, "ret", "save", "frame") || row->line == fn->line;
+}
+
 /* p->rows from the plain run's cycles per address (a library routine's given to its caller) and
  * the counted run's operations per line. */
 static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, const struct roi_line_table *t,
@@ -157,8 +211,7 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 					roi_opdesc_of(&d, &unit->ops[row->op], NULL);
 					ops = roi_xrealloc(ops, nops + 1, sizeof *ops);
 					ops[nops++] = (struct line_op){row->line, key_index(set, &d, prog), nblocks, nfns, n,
-								       roi_kind_is(d.kind, "ret", "save", "frame") ||
-								       row->line == fn->line ? frame : -1};
+								       per_call(d.kind, row, fn) ? frame : -1};
 					if (row->line > maxline)
 						maxline = row->line;
 				}
@@ -216,34 +269,123 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 	p->nrows = 0;
 	p->rows = roi_xrealloc(NULL, (size_t)maxline + 2 + nrest, sizeof *p->rows);
 	for (size_t f = 0; f < nrest; f++)
-		p->rows[p->nrows++] = (struct roi_calib_row){f < nfn ? decl[f] : 0, 0, calloc(nk + 1, sizeof(double)), nk};
+		p->rows[p->nrows++] = (struct roi_calib_row){.line = f < nfn ? decl[f] : 0,
+							     .x = calloc(nk + 1, sizeof(double)), .nx = nk};
 	for (unsigned l = 0; l <= maxline; l++) {
 		row_of[l] = (long)function_of(decl, nfn, l);
 		if (cyc[l] > 0 && has_ops[l]) {
 			row_of[l] = (long)p->nrows;
-			p->rows[p->nrows++] = (struct roi_calib_row){l, 0, calloc(nk + 1, sizeof(double)), nk};
+			p->rows[p->nrows++] = (struct roi_calib_row){.line = l, .x = calloc(nk + 1, sizeof(double)),
+								     .nx = nk};
 		}
 		p->rows[row_of[l]].y += cyc[l];
 	}
 	for (size_t i = 0; i < nops; i++)
 		p->rows[ops[i].frame >= 0 ? (size_t)ops[i].frame : (size_t)row_of[ops[i].line]].x[ops[i].key] += ops[i].n;
-	/* rows with nothing in them say nothing */
-	size_t kept = 0;
-	for (size_t r = 0; r < p->nrows; r++) {
-		bool any = p->rows[r].y > 0;
-
-		for (size_t k = 0; k < nk && !any; k++)
-			any = p->rows[r].x[k] != 0;
-		if (any)
-			p->rows[kept++] = p->rows[r];
-		else
-			free(p->rows[r].x);
-	}
-	p->nrows = kept;
+	drop_empty_rows(p);
 	free(cyc);
 	free(has_ops);
 	free(row_of);
 	free(ops);
+	free(decl);
+}
+
+/* p->rows from the plain run's cycles per address, given to the counted blocks the block-lines
+ * build's line table names (its code is the plain build's), and the counted run's operations per
+ * block: a row per block, one per function for what is paid once per call (the prologue and
+ * epilogue, on the function's own lines), one for the rest. */
+static void block_rows(struct roi_calib_set *set, struct roi_calib_program *p, const struct roi_line_table *t,
+		       const uint64_t *pc_cycles, const struct roi_program *prog, const struct roi_counts *counts)
+{
+	const char *src = base_name(p->source);
+	const struct roi_function **fns = NULL;
+	size_t nfn = 0, *first = NULL, nrows;
+	unsigned *decl = NULL;
+
+	for (size_t u = 0; u < prog->nunits; u++)
+		for (size_t f = 0; f < prog->units[u].nfunctions; f++) {
+			const struct roi_function *fn = &prog->units[u].functions[f];
+
+			if (strcmp(base_name(prog->units[u].files[fn->file]), src) != 0)
+				continue;
+			fns = roi_xrealloc(fns, nfn + 1, sizeof *fns);
+			decl = roi_xrealloc(decl, nfn + 1, sizeof *decl);
+			first = roi_xrealloc(first, nfn + 1, sizeof *first);
+			fns[nfn] = fn;
+			decl[nfn] = fn->line;
+			nfn++;
+		}
+	/* rows: the functions', the one of no function, then every function's blocks */
+	nrows = nfn + 1;
+	for (size_t f = 0; f < nfn; f++) {
+		first[f] = nrows;
+		nrows += fns[f]->nblocks;
+	}
+
+	/* the operations by row, with their keys (all known before the rows are made) */
+	struct block_op {
+		size_t row, key;
+		double n;
+	} *ops = NULL;
+	size_t nops = 0;
+	for (size_t f = 0; f < nfn; f++) {
+		const struct roi_function *fn = fns[f];
+
+		for (size_t b = 0; b < fn->nblocks; b++)
+			for (size_t r = 0; r < fn->blocks[b].nops; r++) {
+				const struct roi_op_row *row = &fn->blocks[b].ops[r];
+				double n = (double)roi_block_count(counts, fn, b) * (double)row->n;
+				struct roi_opdesc d;
+				long long at = (long long)b;
+
+				if (n == 0)
+					continue;
+				roi_opdesc_of(&d, &fn->unit->ops[row->op], NULL);
+				/* a value counter's operations run in the block of its statement */
+				if (fn->blocks[b].value)
+					at = fn->blocks[b].site;
+				ops = roi_xrealloc(ops, nops + 1, sizeof *ops);
+				ops[nops++] = (struct block_op){per_call(d.kind, row, fn) || at < 0 ? f : first[f] + (size_t)at,
+								key_index(set, &d, prog), n};
+			}
+	}
+
+	size_t nk = set->nkeys;
+	p->rows = roi_xrealloc(NULL, nrows + 1, sizeof *p->rows);
+	p->nrows = nrows;
+	for (size_t r = 0; r < nrows; r++)
+		p->rows[r] = (struct roi_calib_row){.line = r < nfn ? decl[r] : 0, .x = calloc(nk + 1, sizeof(double)),
+						    .nx = nk};
+	for (size_t f = 0; f < nfn; f++)
+		for (size_t b = 0; b < fns[f]->nblocks; b++) {
+			const struct roi_block *blk = &fns[f]->blocks[b];
+
+			p->rows[first[f] + b].block = roi_arena_printf(&set->arena, "%s#%zu", fns[f]->asm_name, b);
+			p->rows[first[f] + b].line = blk->nops ? blk->ops[0].line : fns[f]->line;
+		}
+	for (size_t i = 0; i < nops; i++)
+		p->rows[ops[i].row].x[ops[i].key] += ops[i].n;
+
+	for (size_t pc = 0; pc < MAX_FLASH; pc++) {
+		const struct roi_line_addr *l;
+
+		if (!pc_cycles[pc] || !(l = roi_line_table_find(t, pc)) || !l->file)
+			continue;
+		size_t row = nfn;
+		const char *file = base_name(l->file);   /* (libdw joins it to the unit's directory) */
+		if (strncmp(file, BLOCK_FILE, strlen(BLOCK_FILE)) == 0) {
+			for (size_t f = 0; f < nfn; f++)
+				if (strcmp(fns[f]->asm_name, file + strlen(BLOCK_FILE)) == 0)
+					row = l->line >= 1 && l->line <= fns[f]->nblocks ? first[f] + l->line - 1 : f;
+		} else if (strcmp(file, src) == 0) {
+			row = function_of(decl, nfn, l->line);
+		}
+		p->rows[row].y += (double)pc_cycles[pc];
+	}
+	drop_empty_rows(p);
+	free(ops);
+	free(fns);
+	free(first);
 	free(decl);
 }
 
@@ -255,6 +397,7 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 	char *name = roi_arena_printf(&set->arena, "%.*s", (int)len, base);
 	char *counted = roi_arena_printf(&set->arena, "%s/%s-count.elf", b->work, name);
 	char *plain = roi_arena_printf(&set->arena, "%s/%s-plain.elf", b->work, name);
+	char *blocks = roi_arena_printf(&set->arena, "%s/%s-blocks.elf", b->work, name);
 	uint64_t *pc_cycles = calloc(MAX_FLASH, sizeof *pc_cycles);
 	bool *pc_owned = calloc(MAX_FLASH, sizeof *pc_owned);
 	unsigned *src_line = calloc(MAX_FLASH, sizeof *src_line);     /* of this source; 0: another's */
@@ -270,15 +413,22 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 
 	if (!pc_cycles || !pc_owned || !src_line)
 		abort();
-	if (compile(b, source, plain, false, err) != 0 || compile(b, source, counted, true, err) != 0 ||
-	    roi_line_table_load(plain, &lines, err) != 0)
+	/* Rows of blocks where optimised code moves instructions across lines, if the block-lines
+	 * build is the plain one (at -O0 GCC keeps a jump whose line differs from its target's, so it
+	 * is not; there no instruction leaves its line, and the lines are the rows). */
+	bool try_blocks = strcmp(b->opt, "-O0") != 0;
+	if (compile(b, source, plain, BUILD_PLAIN, err) != 0 || compile(b, source, counted, BUILD_COUNTED, err) != 0 ||
+	    (try_blocks && (compile(b, source, blocks, BUILD_BLOCK_LINES, err) != 0 ||
+			    same_image(plain, blocks, &p.by_block, err) != 0)) ||
+	    roi_line_table_load(p.by_block ? blocks : plain, &lines, err) != 0)
 		goto out;
 	/* One look-up per address serves both: which addresses are the program's own (for the run)
-	 * and which line their cycles go to (for the rows). */
+	 * and which line or block their cycles go to (for the rows). */
 	for (size_t pc = 0; pc < MAX_FLASH; pc++) {
 		const struct roi_line_addr *l = roi_line_table_find(&lines, pc);
 
-		pc_owned[pc] = l && strcmp(base_name(l->file), base_name(source)) == 0;
+		pc_owned[pc] = l && l->file && (strcmp(base_name(l->file), base_name(source)) == 0 ||
+						strncmp(base_name(l->file), BLOCK_FILE, strlen(BLOCK_FILE)) == 0);
 		src_line[pc] = pc_owned[pc] ? l->line : 0;
 	}
 	if (roi_run_check_elf(plain, &roi_avr_target, err) != 0 || roi_avr_run(&run, err) != 0)
@@ -302,7 +452,10 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 		roi_err_set(err, "%s: 16-bit counters saturated: the program runs too long for calibration", source);
 		goto out;
 	}
-	line_rows(set, &p, &lines, pc_cycles, src_line, &prog, &counts);
+	if (p.by_block)
+		block_rows(set, &p, &lines, pc_cycles, &prog, &counts);
+	else
+		line_rows(set, &p, &lines, pc_cycles, src_line, &prog, &counts);
 	/* the program's executions per key: its rows added up */
 	p.nx = set->nkeys;
 	p.x = roi_xrealloc(NULL, p.nx + 1, sizeof *p.x);

@@ -4,6 +4,7 @@
 #ifndef ROI_CALIBRATE_H
 #define ROI_CALIBRATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,13 +29,15 @@ struct roi_calib_key {
 	const char *text;               /* "load type=u16 access=array": unique, for lookups and notes */
 };
 
-/* The cycles of one source line of a program and the operations the plugin put on it: what
- * separates the costs of operations that always run together in a whole program. The lines of a
- * function that have cycles but no operations or the reverse (the prologue and epilogue on the
- * function's first and last line, a return value moved on another line than the return) make up
- * one row of their own per function. */
+/* The cycles of one source line of a program, or of one counted block, and the operations the
+ * plugin put there: what separates the costs of operations that always run together in a whole
+ * program. The lines of a function that have cycles but no operations or the reverse (the prologue
+ * and epilogue on the function's first and last line, a return value moved on another line than
+ * the return) make up one row of their own per function. */
 struct roi_calib_row {
 	unsigned line;                  /* the source line; a function's row: its first line (0: none) */
+	const char *block;              /* a block's row: "FUNCTION#COUNTER" (the line is then its first
+					 * operation's); NULL for a line's */
 	double y;                       /* cycles simavr spent in the line's instructions */
 	double *x;                      /* executions per key ... */
 	size_t nx;                      /* ... of the nx keys there were when it was made */
@@ -47,8 +50,11 @@ struct roi_calib_program {
 	uint64_t startup;               /* plain firmware: cycles before main (not estimated by roi) */
 	double *x;                      /* executions per key ... */
 	size_t nx;                      /* ... of the nx keys there were when it was added */
-	struct roi_calib_row *rows;     /* the same split by source line: their sums are cycles, x */
+	struct roi_calib_row *rows;     /* the same split by source line or block: their sums are
+					 * cycles, x */
 	size_t nrows;
+	bool by_block;                  /* rows of blocks: the block-lines build (the plugin's
+					 * block-lines, NAME-blocks.elf) is the plain one, byte for byte */
 };
 
 struct roi_calib_set {
@@ -59,7 +65,8 @@ struct roi_calib_set {
 	struct roi_arena arena;
 };
 
-/* Builds and runs one program (build->work/NAME-count.elf and NAME-plain.elf) and adds it to set,
+/* Builds and runs one program (build->work/NAME-count.elf, NAME-plain.elf and NAME-blocks.elf) and
+ * adds it to set,
  * with new keys for operations no earlier program ran. Errors: "SRC: avr-gcc -O0 failed (exit
  * status 1)", the runners' ("ELF: no stop after N cycles ..."), "SRC: the plain firmware never
  * reached main". */

@@ -381,6 +381,7 @@ static cJSON *model_json(const cJSON *base, const struct roi_model *bm, const st
 		cJSON_AddStringToObject(o, "name", pr->name);
 		cJSON_AddNumberToObject(o, "measured_cycles", (double)pr->cycles);
 		cJSON_AddNumberToObject(o, "startup_cycles", (double)pr->startup);
+		cJSON_AddStringToObject(o, "rows", pr->by_block ? "block" : "line");
 		cJSON_AddItemToObject(o, "estimated_cycles", number_rounded(est, 0.1));
 		cJSON_AddItemToObject(o, "error", number_rounded(e, 1e-5));
 		if (skip && skip[p]) {
@@ -440,7 +441,8 @@ static int write_rows(const char *path, const struct roi_calib_set *set, const s
 	if (!f)
 		return roi_err_set(err, "%s: %s", path, strerror(errno));
 	fprintf(f, "# program line measured estimated operations (line 0: outside any line; a function's first "
-		   "line: its prologue, epilogue and returns)\n");
+		   "line: its prologue, epilogue and returns; FUNCTION#N@LINE: counted block N, its first "
+		   "operation's line)\n");
 	for (size_t p = 0; p < set->nprograms; p++) {
 		const struct roi_calib_program *pr = &set->programs[p];
 
@@ -450,7 +452,10 @@ static int write_rows(const char *path, const struct roi_calib_set *set, const s
 
 			for (size_t k = 0; k < row->nx; k++)
 				est += row->x[k] * cyc->entries[k].cost;
-			fprintf(f, "%s %u %.0f %.1f", pr->name, row->line, row->y, est);
+			if (row->block)
+				fprintf(f, "%s %s@%u %.0f %.1f", pr->name, row->block, row->line, row->y, est);
+			else
+				fprintf(f, "%s %u %.0f %.1f", pr->name, row->line, row->y, est);
 			for (size_t k = 0; k < row->nx; k++)
 				if (row->x[k] != 0)
 					fprintf(f, " [%s]x%.0f", set->keys[k].text, row->x[k]);

@@ -10,6 +10,7 @@
 #include <libelf.h>
 
 #include "arena.h"
+#include "crc32.h"
 #include "elffile.h"
 
 struct roi_elf {
@@ -334,6 +335,28 @@ int roi_elf_code_size(struct roi_elf *e, uint64_t *bytes, struct roi_err *err)
 			return damaged(e, err);
 		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR))
 			*bytes += sh.sh_size;
+	}
+	return 0;
+}
+
+int roi_elf_image_crc(struct roi_elf *e, uint32_t *crc, struct roi_err *err)
+{
+	Elf_Scn *scn = NULL;
+
+	*crc = 0;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d = NULL;
+
+		if (!gelf_getshdr(scn, &sh))
+			return damaged(e, err);
+		if (!(sh.sh_flags & SHF_ALLOC) || sh.sh_type == SHT_NOBITS)
+			continue;
+		uint64_t where[2] = {sh.sh_addr, sh.sh_size};
+		*crc = roi_crc32(*crc, where, sizeof where);
+		while ((d = elf_getdata(scn, d)))
+			if (d->d_buf)
+				*crc = roi_crc32(*crc, d->d_buf, d->d_size);
 	}
 	return 0;
 }

@@ -64,4 +64,8 @@ int roi_elf_each_section(struct roi_elf *elf, roi_section_visit visit, void *ctx
 /* Bytes of code: the sizes of the allocated, executable sections added up. */
 int roi_elf_code_size(struct roi_elf *elf, uint64_t *bytes, struct roi_err *err);
 
+/* CRC-32 of the image the firmware loads: every allocated section's address, size and contents
+ * (code and initialised data), so two builds of the same code have the same one. */
+int roi_elf_image_crc(struct roi_elf *elf, uint32_t *crc, struct roi_err *err);
+
 #endif

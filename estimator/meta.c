@@ -130,6 +130,9 @@ static int parse_block(const struct jv *v, const cJSON *b, const char *w, const 
 		return -1;
 	if (blk->value && (blk->nsucc || blk->nlines))
 		return jv_fail(v, w, "a value counter has no successors and no lines");
+	blk->site = -1;
+	if (blk->value && jv_integer(v, b, w, "block", false, 0, (long long)nblocks - 1, &blk->site))
+		return -1;
 	return 0;
 }
 
@@ -372,6 +375,11 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 			return -1;
 		i++;
 	}
+	for (i = 0; i < fn->nblocks; i++)
+		if (blk[i].site >= 0 && blk[blk[i].site].value) {
+			snprintf(bw, sizeof bw, "%s.blocks[%zu]", w, i);
+			return jv_fail(v, bw, "block: %lld is a value counter, not a block", blk[i].site);
+		}
 	fn->blocks = blk;
 	long long saved = 0, frame = 0;
 	if (jv_integer(v, f, w, "saved", false, 0, 4096, &saved) != 0 ||

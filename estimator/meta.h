@@ -51,6 +51,8 @@ struct roi_block {
 	bool labels;                    /* labels alone, split off the block it leads to (formats.md) */
 	bool value;                     /* a value counter: its count is a sum of run-time values, not
 					 * executions, and no edge reaches it (formats.md) */
+	long long site;                 /* a value counter's: the block of the statement it measures;
+					 * -1 when the metadata does not say */
 };
 
 /* One loop of a function's nest (docs/regions.md, "loops"). */

@@ -93,6 +93,14 @@ typedef gimple roi_stmt;
 #define FMA_EXPR_CODE ERROR_MARK
 #endif
 
+/* LOC with the lexical scope BLOCK: set_block since GCC 6, the line map's
+   own macro before.  */
+#if GCCPLUGIN_VERSION >= 6000
+#define ROI_SET_BLOCK(LOC, BLOCK) set_block ((LOC), (BLOCK))
+#else
+#define ROI_SET_BLOCK(LOC, BLOCK) COMBINE_LOCATION_DATA (line_table, (LOC), (BLOCK))
+#endif
+
 /* Pointer difference got its own tree code in GCC 8.  */
 #if GCCPLUGIN_VERSION < 8000
 #define POINTER_DIFF_EXPR ERROR_MARK

@@ -347,7 +347,7 @@ roi_instrument (function *fun)
 	inform (DECL_SOURCE_LOCATION (fun->decl), "roi: not counting %qD: %s",
 		fun->decl, why_not);
       unsigned rule;
-      if (fun->cfg && !roi_filter_counts (fun->decl, &rule))
+      if (fun->cfg && !roi_opts.block_lines && !roi_filter_counts (fun->decl, &rule))
 	return record_excluded (fun, rule);
       return 0;
     }
@@ -366,6 +366,13 @@ roi_instrument (function *fun)
       order.safe_push (bb);
   for (unsigned i = 0; i < order.length (); i++)
     counter_of[order[i]->index] = (int) i;
+  if (roi_opts.block_lines)
+    {
+      roi_block_lines_mark (fun, order, counter_of);
+      loop_optimizer_finalize ();
+      XDELETEVEC (counter_of);
+      return 0;
+    }
 
   collect_first_seen (fun, order);
   struct roi_buf blocks = { NULL, 0, 0 };
@@ -384,7 +391,8 @@ roi_instrument (function *fun)
     {
       sites[j].slot = order.length () + j;
       roi_buf_printf (&blocks, ",\n {\"succ\":[],\"lines\":[],\"ops\":[[%u,%u,%u,1]],"
-		      "\"value\":true}", sites[j].op, sites[j].file, sites[j].line);
+		      "\"value\":true,\"block\":%d}", sites[j].op, sites[j].file, sites[j].line,
+		      counter_of[sites[j].bb]);
     }
   roi_buf_add (&blocks, "]");
   struct roi_buf loops = { NULL, 0, 0 };

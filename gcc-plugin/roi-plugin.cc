@@ -8,7 +8,7 @@
 
 int plugin_is_GPL_compatible;
 
-struct roi_options roi_opts = { 32, false, ROI_RUNTIME_HOST, false, false };
+struct roi_options roi_opts = { 32, false, ROI_RUNTIME_HOST, false, false, false };
 
 tree roi_gc[ROI_GC_SLOTS];
 
@@ -27,6 +27,8 @@ static const char roi_help[] =
   "  -fplugin-arg-roi-filter=FILE            which functions are counted, which functions\n"
   "                                          and loops get region hooks (docs/regions.md)\n"
   "  -fplugin-arg-roi-verbose                say which functions are not counted and why\n"
+  "  -fplugin-arg-roi-block-lines            count nothing: give each statement the line of its\n"
+  "                                          block in a file of its function's (roi calibrate)\n"
   "  -fplugin-arg-roi-help                   print this text\n";
 
 static struct plugin_info roi_info = { "0.1", roi_help };
@@ -57,7 +59,7 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
       return false;
     }
   if (!takes_value && value && (!strcmp (key, "atomic") || !strcmp (key, "verbose")
-				|| !strcmp (key, "help")))
+				|| !strcmp (key, "help") || !strcmp (key, "block-lines")))
     {
       error ("option %<-fplugin-arg-%s-%s%> takes no value", plugin_name, key);
       return false;
@@ -99,6 +101,8 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
     roi_opts.atomic = true;
   else if (!strcmp (key, "verbose"))
     roi_opts.verbose = true;
+  else if (!strcmp (key, "block-lines"))
+    roi_opts.block_lines = true;
   else if (!strcmp (key, "help"))
     fputs (roi_help, stderr);
   else
@@ -114,6 +118,8 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
 static void
 on_all_ipa_passes_start (void *, void *)
 {
+  if (roi_opts.block_lines)
+    return;
   if (flag_lto || in_lto_p)
     {
       warning (0, "roi: link-time optimisation (%<-flto%>) is not supported; "
@@ -133,6 +139,8 @@ on_all_ipa_passes_start (void *, void *)
 static void
 on_finish_unit (void *, void *)
 {
+  if (roi_opts.block_lines)
+    return;
   roi_meta_emit ();
 }
 

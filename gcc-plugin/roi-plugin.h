@@ -19,6 +19,7 @@ struct roi_options
   enum roi_runtime runtime;  /* host: constructor registration; none: a runner reads RAM */
   bool verbose;              /* say which functions are skipped and why */
   bool disabled;             /* nothing is counted in this unit (-flto) */
+  bool block_lines;          /* no counters: blocks as lines (roi-block-lines.cc) */
 };
 extern struct roi_options roi_opts;
 
@@ -188,6 +189,12 @@ bool roi_block_walk_trusted (const struct roi_block_walk *w);
    [block, file, line, n], and the blocks whose switch became a jump table,
    as "tables" (docs/formats.md).  */
 void roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *jumps);
+
+/* ---- roi-block-lines.cc ---- */
+/* Every statement, PHI argument and jump of FUN's blocks ORDER (counter
+   indices COUNTER_OF) gets the location "roi-block:ASM-NAME", line = the
+   counter index + 1.  */
+void roi_block_lines_mark (function *fun, const vec<basic_block> &order, const int *counter_of);
 
 /* ---- roi-pass.cc ---- */
 opt_pass *roi_make_pass (void);

@@ -26,7 +26,9 @@ test_expect_success 'a bad value is an error naming what is expected' '
 
 test_expect_success 'a flag given a value is an error' '
 	test_must_fail gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-atomic=yes -c prog.c 2>err &&
-	test_grep "takes no value" err
+	test_grep "takes no value" err &&
+	test_must_fail gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-block-lines=1 -c prog.c 2>err &&
+	test_grep "option .-fplugin-arg-roi-block-lines. takes no value" err
 '
 
 test_expect_success 'atomic 16-bit counters are refused' '
@@ -37,7 +39,7 @@ test_expect_success 'atomic 16-bit counters are refused' '
 
 test_expect_success 'help documents every argument' '
 	gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-help -c prog.c 2>help &&
-	for a in counter-bits atomic runtime verbose help; do
+	for a in counter-bits atomic runtime verbose block-lines help; do
 		test_grep "fplugin-arg-roi-$a" help || return 1
 	done
 '
@@ -50,6 +52,49 @@ test_expect_success 'verbose names the functions not counted and why' '
 	gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-verbose -c skip.c 2>err &&
 	test_grep "not counting .quiet.: no_instrument_function attribute" err &&
 	! grep "not counting .loud." err
+'
+
+cat >blocks.c <<'CEOF'
+volatile unsigned in = 1234, out;
+static unsigned digits(unsigned x)
+{
+	unsigned n = 0;
+	do {
+		out = x % 10;
+		x /= 10;
+		n++;
+	} while (x);
+	return n;
+}
+int main(void) { out = digits(in) + (in > 100 ? in / 3 : in * 5); return 0; }
+CEOF
+
+# block-lines counts nothing and leaves the code as it is, GCC's optimisers do not look at
+# locations: the loaded image is the plain build's, byte for byte, with host gcc 12 and avr-gcc
+# 5.4 at -O1, -O2 and -Os. Its line table has the lines of the file "roi-block:main", one per
+# counted block that has instructions (here with digits inlined: every one up to the last).
+test_expect_success 'block-lines: the plain code, with a line table naming the counted blocks' '
+	for O in -O1 -O2 -Os; do
+		gcc $O -g blocks.c -o plain &&
+		gcc $O -g -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-block-lines blocks.c -o blocks &&
+		objcopy -O binary -j .text plain plain.bin && objcopy -O binary -j .text blocks blocks.bin &&
+		cmp plain.bin blocks.bin &&
+		avr-gcc -mmcu=atmega32u4 $O -gdwarf-2 blocks.c -o plain.elf &&
+		avr-gcc -mmcu=atmega32u4 $O -gdwarf-2 -fplugin="$ROI_BUILD/avr/roi.so" \
+			-fplugin-arg-roi-block-lines blocks.c -o blocks.elf &&
+		avr-objcopy -O binary -j .text -j .data plain.elf plain.bin &&
+		avr-objcopy -O binary -j .text -j .data blocks.elf blocks.bin &&
+		cmp plain.bin blocks.bin || return 1
+	done &&
+	! avr-objdump -h blocks.elf | grep -q "\.roi\.meta" &&
+	avr-gcc -mmcu=atmega32u4 -Os -fplugin="$ROI_BUILD/avr/roi.so" blocks.c -o counted.elf &&
+	avr-objcopy --dump-section .roi.meta=meta.bin counted.elf /dev/null &&
+	nblocks=$(tr "\0" "\n" <meta.bin | jq -s "[.[0].functions[] | select(.name == \"main\") |
+		.blocks[] | select(.value | not)] | length") &&
+	avr-objdump --dwarf=decodedline blocks.elf |
+		awk "/^roi-block:main / { print \$2 }" | sort -nu >lines &&
+	test -s lines &&
+	test "$(tail -1 lines)" -le "$nblocks"
 '
 
 test_expect_success 'the plugin never changes what a program computes: -O0 to -O3' '

@@ -258,7 +258,11 @@ test_expect_success 'a value counter is described as a block no edge reaches, in
 	jq -e "[.[0].functions[0].blocks[] | select(.value)] | length == 4 and
 	       all(.succ == [] and .lines == [] and (.ops | length) == 1)" vm.json &&
 	jq -e "(.[0].functions[0].blocks | length) as \$n |
-	       .[0].functions[0].loops[0].blocks | index(\$n - 1) != null" vm.json
+	       .[0].functions[0].loops[0].blocks | index(\$n - 1) != null" vm.json &&
+	# "block" names the block of the statement it measures: a block, with a row on its line
+	jq -e ".[0].functions[0].blocks as \$b | [\$b[] | select(.value)] |
+	       all(. as \$v | \$b[\$v.block] | (.value | not) and
+		   any(.ops[]; .[2] == \$v.ops[0][2]))" vm.json
 '
 
 cat >promote.c <<\CEOF

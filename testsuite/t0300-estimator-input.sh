@@ -142,6 +142,22 @@ test_expect_success 'metadata records: version, indices, duplicate units' '
 	fails 1 "^roi: dup: .roi.meta record 2: duplicate unit 9f86d081884c7d65 (also record 1)$" "$ROI" ops dup
 '
 
+test_expect_success 'metadata records: what the RTL pass adds, value counters'"'"' blocks' '
+	sed "s/\"checksum\": \"0x1a2b3c4d\",/&\"jumps\": [[9, 0, 4, 1]],/" meta.json >jumps.json &&
+	elf_with_meta jumps jumps.json &&
+	fails 1 "^roi: jumps: .roi.meta record 1: functions\[0\].jumps\[0\]\[0\]: 9 is out of range" \
+		"$ROI" ops jumps &&
+	sed "s/\"checksum\": \"0x1a2b3c4d\",/&\"tables\": [4],/" meta.json >tables.json &&
+	elf_with_meta tables tables.json &&
+	fails 1 "^roi: tables: .roi.meta record 1: functions\[0\].tables\[0\]: 4 is out of range" \
+		"$ROI" ops tables &&
+	sed "s/\[\[3, 0, 8, 1\]\]}/&, {\"succ\": [], \"lines\": [], \"ops\": [[0, 0, 6, 1]], \"value\": true, \"block\": 4}/" \
+		meta.json >value.json &&
+	elf_with_meta value value.json &&
+	fails 1 "^roi: value: .roi.meta record 1: functions\[0\].blocks\[4\]: block: 4 is a value counter, not a block$" \
+		"$ROI" ops value
+'
+
 test_expect_success 'malformed model JSON: file, line and column' '
 	cat >broken.json <<-\EOF &&
 	{
