@@ -138,7 +138,7 @@ CALIBRATED_MODELS := $(foreach o,0 1 2 s,models/atmega32u4-O$(o).json)
 models: deps-all
 	@$(MAKE) --no-print-directory all avr
 	@for o in 0 1 2 s; do \
-		base=models/atmega32u4.json; test $$o != s || base=models/atmega32u4-Os-derived.json; \
+		base=$$(sh contrib/models/base-model.sh $$o) || exit 1; \
 		$(ROI_BIN) calibrate --target avr --mcu atmega32u4 --base $$base -O$$o \
 			--corpus contrib/calibration \
 			-o models/atmega32u4-O$$o.json 2>$(BUILD)/models-O$$o.log || \

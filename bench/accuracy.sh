@@ -28,9 +28,8 @@ rows=$work/rows.txt
 for opt in $opts; do
 	dir=$work/${opt#-}
 	rm -rf "$dir" && mkdir -p "$dir/host"
-	# the prior: the base model derived at the level (contrib/models/README.md)
-	base=$top/models/atmega32u4.json
-	test "$opt" != -Os || base=$top/models/atmega32u4-Os-derived.json
+	# the prior: the base model derived nearest the level (contrib/models/README.md)
+	base=$top/$(sh "$top/contrib/models/base-model.sh" "$opt")
 	"$roi" calibrate --target avr --mcu $mcu --base "$base" "$opt" --work "$dir/elf" \
 		--leave-one-out "$dir/loo" -o "$dir/model.json" 2>"$dir/calibrate.log" >&2
 	jq -r '.calibration.programs[] | "\(.name) \(.measured_cycles)"' "$dir/model.json" |

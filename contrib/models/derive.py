@@ -3,11 +3,12 @@
 
 For every (kind, type[, access|from]) the roi plugin produces, a tiny C snippet
 isolates the operation between two inline-asm markers; the target compiler
-compiles all snippets at -O0 (-S and linked; --opt Os: at -Os, for the AVR
-part, the prior of the -Os calibration).  The instructions between the
-markers are the operation's instructions (the difference against the same
-function without the statement); their cycles come from a timing table typed in
-from the AVR Instruction Set Manual / the Cortex-M4 TRM.  A call into a library
+compiles all snippets at -O0 (-S and linked; --opt Os or O2: at that level, for
+the AVR part, the prior of the optimised calibrations: base-model.sh).  The
+instructions between the markers are the operation's instructions (the
+difference against the same function without the statement); their cycles
+come from a timing table typed in from the AVR Instruction Set Manual / the
+Cortex-M4 TRM.  A call into a library
 routine (soft float, AVR 32-bit division...) is measured on AVR: the snippet runs
 in simavr over typical operands, once with the routine and once with a bare ret
 in its place. Elsewhere it is costed by walking the linked routine's disassembly
@@ -1043,9 +1044,9 @@ def write_model(path, t, rows, routines, sanity):
         "manual, and costs calls into library routines (%s) %s. At -O0 named locals live "
         "in stack slots and roi counts every read and write of one as an operation of its own (load/store, access "
         "frame, costed as the stack-slot reads and writes of a move): no other entry includes them. "
-        "Conditional branches count the average of taken and not taken. Not modelled: unconditional jumps (the "
-        "estimator has no per-block/jump term yet, so loop back-edges and if/else joins go unaccounted), %s"
-        "and callee bodies of calls to unprofiled functions. Sanity check (not a fit): %s") % (
+        "Conditional branches count the average of taken and not taken; an unconditional jump that ends a block "
+        "is the operation jump (the plugin reads it off the expanded code). Not modelled: %s"
+        "callee bodies of calls to unprofiled functions. Sanity check (not a fit): %s") % (
         t['compiler'], t['flags'],
         'the AVR Instruction Set Manual (16-bit PC: call/ret 4, rcall 3, ld/st/lds/sts 2, mul 2, brXX 1/2)'
         if t is TARGETS['avr'] else
@@ -1057,7 +1058,7 @@ def write_model(path, t, rows, routines, sanity):
         'walking the linked routine along its typical path, per byte and per bit)' if t is TARGETS['avr'] else
         'by walking the linked routine\'s disassembly along its typical path (loops multiplied by their iteration '
         'count, see each entry\'s note)',
-        'flash wait states (the ART accelerator is assumed to hide the 2 wait states at 84 MHz), '
+        'flash wait states (the ART accelerator is assumed to hide the 2 wait states at 84 MHz), and '
         if t is TARGETS['arm'] else '', sanity)
     m = collections.OrderedDict([
         ('roi_model', 1), ('part', t['part']), ('arch', 'avr' if t is TARGETS['avr'] else 'arm'),
@@ -1087,9 +1088,9 @@ def main():
     ap.add_argument('--out', default=os.path.join(ROOT, 'models'))
     ap.add_argument('--trace', metavar='SYMBOL', help='print the typical path through a library routine')
     ap.add_argument('--keep', metavar='DIR', help='keep the generated C, assembly and ELF files in DIR')
-    ap.add_argument('--opt', choices=['O0', 'Os'], default='O0',
-                    help='the level the snippets are compiled at (Os: AVR only, the prior of the -Os '
-                         'calibration, written to atmega32u4-Os-derived.json)')
+    ap.add_argument('--opt', choices=['O0', 'O2', 'Os'], default='O0',
+                    help='the level the snippets are compiled at (O2, Os: AVR only, the prior of the '
+                         'optimised calibrations, written to atmega32u4-LEVEL-derived.json)')
     a = ap.parse_args()
     if a.opt != 'O0':
         if a.arch and a.arch != ['avr']:
