@@ -356,12 +356,7 @@ static void
 emit_binary (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
 	     tree op2)
 {
-  struct roi_op op;
-  memset (&op, 0, sizeof op);
-  op.kind = kind;
-  op.type = type;
-  op.operand = operand_kind (kind, type, op2);
-  sink (ctx, &op);
+  emit_with_operand (sink, ctx, kind, type, operand_kind (kind, type, op2));
 }
 
 /* Whether STMT is an integer division or remainder whose partner (the

@@ -12,6 +12,11 @@ m3 (at -Os too), main entered once.'
 AVR_PLUGIN=$ROI_BUILD/avr/roi.so
 avr_cc () { avr-gcc -mmcu=atmega32u4 "$@"; }
 roi_avr () { "$ROI" run --target avr --mcu atmega32u4 "$@"; }
+# avr_unit ELF: its (one unit's) .roi.meta record as JSON.
+avr_unit () {
+	avr-objcopy --dump-section .roi.meta="$1.meta" "$1" /dev/null &&
+	tr "\0" "\n" <"$1.meta" | jq -s ".[0]"
+}
 # cycles_of OUT: the cycle count in a 'roi run' text line.
 cycles_of () { sed -n 's/.*: stopped after \([0-9][0-9]*\) cycles (.*/\1/p' "$1"; }
 volatile_count () {
@@ -347,8 +352,7 @@ test_expect_success 'saved registers and frame sizes are those of the prologue a
 		     pro && /^\tpush r([2-9]|1[0-7]|2[89])\$/ { n++ }
 		     /prologue: function/ { pro = 0 }
 		     /frame size = / { print f, n, \$5 }" prologue$opt.s | sort >want$opt &&
-		avr-objcopy --dump-section .roi.meta=meta.bin prologue$opt.elf /dev/null &&
-		tr "\0" "\n" <meta.bin | jq -s -r ".[0].functions[] | \"\(.asm) \(.saved) \(.frame)\"" |
+		avr_unit prologue$opt.elf | jq -r ".functions[] | \"\(.asm) \(.saved) \(.frame)\"" |
 			sort >got$opt &&
 		test_cmp want$opt got$opt || return 1
 	done &&
@@ -437,8 +441,7 @@ CEOF
 test_expect_success 'spill-slot traffic: the bytes avr-gcc moves through Y, per block and line' '
 	avr_cc -Os -fplugin="$AVR_PLUGIN" -S spill.c -o spill.s &&
 	avr_cc -Os -fplugin="$AVR_PLUGIN" spill.c -o spill.elf &&
-	avr-objcopy --dump-section .roi.meta=meta.bin spill.elf /dev/null &&
-	tr "\0" "\n" <meta.bin | jq -s ".[0].functions[0].spills" >spills.json &&
+	avr_unit spill.elf | jq ".functions[0].spills" >spills.json &&
 	test_equal "$(grep -cE "^	(ldd|std)	?.*Y\+" spill.s)" "$(jq "map(.[3]) | add" spills.json)" &&
 	test $(jq "map(.[3]) | add" spills.json) -gt 0 &&
 	roi_avr spill.elf >/dev/null &&
@@ -493,8 +496,7 @@ CEOF
 test_expect_success 'jumps: the rjmp avr-gcc ends blocks with, and how often they run' '
 	avr_cc -O0 -fplugin="$AVR_PLUGIN" -S jumps.c -o jumps.s &&
 	avr_cc -O0 -fplugin="$AVR_PLUGIN" jumps.c -o jumps.elf &&
-	avr-objcopy --dump-section .roi.meta=meta.bin jumps.elf /dev/null &&
-	tr "\0" "\n" <meta.bin | jq -s ".[0]" >unit.json &&
+	avr_unit jumps.elf >unit.json &&
 	rjmps=$(awk "/^\tbr[a-z][a-z] \.\+2/ { long = 1; next }
 		/^\trjmp \.L/ && !long { n++ } { long = 0 } END { print n }" jumps.s) &&
 	test_equal $((rjmps - 1)) "$(jq "[.functions[0].jumps[][3]] | add" unit.json)" &&
@@ -557,16 +559,14 @@ test_expect_success 'a quotient and remainder share one call, a widened product 
 	avr_cc -Os -fplugin="$AVR_PLUGIN" divmod.c -o divmod.elf &&
 	roi_avr divmod.elf >/dev/null &&
 	"$ROI" estimate --json divmod.elf >divmod.json &&
-	avr-objcopy --dump-section .roi.meta=meta.bin divmod.elf /dev/null &&
-	tr "\0" "\n" <meta.bin | jq -s -c "[.[0].ops[] | select(.operand == \"paired\" or
-		.operand == \"widen\") | [.kind, .type, .operand]]" >got &&
+	avr_unit divmod.elf | jq -c "[.ops[] | select(.operand == \"paired\" or .operand == \"widen\") |
+		[.kind, .type, .operand]]" >got &&
 	echo "[[\"div\",\"u32\",\"paired\"],[\"mul\",\"u32\",\"widen\"]]" >want &&
 	test_cmp want got &&
 	test_equal 10 "$(op_count divmod.json div u32)" &&
 	test_equal 10 "$(op_count divmod.json mod u32)" &&
 	avr_cc -O0 -fplugin="$AVR_PLUGIN" divmod.c -o divmod0.elf &&
-	avr-objcopy --dump-section .roi.meta=meta0.bin divmod0.elf /dev/null &&
-	test_equal 0 "$(tr "\0" "\n" <meta0.bin | jq -s "[.[0].ops[] | select(.operand == \"paired\" or
+	test_equal 0 "$(avr_unit divmod0.elf | jq "[.ops[] | select(.operand == \"paired\" or
 		.operand == \"widen\")] | length")"
 '
 
