@@ -498,9 +498,9 @@ def snippets(t):
         src = '(int) gv_u8' if f == 'memset' else 'gb_s'
         add(dict(kind='call', callee=f), ['M(b); gv_i = (int) (long) %s(gb_d, %s, gv_size); M(e);' % (f, src)])
     # strlen by the length it returns: the call reads the terminating byte, each byte before is a turn
-    # (optimising, avr-gcc expands it to an inline loop of its own: no call to price)
-    if t.get('opt', 'O0') == 'O0':
-        add(dict(kind='call', callee='strlen'), ['M(b); gv_i = (int) strlen((const char *) gb_s); M(e);'])
+    # (optimising, avr-gcc expands it to an inline loop of its own, which the plugin still counts as
+    # the call and its bytes: the loop's turn is the byte)
+    add(dict(kind='call', callee='strlen'), ['M(b); gv_i = (int) strlen((const char *) gb_s); M(e);'])
     return out
 
 
@@ -668,6 +668,8 @@ class Target:
         the register the instruction before the branch decrements."""
         m, ops = ins[branch - 1]
         reg = ops.strip()
+        if m not in ('dec', 'lsr'):
+            return None                 # until its data says stop (strlen's zero byte): run-time
         for m2, ops2 in reversed(ins[:label]):
             if m2 == 'rjmp' and re.fullmatch(r'\d+f', ops2.strip()):
                 return None             # entered at its test: a run-time count
@@ -861,6 +863,10 @@ def derive(arch, tmp, trace=None):
                          note='one bit of a shift by a run-time amount: a turn of the shift loop%s' % (
                              ' of the routine' if turns else ''))
             core -= turns
+        elif match['kind'] == 'call' and match.get('callee') and arch == 'avr' and steps and not calls:
+            # expanded inline (strlen, optimising): its loop, a turn per byte, left out of core
+            value = dict(kind='bytes', callee=match['callee'], cycles=round(steps, 1),
+                         note='one byte more: a turn of the inline loop GCC expands the call into')
         elif match['kind'] == 'call' and match.get('callee') and arch == 'avr':
             value = dict(kind='bytes', callee=match['callee'], cycles=round(turns, 1),
                          note='one byte more: a turn of the routine\'s loop along its typical path')
