@@ -301,6 +301,20 @@ is_negative_pow2 (tree cst)
   return (m & (m - 1)) == 0;
 }
 
+/* N where CST is 2^N with 0 < N < 64, else 0.  A multiply by 2^N is the left
+   shift by N at every optimisation level (expand_mult emits the shift, and
+   modulo 2^width the same holds for the sign bit's constant), so it is counted
+   as that shift: a multiply by 2 costs one single-bit shift, by 256 a byte
+   move, by 8 at -Os a loop of three, as the shift's own entries say.  */
+static unsigned
+multiplier_log2 (tree cst)
+{
+  if (!cst || TREE_CODE (cst) != INTEGER_CST || !integer_pow2p (cst))
+    return 0;
+  int n = tree_log2 (cst);
+  return n > 0 && n < 64 ? (unsigned) n : 0;
+}
+
 /* Whether a multiply by CST in TYPE needs the full-width multiply: the
    constant does not fit in half the width (a hash's odd constant), where a
    narrower one is a few shifts and adds or a widening half-width multiply
@@ -329,8 +343,9 @@ operand_kind (const char *kind, const_tree type, tree op2)
       && TREE_CODE (op2) == INTEGER_CST && tree_fits_uhwi_p (op2)
       && tree_to_uhwi (op2) < 64)
     return shift_amount ((unsigned) tree_to_uhwi (op2));
-  /* multiplying or dividing by a power of two is a shift, by anything else
-     a multiply or a library division */
+  /* by a negative power of two: a shift and a negation ("pow2"; by a
+     positive one the shift itself, classify_assign), by anything else a
+     multiply or a library division */
   if ((!strcmp (kind, "mul") || !strcmp (kind, "div") || !strcmp (kind, "mod"))
       && TREE_CODE (op2) == INTEGER_CST
       && (integer_pow2p (op2) || is_negative_pow2 (op2)))
@@ -357,6 +372,25 @@ emit_binary (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
 	     tree op2)
 {
   emit_with_operand (sink, ctx, kind, type, operand_kind (kind, type, op2));
+}
+
+/* A division or remainder by 2^N, as the code it becomes: unsigned (or
+   exact, a pointer difference's division by the element size) the right
+   shift by N or the mask of the low bits; signed, the shift or mask with a
+   correction towards zero, kind "div" or "mod" whose operand is N (a divide
+   by 2 is a few instructions, by 8 at -Os a loop, like the shift's own).  */
+static void
+emit_division_by_pow2 (roi_op_sink sink, void *ctx, enum tree_code code,
+		       const_tree type, unsigned n)
+{
+  bool is_div = code != TRUNC_MOD_EXPR && code != CEIL_MOD_EXPR
+		&& code != FLOOR_MOD_EXPR && code != ROUND_MOD_EXPR;
+
+  if (TYPE_UNSIGNED (type) || code == EXACT_DIV_EXPR)
+    emit_with_operand (sink, ctx, is_div ? "shr" : "and", type,
+		       is_div ? shift_amount (n) : "const");
+  else
+    emit_with_operand (sink, ctx, is_div ? "div" : "mod", type, shift_amount (n));
 }
 
 /* Whether STMT is an integer division or remainder whose partner (the
@@ -437,6 +471,15 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
   const char *kind = operator_kind (code);
   if (kind && divmod_paired (stmt))
     emit_with_operand (sink, ctx, kind, type, "paired");
+  else if ((code == MULT_EXPR || code == WIDEN_MULT_EXPR)
+	   && multiplier_log2 (gimple_assign_rhs2 (stmt)))
+    emit_with_operand (sink, ctx, "shl", type,
+		       shift_amount (multiplier_log2 (gimple_assign_rhs2 (stmt))));
+  else if (kind && (!strcmp (kind, "div") || !strcmp (kind, "mod"))
+	   && INTEGRAL_TYPE_P (type) && multiplier_log2 (gimple_assign_rhs2 (stmt))
+	   && tree_int_cst_sgn (gimple_assign_rhs2 (stmt)) > 0)
+    emit_division_by_pow2 (sink, ctx, code, type,
+			   multiplier_log2 (gimple_assign_rhs2 (stmt)));
   else if (code == WIDEN_MULT_EXPR)
     /* optimising, GCC multiplies two extended halves in the half width with
        a double-width result (avr's __umulhisi3, 16 x 16 -> 32), not with the
@@ -589,9 +632,11 @@ named_variant (const_tree type, roi_stmt stmt)
       if (!lhs || TREE_CODE (lhs) != SSA_NAME || !single_imm_use (lhs, &use, &user))
 	break;
       /* the offset of pointer arithmetic (a[i]'s i times the element size,
-	 computed in the host's unsigned long) is a size_t */
+	 computed in the host's unsigned long) is a size_t; not a signed value
+	 it is computed from, converted on the way (quicksort's (lo + hi) / 2,
+	 an int division where int is as wide as size_t) */
       if (is_gimple_assign (user) && gimple_assign_rhs_code (user) == POINTER_PLUS_EXPR
-	  && gimple_assign_rhs2 (user) == lhs
+	  && gimple_assign_rhs2 (user) == lhs && TYPE_UNSIGNED (type)
 	  && TYPE_PRECISION (sizetype) == TYPE_PRECISION (type))
 	return sizetype;
       stmt = user;

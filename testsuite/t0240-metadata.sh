@@ -108,14 +108,15 @@ unsigned f(unsigned a, unsigned b, int i)
 {
 	unsigned l[4];
 	l[i] = a << 3;
-	l[i + 1] = a * 8 + b * 6 + a * 100000u;
+	l[i + 1] = a * 8 + b * 6 + a * 100000u + (unsigned) (i * -4);
 	g[i] = a + 5 + b;
 	return l[i] + t2[i][i] + g[i] / b;
 }
 CEOF
 
-# By hand from the source: a shift by 3, a multiply by a power of two, by a small constant and
-# by one wider than 16 bits ("wide"), two adds of a constant (i + 1 in int, a + 5 in unsigned), stores and loads of the
+# By hand from the source: a shift by 3 and a multiply by 8, which is that shift ("shl" by 3),
+# a multiply by a negative power of two ("pow2"), by a small constant and by one wider than 16
+# bits ("wide"), two adds of a constant (i + 1 in int, a + 5 in unsigned), stores and loads of the
 # local l and the global g, one two-subscript load of t2; b's add and the division by b have a
 # variable operand and no field. Every run-time subscript is scaled by its element size ("index"
 # of size_t): by a shift of 2 for the 4-byte unsigned elements, by a multiply ("const") for t2's
@@ -126,7 +127,7 @@ test_expect_success 'operands that decide the code: constants, shift amounts, wh
 	jq -c "[.[0].ops[] | select(.operand or .subscripts) | [.kind, .type, .access, .operand, .subscripts]] | sort" \
 		op.json >got &&
 	cat >want <<-\EOF &&
-	[["add","i32",null,"const",null],["add","u32",null,"const",null],["index","u64",null,"2",null],["index","u64",null,"const",null],["load","u32","array","global",null],["load","u32","array","global",2],["load","u32","array","local",null],["mul","u32",null,"const",null],["mul","u32",null,"pow2",null],["mul","u32",null,"wide",null],["shl","u32",null,"3",null],["store","u32","array","global",null],["store","u32","array","local",null]]
+	[["add","i32",null,"const",null],["add","u32",null,"const",null],["index","u64",null,"2",null],["index","u64",null,"const",null],["load","u32","array","global",null],["load","u32","array","global",2],["load","u32","array","local",null],["mul","i32",null,"pow2",null],["mul","u32",null,"const",null],["mul","u32",null,"wide",null],["shl","u32",null,"3",null],["store","u32","array","global",null],["store","u32","array","local",null]]
 	EOF
 	test_cmp want got &&
 	jq -e "[.[0].ops[] | select(.kind == \"div\")] | length == 1 and (.[0] | has(\"operand\") | not)" op.json
@@ -185,7 +186,7 @@ CEOF
 # uint32_t is "unsigned int" on the host and "unsigned long" on AVR, size_t 64 bits here and 16
 # there: the C type names the width the program means, so a host profile keeps a uint32_t
 # multiply 32 bits wide on AVR, and a plain unsigned int multiply becomes AVR int's 16 bits. w[a & 3]
-# is w + (a & 3) * 2 in GCC's size type, a pointer wide.
+# is w + (a & 3) * 2 in GCC's size type, a pointer wide (the multiply by 2 counted as a shift).
 test_expect_success 'stdint and stddef names keep their width when a host profile is mapped to AVR' '
 	roi_link widths -O0 widths.c && ./widths &&
 	"$ROI" estimate --json widths >host.json &&
@@ -195,8 +196,8 @@ test_expect_success 'stdint and stddef names keep their width when a host profil
 	test_equal u32 "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"uint32_t\")][0].type" avr.json)" &&
 	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"add\" and .ctype == \"size_t\")][0].type" avr.json)" &&
 	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"unsigned int\")][0].type" avr.json)" &&
-	test_equal "size_t u64" "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"size_t\")][0] | \"\(.ctype) \(.type)\"" host.json)" &&
-	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"mul\" and .ctype == \"size_t\")][0].type" avr.json)"
+	test_equal "size_t u64" "$(jq -r "[.ops[] | select(.kind == \"shl\" and .ctype == \"size_t\")][0] | \"\(.ctype) \(.type)\"" host.json)" &&
+	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"shl\" and .ctype == \"size_t\")][0].type" avr.json)"
 '
 
 cat >fields.c <<\CEOF
