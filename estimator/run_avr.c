@@ -338,6 +338,15 @@ int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 		roi_err_set(err, "%s: simavr cannot create a %s", run->elf, run->mcu);
 		goto out;
 	}
+	/* simavr reports a read or write beyond the RAM as a crash and then makes it anyway
+	 * (sim_core.c, avr_core_watch_write: data[addr] = v): a firmware writing through a wild
+	 * pointer would write into roi's heap (t0400's badwrite.c crashed roi every other run). The
+	 * data space is made all the 64 KiB a 16-bit address reaches; avr_terminate frees it. */
+	uint8_t *data = realloc(avr->data, 0x10000);
+	if (!data)
+		abort();
+	memset(data + avr->ramend + 1, 0, 0x10000 - (size_t)avr->ramend - 1);
+	avr->data = data;
 	/* simavr aborts the whole process on code larger than the flash (found by fuzz/avr_elf.c) */
 	if ((uint64_t)fw.flashbase + fw.flashsize > (uint64_t)avr->flashend + 1) {
 		roi_err_set(err, "%s: %u bytes of code at 0x%x do not fit the %u bytes of flash of the %s", run->elf,

@@ -173,10 +173,14 @@ test_expect_success 'a crashing firmware names the PC; simavr stays quiet otherw
 	int main(void) { *(volatile char *)0x1000 = 1; return 0; }
 	EOF
 	avr_cc -O0 -fplugin="$AVR_PLUGIN" badwrite.c -o badwrite.elf &&
-	test_must_fail roi_avr badwrite.elf >out-crash 2>err &&
-	test_grep "^roi: badwrite.elf: the firmware crashed at PC 0x[0-9a-f]* after [0-9]* cycles (simavr: .*out of ram)$" err &&
-	test_equal 1 "$(wc -l <err)" &&
-	test ! -s out-crash
+	# simavr makes the stray write after reporting it: it must land in simavr'"'"'s memory, not
+	# in roi'"'"'s heap, every time (it crashed roi in about every other run)
+	for i in 1 2 3 4 5 6 7 8; do
+		test_must_fail roi_avr badwrite.elf >out-crash 2>err &&
+		test_grep "^roi: badwrite.elf: the firmware crashed at PC 0x[0-9a-f]* after [0-9]* cycles (simavr: .*out of ram)$" err &&
+		test_equal 1 "$(wc -l <err)" &&
+		test ! -s out-crash || return 1
+	done
 '
 
 test_expect_success 'bad options: unknown MCU (exit 1), missing --mcu or unknown target (exit 2)' '
