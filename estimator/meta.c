@@ -205,7 +205,7 @@ static int parse_loops(const struct jv *v, const cJSON *loops, const char *w, co
 
 bool roi_op_is_added(const struct roi_op *op)
 {
-	return roi_kind_is(op->kind, "save", "frame", "spill") || strcmp(op->kind, "jump") == 0;
+	return roi_kind_is(op->kind, "save", "frame", "spill") || roi_kind_is(op->kind, "jump", "far", NULL);
 }
 
 /* The unit's operation KIND (with OPERAND, or none) that the loader adds, added by the first
@@ -262,9 +262,10 @@ static void add_frame_ops(struct roi_unit *u, struct roi_op *ops, struct roi_fun
 	add_rows(arena, entry, true, rows, n);
 }
 
-/* "spills" and "jumps": [block, file, line, n] rows of what the plugin's RTL pass saw in a block
- * (roi-spills.cc, roi-jumps.cc): the bytes of spill-slot traffic and the unconditional jumps. Each
- * becomes the operation KIND ("spill", "jump"), n per execution of its block, after its rows. */
+/* "spills", "far" and "jumps": [block, file, line, n] rows of what the plugin's RTL pass saw in a
+ * block (roi-spills.cc, roi-jumps.cc): the bytes of spill-slot traffic, the frame accesses out of
+ * reach of the displacement and the unconditional jumps. Each becomes the operation KIND ("spill",
+ * "far", "jump"), n per execution of its block, after its rows. */
 static int add_rtl_rows(const struct jv *v, const cJSON *rows, const char *w, const char *member,
 			const char *kind, struct roi_unit *u, struct roi_op *ops, struct roi_function *fn,
 			struct roi_block *blk)
@@ -387,9 +388,11 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		return -1;
 	if (saved > 0 || frame > 0)
 		add_frame_ops(u, ops, fn, &blk[0], saved, frame, v->arena);
-	const cJSON *spills = NULL, *jumps = NULL;
+	const cJSON *spills = NULL, *far = NULL, *jumps = NULL;
 	if (jv_array(v, f, w, "spills", false, &spills) != 0 ||
 	    (spills && add_rtl_rows(v, spills, w, "spills", "spill", u, ops, fn, blk) != 0) ||
+	    jv_array(v, f, w, "far", false, &far) != 0 ||
+	    (far && add_rtl_rows(v, far, w, "far", "far", u, ops, fn, blk) != 0) ||
 	    jv_array(v, f, w, "jumps", false, &jumps) != 0 ||
 	    (jumps && add_rtl_rows(v, jumps, w, "jumps", "jump", u, ops, fn, blk) != 0))
 		return -1;
@@ -554,14 +557,14 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 	u->nfiles = i;
 
 	/* (room for the ops the loader adds: "save" and "frame" of add_frame_ops, a "frame" per small
-	 * size, the "spill" and "jump" of add_rtl_rows, a "table" switch per switch of add_tables) */
+	 * size, the "spill", "far" and "jump" of add_rtl_rows, a "table" switch per switch of add_tables) */
 	size_t switches = 0;
 	cJSON_ArrayForEach(x, ops) {
 		const cJSON *kind = cJSON_GetObjectItemCaseSensitive(x, "kind");
 		switches += cJSON_IsString(kind) && kind->valuestring && strcmp(kind->valuestring, "switch") == 0;
 	}
 	struct roi_op *o =
-		roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + 4 + SMALL_FRAME + switches, sizeof *o);
+		roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + 5 + SMALL_FRAME + switches, sizeof *o);
 	i = 0;
 	cJSON_ArrayForEach(x, ops) {
 		snprintf(w, sizeof w, "ops[%zu]", i);

@@ -214,6 +214,11 @@ roi_mode_bytes_ (unsigned size)
 }
 #endif
 
+/* recog.h's strict address check; recog.h itself wants insn-config.h, which
+   avr-gcc 5.4's plugin headers (Debian's gcc-avr) lack.  The same
+   declaration in every GCC since 4.6.  */
+extern int strict_memory_address_addr_space_p (machine_mode, rtx, addr_space_t);
+
 /* A location that names a place in a source file: not unknown, not <built-in>.  */
 #ifndef RESERVED_LOCATION_P
 #define RESERVED_LOCATION_P(LOC) (LOCATION_LOCUS (LOC) < RESERVED_LOCATION_COUNT)

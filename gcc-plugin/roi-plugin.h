@@ -164,7 +164,7 @@ opt_pass *roi_make_frame_pass (void);
 /* The current function's spill-slot traffic after reload as the JSON array
    of its "spills" rows [block, file, line, bytes] (docs/formats.md); NBLOCKS
    are its counted blocks.  */
-void roi_spills_describe (unsigned nblocks, struct roi_buf *out);
+void roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *far);
 /* Which counted block the insns after reload belong to: the one whose counter
    update came last before them in the insn stream (the plugin's update opens
    every counted block, and before bb-reorder the insns keep the blocks'

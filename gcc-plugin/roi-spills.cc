@@ -88,39 +88,84 @@ is_spill_slot (const_rtx mem)
 	 && strcmp (IDENTIFIER_POINTER (DECL_NAME (e)), "%sfp") == 0;
 }
 
-/* Bytes of spill-slot traffic in INSN.  */
-static unsigned
-spilled_bytes (rtx_insn *insn)
+/* Whether X is an access through the frame or stack pointer.  */
+static bool
+frame_based (const_rtx x)
 {
-  unsigned bytes = 0;
+  rtx base = XEXP (x, 0);
+  if (GET_CODE (base) == PLUS && CONST_INT_P (XEXP (base, 1)))
+    base = XEXP (base, 0);
+  return REG_P (base)
+	 && (REGNO (base) == HARD_FRAME_POINTER_REGNUM
+	     || REGNO (base) == STACK_POINTER_REGNUM);
+}
+
+/* Whether the frame access X is out of reach of the target's
+   base-plus-displacement addressing, which its output code then makes with
+   more instructions: AVR's ldd/std reach Y+0..Y+63, and a slot of a large
+   frame costs an adjustment of Y around the access (subi/sbci and back,
+   four cycles more whatever the bytes).  The target's strict address check
+   tells, asked of the same register in a rtx of its own: AVR's accepts any
+   displacement from the frame pointer's own rtx, which reload leaves for the
+   output code to reach.  */
+static bool
+frame_access_far (const_rtx x)
+{
+  rtx addr = XEXP (x, 0);
+  rtx base = GET_CODE (addr) == PLUS ? XEXP (addr, 0) : addr;
+  rtx probe = gen_raw_REG (GET_MODE (base), REGNO (base));
+  if (GET_CODE (addr) == PLUS)
+    probe = gen_rtx_PLUS (GET_MODE (addr), probe, XEXP (addr, 1));
+  return !strict_memory_address_addr_space_p (GET_MODE (x), probe, MEM_ADDR_SPACE (x));
+}
+
+/* Bytes of spill-slot traffic in INSN, and its accesses to the frame out of
+   reach of the target's displacement (spill slots and variables alike).  */
+static void
+frame_traffic (rtx_insn *insn, unsigned *spilled, unsigned *far)
+{
+  *spilled = *far = 0;
   subrtx_iterator::array_type array;
   FOR_EACH_SUBRTX (iter, array, PATTERN (insn), NONCONST)
     {
       const_rtx x = *iter;
-      if (!MEM_P (x) || !is_spill_slot (x) || GET_MODE (x) == BLKmode)
+      if (!MEM_P (x) || GET_MODE (x) == BLKmode || !frame_based (x))
 	continue;
-      rtx base = XEXP (x, 0);
-      if (GET_CODE (base) == PLUS && CONST_INT_P (XEXP (base, 1)))
-	base = XEXP (base, 0);
-      if (REG_P (base)
-	  && (REGNO (base) == HARD_FRAME_POINTER_REGNUM
-	      || REGNO (base) == STACK_POINTER_REGNUM))
-	bytes += ROI_MODE_BYTES (GET_MODE (x));
+      if (is_spill_slot (x))
+	*spilled += ROI_MODE_BYTES (GET_MODE (x));
+      if (frame_access_far (x))
+	(*far)++;
     }
-  return bytes;
 }
 
-struct spill_row
+struct frame_row
 {
-  unsigned block, file, line, bytes;
+  unsigned block, file, line, spilled, far;
 };
 
+static void
+print_rows (const vec<frame_row> &rows, bool far, struct roi_buf *out)
+{
+  roi_buf_add (out, "[");
+  bool first = true;
+  for (unsigned i = 0; i < rows.length (); i++)
+    {
+      unsigned n = far ? rows[i].far : rows[i].spilled;
+      if (!n)
+	continue;
+      roi_buf_printf (out, "%s[%u,%u,%u,%u]", first ? "" : ",", rows[i].block, rows[i].file,
+		      rows[i].line, n);
+      first = false;
+    }
+  roi_buf_add (out, "]");
+}
+
 void
-roi_spills_describe (unsigned nblocks, struct roi_buf *out)
+roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *far)
 {
   struct roi_block_walk walk;
   roi_block_walk_start (&walk, nblocks);
-  auto_vec<spill_row> rows;
+  auto_vec<frame_row> rows;
   location_t last = UNKNOWN_LOCATION;
   for (rtx_insn *insn = walk.first; insn; insn = NEXT_INSN (insn))
     {
@@ -129,8 +174,9 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *out)
       /* a reload without a location of its own serves the statement before */
       if (!RESERVED_LOCATION_P (INSN_LOCATION (insn)))
 	last = INSN_LOCATION (insn);
-      unsigned bytes = spilled_bytes (insn);
-      if (!bytes || RESERVED_LOCATION_P (last))
+      unsigned spilled, far_accesses;
+      frame_traffic (insn, &spilled, &far_accesses);
+      if ((!spilled && !far_accesses) || RESERVED_LOCATION_P (last))
 	continue;
       expanded_location loc = roi_expand (last);
       unsigned file = roi_meta_file (loc.file);
@@ -140,19 +186,17 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *out)
 	  break;
       if (i == rows.length ())
 	{
-	  spill_row r = { walk.block, file, (unsigned) loc.line, 0 };
+	  frame_row r = { walk.block, file, (unsigned) loc.line, 0, 0 };
 	  rows.safe_push (r);
 	}
-      rows[i].bytes += bytes;
+      rows[i].spilled += spilled;
+      rows[i].far += far_accesses;
     }
   /* Where the counters are reached through a register (ARM loads their
      address from a literal pool) no store names them, and every spill would
      land in the entry block: then none is reported rather than wrong ones.  */
   if (!roi_block_walk_trusted (&walk))
     rows.truncate (0);
-  roi_buf_add (out, "[");
-  for (unsigned i = 0; i < rows.length (); i++)
-    roi_buf_printf (out, "%s[%u,%u,%u,%u]", i ? "," : "", rows[i].block, rows[i].file,
-		    rows[i].line, rows[i].bytes);
-  roi_buf_add (out, "]");
+  print_rows (rows, false, spills);
+  print_rows (rows, true, far);
 }

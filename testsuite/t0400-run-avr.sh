@@ -455,6 +455,34 @@ test_expect_success 'spill-slot traffic: the bytes avr-gcc moves through Y, per 
 	test_equal "$((loop * 10 + rest))" "$(op_count spill-est.json spill)"
 '
 
+cat >far.c <<\CEOF
+extern void use(unsigned char *p, unsigned char *q);
+unsigned char far_slots(void)
+{
+	unsigned char buf[100];
+	unsigned char x;
+
+	use(buf, &x);
+	return x + buf[99];
+}
+void use(unsigned char *p, unsigned char *q) { p[99] = 7; *q = 5; }
+int main(void) { return far_slots() != 12; }
+CEOF
+
+# buf takes Y+1..Y+100 and x Y+101: reading buf[99] and x, out of ldd'"'"'s reach (Y+63), avr-gcc
+# brackets each with an adjustment of Y there and back (adiw/sbiw r28): two far accesses, and
+# besides them only the prologue and the epilogue move Y. Run once, the estimate has them twice.
+test_expect_success 'frame accesses beyond Y+63: the far ones avr-gcc moves Y for' '
+	avr_cc -Os -fno-inline -fplugin="$AVR_PLUGIN" far.c -o far.elf &&
+	avr_unit far.elf | jq "[.functions[] | select(.name == \"far_slots\") | .far[] | .[3]] | add" >far.n &&
+	test_equal 2 "$(cat far.n)" &&
+	avr-objdump -d far.elf | sed -n "/<far_slots>:/,/ret$/p" >far.dis &&
+	test_equal $((2 + 2 * 2)) "$(grep -cE "(subi|adiw|sbiw)	r28" far.dis)" &&
+	roi_avr far.elf >/dev/null &&
+	"$ROI" estimate --json --model "$ROI_SRC/models/atmega32u4-Os.json" far.elf >far-est.json &&
+	test_equal 2 "$(op_count far-est.json far)"
+'
+
 cat >jumps.c <<\CEOF
 #include <stdint.h>
 volatile uint8_t in = 3;
