@@ -66,6 +66,39 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
   gsi_insert_before (gsi, call, GSI_SAME_STMT);
 }
 
+/* counters[idx] += 1 on AVR without a register: a byte at a time through
+   __tmp_reg__ (r0, which the register allocator never hands out), the carry
+   to the next byte only when the byte wrapped to zero.  The load-add-store
+   of a 32-bit counter takes four registers at the start of every block, and
+   at -Os, where every register is in use, the allocator spills values around
+   it that the program alone keeps in registers: the counted build's spills,
+   frame accesses and jumps would not be the plain build's.  Seven cycles a
+   block instead of twenty.  The counter's address is the asm's constant
+   operand, which roi_block_walk_counter reads back after register
+   allocation.  */
+static void
+insert_avr_increment (gimple_stmt_iterator *gsi, tree ref)
+{
+  /* (at most 8 bytes of about 70 characters each) */
+  static char text[1024];
+  if (!text[0])
+    {
+      size_t n = 0;
+      for (int byte = 0; byte < roi_opts.counter_bits / 8; byte++)
+	n += snprintf (text + n, sizeof text - n,
+		       "%slds __tmp_reg__,%%0+%d\n\tinc __tmp_reg__\n\tsts %%0+%d,__tmp_reg__",
+		       byte ? "\n\tbrne 1f\n\t" : "", byte, byte);
+      snprintf (text + n, sizeof text - n, "\n1:");
+      gcc_assert (n + 4 < sizeof text);
+    }
+  vec<tree, va_gc> *inputs = NULL;
+  tree constraint = build_tree_list (NULL_TREE, build_string (2, "i"));
+  vec_safe_push (inputs, build_tree_list (constraint, build_fold_addr_expr (ref)));
+  gasm *stmt = gimple_build_asm_vec (text, inputs, NULL, NULL, NULL);
+  gimple_asm_set_volatile (stmt, true);
+  gsi_insert_before (gsi, stmt, GSI_SAME_STMT);
+}
+
 /* counters[idx] += 1 at the start of BB, after its labels.  A plain
    load-add-store unless -fplugin-arg-roi-atomic asked for a relaxed atomic
    add; 16-bit counters saturate at 65535 instead of wrapping, so the
@@ -80,6 +113,12 @@ roi_counter_increment (basic_block bb, tree counters, unsigned idx)
   if (roi_opts.atomic)
     {
       insert_atomic_add (&gsi, ref, build_int_cst (type, 1));
+      return;
+    }
+
+  if (roi_opts.avr_asm_increment && roi_opts.counter_bits != 16)
+    {
+      insert_avr_increment (&gsi, ref);
       return;
     }
 

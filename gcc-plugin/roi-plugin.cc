@@ -8,7 +8,7 @@
 
 int plugin_is_GPL_compatible;
 
-struct roi_options roi_opts = { 32, false, ROI_RUNTIME_HOST, false, false, false };
+struct roi_options roi_opts = { 32, false, ROI_RUNTIME_HOST, false, false, false, false };
 
 tree roi_gc[ROI_GC_SLOTS];
 
@@ -44,6 +44,13 @@ target_is_bare_metal (void)
   t += strlen ("--target=");
   return strncmp (t, "avr", 3) == 0 || strstr (t, "-none-") != NULL
 	 || strstr (t, "-elf") != NULL;
+}
+
+static bool
+target_is_avr (void)
+{
+  const char *t = strstr (configuration_arguments, "--target=");
+  return t && strncmp (t + strlen ("--target="), "avr", 3) == 0;
 }
 
 static bool
@@ -169,6 +176,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 
   if (target_is_bare_metal ())
     roi_opts.runtime = ROI_RUNTIME_NONE;
+  roi_opts.avr_asm_increment = target_is_avr ();
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
     ok &= parse_argument (info->base_name, &info->argv[i]);

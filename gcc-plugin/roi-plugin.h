@@ -20,6 +20,7 @@ struct roi_options
   bool verbose;              /* say which functions are skipped and why */
   bool disabled;             /* nothing is counted in this unit (-flto) */
   bool block_lines;          /* no counters: blocks as lines (roi-block-lines.cc) */
+  bool avr_asm_increment;    /* block counters bumped by an asm that needs no register (AVR) */
 };
 extern struct roi_options roi_opts;
 

@@ -19,16 +19,11 @@
 #include "rtl-iter.h"
 #include "emit-rtl.h"
 
-/* The counter index a store to the function's counter array updates, or -1.
-   (Counters are "__roi_c_*" symbols; an insn that stores to one is the block
-   counter's update, or a value counter's, whose slots follow the blocks'.)  */
+/* The counter index ADDR, an address in the function's counter array,
+   points at, or -1.  */
 static int
-counter_store (rtx_insn *insn, unsigned counter_bytes)
+counter_at (rtx addr, unsigned counter_bytes)
 {
-  rtx set = single_set (insn);
-  if (!set || !MEM_P (SET_DEST (set)))
-    return -1;
-  rtx addr = XEXP (SET_DEST (set), 0);
   HOST_WIDE_INT offset = 0;
   if (GET_CODE (addr) == CONST)
     addr = XEXP (addr, 0);
@@ -41,6 +36,26 @@ counter_store (rtx_insn *insn, unsigned counter_bytes)
       || offset < 0 || offset % counter_bytes != 0)
     return -1;
   return (int) (offset / counter_bytes);
+}
+
+/* The counter index a store to the function's counter array updates, or -1.
+   (Counters are "__roi_c_*" symbols; an insn that stores to one is the block
+   counter's update, or a value counter's, whose slots follow the blocks'; on
+   AVR a block counter's is an asm whose operand is its address,
+   insert_avr_increment.)  */
+static int
+counter_store (rtx_insn *insn, unsigned counter_bytes)
+{
+  rtx body = PATTERN (insn);
+  if (GET_CODE (body) == PARALLEL)
+    body = XVECEXP (body, 0, 0);
+  if (GET_CODE (body) == ASM_OPERANDS)
+    return ASM_OPERANDS_INPUT_LENGTH (body) == 1
+	   ? counter_at (ASM_OPERANDS_INPUT (body, 0), counter_bytes) : -1;
+  rtx set = single_set (insn);
+  if (!set || !MEM_P (SET_DEST (set)))
+    return -1;
+  return counter_at (XEXP (SET_DEST (set), 0), counter_bytes);
 }
 
 void

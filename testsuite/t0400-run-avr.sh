@@ -123,6 +123,28 @@ test_expect_success 'interrupts and sleep: 10 Timer0 overflows at clk/64 take 10
 	test_equal 1 "$(fn_calls timer.json main)"
 '
 
+# On AVR a block counter is bumped through r0 a byte at a time, the next byte only on a carry
+# (roi-counters.cc): 70000 = 0x11170 turns of the loop carry into the second and third bytes,
+# and the counts must still be exact, at -Os as at -O0 and with 64-bit counters. No other
+# register is touched: the loop's code is the plain build's plus the increments.
+test_expect_success 'the increments through r0 carry exactly: 70000 turns, 32- and 64-bit counters' '
+	cat >carry.c <<-\EOF &&
+	volatile unsigned char x;
+	int main(void) { for (unsigned long i = 0; i < 70000; i++) x++; return 0; }
+	EOF
+	for opt in -O0 -Os; do
+		for bits in 32 64; do
+			avr_cc $opt -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-counter-bits=$bits carry.c \
+				-o carry$opt$bits.elf &&
+			roi_avr carry$opt$bits.elf >/dev/null &&
+			"$ROI" estimate --json carry$opt$bits.elf >carry.json 2>/dev/null &&
+			test_equal 70000 "$(jq "[.ops[] | select(.kind == \"store\" and .volatile == true) | .count] | add" carry.json)" &&
+			blocks=$(avr_unit carry$opt$bits.elf | jq ".functions[0].blocks | length") &&
+			test_equal $((blocks * bits / 8)) "$(avr-objdump -d carry$opt$bits.elf | grep -c "inc	r0")" || return 1
+		done
+	done
+'
+
 test_expect_success '16-bit counters stick at 65535 and are reported as lower bounds' '
 	cat >sat.c <<-\EOF &&
 	volatile unsigned char x;

@@ -130,9 +130,13 @@ test_expect_success '--measured: simavr'"'"'s cycles of fir() checked, the estim
 	inside=$(awk "\$1 == \"hook-inside\" { print \$2 }" fir.elf.roi) &&
 	cycles=$(calc "$2 - ${inside:-0}") &&
 	per_cycle=$(jq .energy_per_cycle_j "$MODEL") && hz=$(jq .clock_hz "$MODEL") &&
+	# the counted firmware runs its increments too: simavr counts more than the estimate, and a
+	# time limit half way between them fails measured and passes estimated
+	est=$(jq "[.functions[] | select(.name == \"fir\") | .cycles] | add" est.json) &&
+	test $(calc "$est < $cycles") = 1 &&
 	cat >measured.txt <<-EOF &&
 	function fir cycles per call <= $(calc "$cycles * 1.25")cycles
-	function fir time per run <= $(calc "$cycles / $hz * 0.8 * 1000")ms
+	function fir time per run <= $(calc "($cycles + $est) / 2 / $hz * 1000")ms
 	function fir energy <= 1J
 	total cycles <= 1000000cycles
 	function fir ops <= 100000ops
@@ -149,7 +153,7 @@ test_expect_success '--measured: simavr'"'"'s cycles of fir() checked, the estim
 	status 3 "$ROI" budget check --measured --model "$MODEL" --budgets measured.txt fir.elf &&
 	test_grep "^  measured.txt:1  function fir cycles per call .* $cycles cycles .* PASS" out &&
 	test_grep "estimate checked: the whole run is no region" out &&
-	# without --measured the estimate decides, which is far below simavr here
+	# without --measured the estimate decides, below the limit
 	status 0 "$ROI" budget check --json --model "$MODEL" --budgets measured.txt fir.elf &&
 	test_equal estimate "$(result checked 2)" && test_equal "$cycles" "$(result measured 1)"
 '
