@@ -409,8 +409,9 @@ def snippets(t):
             else:
                 body = '%s a = gv_%s, b = gv_%s, r; M(b); r = a %s b; M(e); gv_%s = r;' % (T, x, x, OPS[k], x)
                 add(dict(kind=k, type=x), [body])
-    # a constant second operand: an immediate form, a shift for a power of two (signed: with a
-    # correction towards zero), a library division by a constant
+    # a constant second operand: an immediate form, a shift and a negation for a negative power of
+    # two ("pow2"; by a positive one the plugin counts the shift, or for a signed division or
+    # remainder, below, the shift with its correction towards zero), a library division by a constant
     # (a multiply by a small constant is a few shifts and adds; from 32 bits, by one wider than half
     # the width, a hash's, the full-width library multiply: operand "wide"; below 32 bits every
     # constant is one hardware multiply, the mean of both)
@@ -418,7 +419,7 @@ def snippets(t):
     for k in ('mul', 'div', 'mod'):
         for x in INTS:
             T, bits = ct[x], int(x[1:])
-            consts = [('pow2', [8])]
+            consts = [('pow2', [-8])] if x[0] == 'i' else []
             if k != 'mul':
                 consts.append(('const', [10]))
             elif bits < 32:
@@ -429,6 +430,17 @@ def snippets(t):
                 add(dict(kind=k, type=x, operand=operand),
                     ['%s a = gv_%s, r; M(b); r = a %s (%s) %#xull; M(e); gv_%s = r;' % (T, x, OPS[k], T, c, x)
                      for c in cs])
+    # a signed division or remainder by 2^N (operand "N"): the shift by N or the mask of the low
+    # bits, corrected towards zero for a negative dividend; a sequence of its own per amount, as
+    # the shift's
+    for x in INTS:
+        if x[0] == 'i':
+            T, bits = ct[x], int(x[1:])
+            for n in range(1, bits - 1):        # 2^(bits-1) is not a positive constant of the type
+                for k in ('div', 'mod'):
+                    body = '%s a = gv_%s, r; M(b); r = a %s (%s) %#xull; M(e); gv_%s = r;' % (
+                        T, x, OPS[k], T, 1 << n, x)
+                    add(dict(kind=k, type=x, operand=str(n)), [body])
     # a shift or rotate by a constant is a sequence of its own for every amount (operand "N"): a
     # byte move for 8, a loop of single-bit shifts or a swap-and-mask for others
     for x in INTS:
@@ -962,6 +974,12 @@ def derive(arch, tmp, trace=None):
     rows.append(dict(kind='spill', cycles=2.0 if arch == 'avr' else 0.5,
                      note='one byte of a spill slot loaded or stored (%s)' % (
                          'ldd/std Y+q 2' if arch == 'avr' else 'ldr/str [sp, #q] 2 a word')))
+    # an access to the frame out of reach of the displacement (the plugin's "far", one per access
+    # whatever its bytes): AVR's ldd/std reach Y+63, beyond it avr-gcc moves Y to the slot and
+    # back around the access; an ARM ldr/str reaches 4095 bytes, beyond it an add of the offset
+    rows.append(dict(kind='far', cycles=4.0 if arch == 'avr' else 1.0,
+                     note='one frame access beyond the displacement (%s)' % (
+                         'subi/sbci r28/r29 there and back 4' if arch == 'avr' else 'add 1')))
     # the callee's frame cost stands for no size; a frame of every small size and one of
     # SMALL_FRAME bytes (the large frames' cost, the entry without operand) are measured on
     # functions of their own; a small size gets an entry where its cost differs from a large one's
