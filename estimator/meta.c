@@ -203,9 +203,17 @@ static int parse_loops(const struct jv *v, const cJSON *loops, const char *w, co
 	return 0;
 }
 
+/* The kinds of operation the loader adds from what the plugin's RTL pass saw (add_frame_ops,
+ * add_rtl_rows): the plugin's op table has none of them. */
+static const char *const added_kinds[] = {"save", "frame", "spill", "far", "jump"};
+#define NADDED (sizeof added_kinds / sizeof *added_kinds)
+
 bool roi_op_is_added(const struct roi_op *op)
 {
-	return roi_kind_is(op->kind, "save", "frame", "spill") || roi_kind_is(op->kind, "jump", "far", NULL);
+	for (size_t i = 0; i < NADDED; i++)
+		if (strcmp(op->kind, added_kinds[i]) == 0)
+			return true;
+	return false;
 }
 
 /* The unit's operation KIND (with OPERAND, or none) that the loader adds, added by the first
@@ -556,15 +564,15 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 	u->files = f;
 	u->nfiles = i;
 
-	/* (room for the ops the loader adds: "save" and "frame" of add_frame_ops, a "frame" per small
-	 * size, the "spill", "far" and "jump" of add_rtl_rows, a "table" switch per switch of add_tables) */
+	/* (room for the ops the loader adds: one of each added kind, a "frame" per small size, a
+	 * "table" switch per switch of add_tables) */
 	size_t switches = 0;
 	cJSON_ArrayForEach(x, ops) {
 		const cJSON *kind = cJSON_GetObjectItemCaseSensitive(x, "kind");
 		switches += cJSON_IsString(kind) && kind->valuestring && strcmp(kind->valuestring, "switch") == 0;
 	}
 	struct roi_op *o =
-		roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + 5 + SMALL_FRAME + switches, sizeof *o);
+		roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + NADDED + SMALL_FRAME + switches, sizeof *o);
 	i = 0;
 	cJSON_ArrayForEach(x, ops) {
 		snprintf(w, sizeof w, "ops[%zu]", i);

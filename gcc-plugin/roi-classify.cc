@@ -380,17 +380,16 @@ emit_binary (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
    correction towards zero, kind "div" or "mod" whose operand is N (a divide
    by 2 is a few instructions, by 8 at -Os a loop, like the shift's own).  */
 static void
-emit_division_by_pow2 (roi_op_sink sink, void *ctx, enum tree_code code,
+emit_division_by_pow2 (roi_op_sink sink, void *ctx, const char *kind, bool exact,
 		       const_tree type, unsigned n)
 {
-  bool is_div = code != TRUNC_MOD_EXPR && code != CEIL_MOD_EXPR
-		&& code != FLOOR_MOD_EXPR && code != ROUND_MOD_EXPR;
+  bool is_div = !strcmp (kind, "div");
 
-  if (TYPE_UNSIGNED (type) || code == EXACT_DIV_EXPR)
+  if (TYPE_UNSIGNED (type) || exact)
     emit_with_operand (sink, ctx, is_div ? "shr" : "and", type,
 		       is_div ? shift_amount (n) : "const");
   else
-    emit_with_operand (sink, ctx, is_div ? "div" : "mod", type, shift_amount (n));
+    emit_with_operand (sink, ctx, kind, type, shift_amount (n));
 }
 
 /* Whether STMT is an integer division or remainder whose partner (the
@@ -469,26 +468,23 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
       return;
     }
   const char *kind = operator_kind (code);
+  tree op2 = get_gimple_rhs_class (code) == GIMPLE_BINARY_RHS
+	     ? gimple_assign_rhs2 (stmt) : NULL_TREE;
+  unsigned log2 = multiplier_log2 (op2);
   if (kind && divmod_paired (stmt))
     emit_with_operand (sink, ctx, kind, type, "paired");
-  else if ((code == MULT_EXPR || code == WIDEN_MULT_EXPR)
-	   && multiplier_log2 (gimple_assign_rhs2 (stmt)))
-    emit_with_operand (sink, ctx, "shl", type,
-		       shift_amount (multiplier_log2 (gimple_assign_rhs2 (stmt))));
+  else if ((code == MULT_EXPR || code == WIDEN_MULT_EXPR) && log2)
+    emit_with_operand (sink, ctx, "shl", type, shift_amount (log2));
   else if (kind && (!strcmp (kind, "div") || !strcmp (kind, "mod"))
-	   && INTEGRAL_TYPE_P (type) && multiplier_log2 (gimple_assign_rhs2 (stmt))
-	   && tree_int_cst_sgn (gimple_assign_rhs2 (stmt)) > 0)
-    emit_division_by_pow2 (sink, ctx, code, type,
-			   multiplier_log2 (gimple_assign_rhs2 (stmt)));
+	   && INTEGRAL_TYPE_P (type) && log2 && tree_int_cst_sgn (op2) > 0)
+    emit_division_by_pow2 (sink, ctx, kind, code == EXACT_DIV_EXPR, type, log2);
   else if (code == WIDEN_MULT_EXPR)
     /* optimising, GCC multiplies two extended halves in the half width with
        a double-width result (avr's __umulhisi3, 16 x 16 -> 32), not with the
        full-width multiply (__mulsi3) */
     emit_with_operand (sink, ctx, kind, type, "widen");
   else if (kind)
-    emit_binary (sink, ctx, kind, type,
-		 get_gimple_rhs_class (code) == GIMPLE_BINARY_RHS
-		 ? gimple_assign_rhs2 (stmt) : NULL_TREE);
+    emit_binary (sink, ctx, kind, type, op2);
   else
     emit_other (sink, ctx, "other", get_tree_code_name (code), type);
 }

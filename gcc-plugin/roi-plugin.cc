@@ -33,24 +33,22 @@ static const char roi_help[] =
 
 static struct plugin_info roi_info = { "0.1", roi_help };
 
+/* The target GCC was configured for ("avr", "arm-none-eabi"), or "".  */
+static const char *
+configured_target (void)
+{
+  const char *t = strstr (configuration_arguments, "--target=");
+  return t ? t + strlen ("--target=") : "";
+}
+
 /* Bare-metal targets have no C library start-up to run constructors into a
    runtime that writes files: counters are read from RAM by a runner.  */
 static bool
 target_is_bare_metal (void)
 {
-  const char *t = strstr (configuration_arguments, "--target=");
-  if (!t)
-    return false;
-  t += strlen ("--target=");
+  const char *t = configured_target ();
   return strncmp (t, "avr", 3) == 0 || strstr (t, "-none-") != NULL
 	 || strstr (t, "-elf") != NULL;
-}
-
-static bool
-target_is_avr (void)
-{
-  const char *t = strstr (configuration_arguments, "--target=");
-  return t && strncmp (t + strlen ("--target="), "avr", 3) == 0;
 }
 
 static bool
@@ -176,7 +174,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 
   if (target_is_bare_metal ())
     roi_opts.runtime = ROI_RUNTIME_NONE;
-  roi_opts.avr_asm_increment = target_is_avr ();
+  roi_opts.avr_asm_increment = strncmp (configured_target (), "avr", 3) == 0;
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
     ok &= parse_argument (info->base_name, &info->argv[i]);

@@ -143,7 +143,7 @@ unsigned roi_meta_next_function_index (void);
 void roi_meta_add_function (tree decl, const char *json, unsigned nblocks);
 /* What roi-frame.cc learns after reload of a function added before: its
    saved registers, frame size, and the members RTL_MEMBERS (JSON, each with
-   a leading comma: its "spills", "tables" and "jumps").  Returns false for a
+   a leading comma: its "spills", "far", "tables" and "jumps").  Returns false for a
    function roi did not count.  */
 bool roi_meta_function_blocks (tree decl, unsigned *nblocks);
 void roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame, const char *rtl_members);
@@ -163,8 +163,9 @@ opt_pass *roi_make_frame_pass (void);
 
 /* ---- roi-spills.cc ---- */
 /* The current function's spill-slot traffic after reload as the JSON array
-   of its "spills" rows [block, file, line, bytes] (docs/formats.md); NBLOCKS
-   are its counted blocks.  */
+   of its "spills" rows [block, file, line, bytes], and its frame accesses out
+   of the displacement's reach as its "far" rows [block, file, line, n]
+   (docs/formats.md); NBLOCKS are its counted blocks.  */
 void roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *far);
 /* Which counted block the insns after reload belong to: the one whose counter
    update came last before them in the insn stream (the plugin's update opens
