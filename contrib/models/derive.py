@@ -416,6 +416,10 @@ def snippets(t):
     # the width, a hash's, the full-width library multiply: operand "wide"; below 32 bits every
     # constant is one hardware multiply, the mean of both)
     odd = {8: 0x25, 16: 0x6b43, 32: 0x5bd1e995, 64: 0x5851f42d4c957f2d}
+
+    def by_const(T, x, k, c):
+        return '%s a = gv_%s, r; M(b); r = a %s (%s) %#xull; M(e); gv_%s = r;' % (T, x, OPS[k], T, c, x)
+
     for k in ('mul', 'div', 'mod'):
         for x in INTS:
             T, bits = ct[x], int(x[1:])
@@ -427,9 +431,7 @@ def snippets(t):
             else:
                 consts += [('const', [10]), ('wide', [odd[bits]])]
             for operand, cs in consts:
-                add(dict(kind=k, type=x, operand=operand),
-                    ['%s a = gv_%s, r; M(b); r = a %s (%s) %#xull; M(e); gv_%s = r;' % (T, x, OPS[k], T, c, x)
-                     for c in cs])
+                add(dict(kind=k, type=x, operand=operand), [by_const(T, x, k, c) for c in cs])
     # a signed division or remainder by 2^N (operand "N"): the shift by N or the mask of the low
     # bits, corrected towards zero for a negative dividend; a sequence of its own per amount, as
     # the shift's
@@ -438,9 +440,7 @@ def snippets(t):
             T, bits = ct[x], int(x[1:])
             for n in range(1, bits - 1):        # 2^(bits-1) is not a positive constant of the type
                 for k in ('div', 'mod'):
-                    body = '%s a = gv_%s, r; M(b); r = a %s (%s) %#xull; M(e); gv_%s = r;' % (
-                        T, x, OPS[k], T, 1 << n, x)
-                    add(dict(kind=k, type=x, operand=str(n)), [body])
+                    add(dict(kind=k, type=x, operand=str(n)), [by_const(T, x, k, 1 << n)])
     # a shift or rotate by a constant is a sequence of its own for every amount (operand "N"): a
     # byte move for 8, a loop of single-bit shifts or a swap-and-mask for others
     for x in INTS:
