@@ -62,6 +62,7 @@
 #include "gimple.h"
 #include "gimple-iterator.h"
 #include "gimplify.h"
+#include "gimplify-me.h"
 #include "gimple-ssa.h"
 #include "tree-cfg.h"
 #include "tree-phinodes.h"

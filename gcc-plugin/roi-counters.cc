@@ -165,6 +165,9 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
 	}
     }
 
+  /* (a 64-bit shift's passes: an expression of its amount) */
+  if (!is_gimple_val (amount))
+    amount = force_gimple_operand_gsi (&gsi, amount, true, NULL_TREE, true, GSI_SAME_STMT);
   tree value = make_ssa_name (type);
   gsi_insert_before (&gsi, gimple_build_assign (value, NOP_EXPR, amount), GSI_SAME_STMT);
   if (roi_opts.atomic)

@@ -871,8 +871,12 @@ def derive(arch, tmp, trace=None):
         # its loop per byte ("bytes"); the typical path walked one turn, which goes to those
         value = None
         if match['kind'] in ('shl', 'shr') and 'operand' not in match:
-            value = dict(kind='steps', type=match['type'], cycles=round(steps + turns, 1),
-                         note='one bit of a shift by a run-time amount: a turn of the shift loop%s' % (
+            # a 64-bit shift's steps are the passes of its routine, a byte's then a bit's (the
+            # plugin counts n / 8 + n % 8): one more turn walked both loops once more
+            passes = 2 if turns and match['type'][1:] == '64' else 1
+            value = dict(kind='steps', type=match['type'], cycles=round(steps + turns / passes, 1),
+                         note='one %s of a shift by a run-time amount: a turn of the shift loop%s' % (
+                             'pass (a byte or a bit)' if passes == 2 else 'bit',
                              ' of the routine' if turns else ''))
             core -= turns
         elif match['kind'] == 'call' and match.get('callee') and arch == 'avr' and steps and not calls:

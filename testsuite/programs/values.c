@@ -1,12 +1,15 @@
 /* values.c — operations whose cost grows with a run-time value: a shift by a
  * variable amount (1 + 3 + 7 + 12 = 23 bits), memset of n + 1 bytes
  * (2 + 4 + 8 + 13 = 27), memcpy of n bytes (23) and strlen of the n + 1 bytes
- * set (27: the byte after them is cleared), four times each in a loop.
+ * set (27: the byte after them is cleared), four times each in a loop; and a
+ * 64-bit shift by the same amounts, whose steps are the passes of avr's
+ * routine, a byte's and then a bit's: 1 + 3 + 7 + (1 + 4) = 16.
  * Portable: the same sums on the host and on AVR.  */
 #include <stdint.h>
 #include <string.h>
 
 volatile uint8_t amounts[4] = {1, 3, 7, 12};
+volatile uint64_t wide = 0x0123456789abcdefull;
 volatile uint32_t sink;
 
 int main(void)
@@ -20,6 +23,7 @@ int main(void)
 		uint8_t n = amounts[i];
 
 		acc += (uint16_t) (x >> n);
+		acc += (uint32_t) (wide >> n);
 		memset(buf, n, n + 1u);
 		memcpy(copy, buf, n);
 		buf[n + 1u] = 0;
