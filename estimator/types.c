@@ -45,7 +45,7 @@ bool roi_operand_valid(const char *s)
 {
 	if (strcmp(s, "const") == 0 || strcmp(s, "pow2") == 0 || strcmp(s, "wide") == 0 ||
 	    strcmp(s, "local") == 0 || strcmp(s, "global") == 0 || strcmp(s, "table") == 0 ||
-	    strcmp(s, "paired") == 0 || strcmp(s, "widen") == 0)
+	    strcmp(s, "paired") == 0 || strcmp(s, "widen") == 0 || strcmp(s, "sign") == 0)
 		return true;
 	size_t n = strlen(s);
 	if (n == 0 || n > 2 || strspn(s, "0123456789") != n || (n == 2 && s[0] == '0'))

@@ -26,13 +26,13 @@ bool roi_type_valid(const char *t);
  * rotate or subscript scaling ("0" to "63"), where a loaded or stored variable
  * lives ("local", "global"), a switch expanded as a jump table ("table"), a division or
  * remainder whose partner of the same operands came before ("paired"), or a multiply of two
- * extended halves ("widen"). */
+ * extended halves ("widen"), a signed integer's comparison with zero that tests its sign ("sign"). */
 bool roi_operand_valid(const char *s);
 /* Whether kind is a, b or c (b and c may be NULL). */
 bool roi_kind_is(const char *kind, const char *a, const char *b, const char *c);
 /* What roi_operand_valid accepts, for error messages. */
 #define ROI_OPERAND_VALUES                                                                          \
-	"\"const\", \"pow2\", \"wide\", \"local\", \"global\", \"table\", \"paired\", \"widen\" or a shift " \
+	"\"const\", \"pow2\", \"wide\", \"local\", \"global\", \"table\", \"paired\", \"widen\", \"sign\" or a shift " \
 	"amount (0 to 63)"
 
 enum roi_tclass roi_type_class(const char *type);

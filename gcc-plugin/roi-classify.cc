@@ -338,6 +338,12 @@ operand_kind (const char *kind, const_tree type, tree op2)
 {
   if (!op2 || !CONSTANT_CLASS_P (op2))
     return NULL;
+  /* a signed integer below zero or not: its top bit alone (avr: one sbrs or
+     tst of the high byte, whatever the width), where a comparison with
+     another constant compares every byte  */
+  if ((!strcmp (kind, "lt") || !strcmp (kind, "ge")) && type
+      && INTEGRAL_TYPE_P (type) && !TYPE_UNSIGNED (type) && integer_zerop (op2))
+    return "sign";
   if ((!strcmp (kind, "shl") || !strcmp (kind, "shr") || !strcmp (kind, "rotl")
        || !strcmp (kind, "rotr"))
       && TREE_CODE (op2) == INTEGER_CST && tree_fits_uhwi_p (op2)
@@ -353,6 +359,20 @@ operand_kind (const char *kind, const_tree type, tree op2)
   if (!strcmp (kind, "mul") && type && is_wide_constant (type, op2))
     return "wide";
   return "const";
+}
+
+/* Whether OP, an operand of a multiply in TYPE, was extended from an integer
+   at most half TYPE's width (an SSA name set by such a conversion).  */
+static bool
+extended_half (tree op, const_tree type)
+{
+  if (!op || TREE_CODE (op) != SSA_NAME)
+    return false;
+  roi_stmt def = SSA_NAME_DEF_STMT (op);
+  if (!is_gimple_assign (def) || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (def)))
+    return false;
+  tree from = TREE_TYPE (gimple_assign_rhs1 (def));
+  return INTEGRAL_TYPE_P (from) && 2 * TYPE_PRECISION (from) <= TYPE_PRECISION (type);
 }
 
 static void
@@ -478,10 +498,15 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
   else if (kind && (!strcmp (kind, "div") || !strcmp (kind, "mod"))
 	   && INTEGRAL_TYPE_P (type) && log2 && tree_int_cst_sgn (op2) > 0)
     emit_division_by_pow2 (sink, ctx, kind, code == EXACT_DIV_EXPR, type, log2);
-  else if (code == WIDEN_MULT_EXPR)
+  else if (code == WIDEN_MULT_EXPR
+	   || (code == MULT_EXPR && optimize && INTEGRAL_TYPE_P (type)
+	       && extended_half (gimple_assign_rhs1 (stmt), type)
+	       && extended_half (op2, type)))
     /* optimising, GCC multiplies two extended halves in the half width with
        a double-width result (avr's __umulhisi3, 16 x 16 -> 32), not with the
-       full-width multiply (__mulsi3) */
+       full-width multiply (__mulsi3); a target without such an instruction
+       (x86-64 for 16 x 16 -> 32) keeps the MULT_EXPR of the extensions, which
+       is the same product: a host's counts mean what an 8-bit target's do */
     emit_with_operand (sink, ctx, kind, type, "widen");
   else if (kind)
     emit_binary (sink, ctx, kind, type, op2);

@@ -133,6 +133,52 @@ test_expect_success 'operands that decide the code: constants, shift amounts, wh
 	jq -e "[.[0].ops[] | select(.kind == \"div\")] | length == 1 and (.[0] | has(\"operand\") | not)" op.json
 '
 
+cat >sign.c <<'CEOF'
+int s(int a, long long w, unsigned u)
+{
+	int r = 0;
+	if (a < 0)
+		r++;
+	if (w >= 0)
+		r++;
+	if (a < 5)
+		r++;
+	return r + (a >= 0) + (u < 7u);
+}
+CEOF
+
+# By hand: a < 0, w >= 0 and a >= 0 test a signed integer's sign bit ("sign"), whatever its width;
+# a < 5 and the unsigned u < 7 compare with another constant ("const").
+test_expect_success 'a signed comparison with zero tests the sign bit' '
+	gcc -O0 -fplugin="$ROI_PLUGIN" -c sign.c &&
+	meta_json sign.o >sign.json &&
+	jq -c "[.[0].ops[] | select(.kind == \"lt\" or .kind == \"ge\" or .kind == \"le\" or .kind == \"gt\") | [.kind, .type, .operand]] | sort" \
+		sign.json >got &&
+	echo "[[\"ge\",\"i32\",\"sign\"],[\"ge\",\"i64\",\"sign\"],[\"le\",\"i32\",\"const\"],[\"le\",\"u32\",\"const\"],[\"lt\",\"i32\",\"sign\"]]" >want &&
+	test_cmp want got
+'
+
+cat >widen.c <<'CEOF'
+#include <stdint.h>
+uint32_t w(uint16_t a, uint16_t b) { return (uint32_t) a * b; }
+int64_t s(int32_t a, int32_t b) { return (int64_t) a * b; }
+uint32_t f(uint32_t a, uint16_t b) { return a * b; }
+CEOF
+
+# By hand: two products of operands extended from half the width, which an 8-bit target multiplies
+# in the half width (WIDEN_MULT_EXPR on avr, a MULT_EXPR of the extensions on x86-64 for 16 x 16),
+# and one of a full-width operand; at -O0 GCC multiplies every one in the full width.
+test_expect_success 'optimising, a product of two extended halves is a widening multiply on the host too' '
+	gcc -O2 -fplugin="$ROI_PLUGIN" -c widen.c &&
+	meta_json widen.o >widen.json &&
+	jq -c "[.[0].ops[] | select(.kind == \"mul\") | [.type, .operand]] | sort" widen.json >got &&
+	echo "[[\"i64\",\"widen\"],[\"u32\",null],[\"u32\",\"widen\"]]" >want &&
+	test_cmp want got &&
+	gcc -O0 -fplugin="$ROI_PLUGIN" -c widen.c &&
+	meta_json widen.o >widen0.json &&
+	jq -e "[.[0].ops[] | select(.kind == \"mul\" and .operand)] | length == 0" widen0.json
+'
+
 cat >frame.c <<\CEOF
 int h(int p, int q)
 {

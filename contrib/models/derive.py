@@ -486,6 +486,12 @@ def snippets(t):
             T = ct[x]
             body = '%s a = gv_%s, b = gv_%s; M(b); if (a %s b) { M(e); gv_i16 = 1; }' % (T, x, x, OPS[k])
             add(dict(kind=k, type=x), [body])
+    # a signed integer's sign test (operand "sign"): its top bit alone, whatever the width
+    for k in ('lt', 'ge'):
+        for x in INTS:
+            if x[0] == 'i':
+                add(dict(kind=k, type=x, operand='sign'),
+                    ['%s a = gv_%s; M(b); if (a %s 0) { M(e); gv_i16 = 1; }' % (ct[x], x, OPS[k])])
     for x in ty + ['ptr']:
         for f in ty + ['ptr']:
             if x == f or (x == 'ptr' and f in fl) or (f == 'ptr' and x in fl):
