@@ -816,15 +816,17 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
 	  op->kind = "steps";
 	  op->type = named_variant (TREE_TYPE (lhs), stmt);
 	  *amount = gimple_assign_rhs2 (stmt);
-	  /* A 64-bit shift is a library routine on an 8-bit core that moves
-	     whole bytes first, then single bits (avr's __ashldi3, __lshrdi3,
-	     __ashrdi3: 13 and 12 cycles a pass): its steps are its passes,
-	     n / 8 + n % 8, on every target, so that a host's counts mean
-	     what a target's do.  */
-	  if (TYPE_PRECISION (TREE_TYPE (lhs)) == 64
-	      && (code == LSHIFT_EXPR || code == RSHIFT_EXPR))
+	  /* A 64-bit shift or rotate is a library routine on an 8-bit core
+	     that moves whole bytes first, then single bits (avr's __ashldi3,
+	     __lshrdi3, __ashrdi3, __rotldi3: 12 to 14 cycles a pass; a right
+	     rotate by n is __rotldi3 by 64 - n): its steps are its passes,
+	     n / 8 + n % 8, on every target, so that a host's counts mean what
+	     a target's do.  */
+	  if (TYPE_PRECISION (TREE_TYPE (lhs)) == 64)
 	    {
 	      tree n = *amount, t = TREE_TYPE (n);
+	      if (code == RROTATE_EXPR)
+		n = fold_build2 (MINUS_EXPR, t, build_int_cst (t, 64), n);
 	      *amount = fold_build2 (PLUS_EXPR, t,
 				     fold_build2 (RSHIFT_EXPR, t, n, build_int_cst (t, 3)),
 				     fold_build2 (BIT_AND_EXPR, t, n, build_int_cst (t, 7)));
