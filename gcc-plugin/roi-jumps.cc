@@ -59,15 +59,8 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
 	  || BLOCK_FOR_INSN (insn) != walk.counter_bb)
 	continue;
       expanded_location loc = roi_expand (last);
-      jump_row r = { walk.block, roi_meta_file (loc.file), (unsigned) loc.line, 1 };
-      unsigned i;
-      for (i = 0; i < rows.length (); i++)
-	if (rows[i].block == r.block && rows[i].file == r.file && rows[i].line == r.line)
-	  break;
-      if (i == rows.length ())
-	rows.safe_push (r);
-      else
-	rows[i].n++;
+      jump_row at = { walk.block, roi_meta_file (loc.file), (unsigned) loc.line, 0 };
+      roi_row_at (rows, at).n++;
     }
   /* no store names the counters (ARM): nothing rather than all in block 0 */
   if (!roi_block_walk_trusted (&walk))

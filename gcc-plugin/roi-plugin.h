@@ -185,6 +185,19 @@ bool roi_block_walk_counter (struct roi_block_walk *w, rtx_insn *insn);
 /* Whether the blocks W told hold: some update named the counters' symbol
    (ARM reaches them through a register), or there is one block.  */
 bool roi_block_walk_trusted (const struct roi_block_walk *w);
+/* The row of ROWS at KEY's block, file and line, pushed as KEY where there is
+   none yet: the RTL passes' tallies per block and line (their "jumps",
+   "spills" and "far" rows).  */
+template <typename Row>
+static inline Row &
+roi_row_at (vec<Row> &rows, const Row &key)
+{
+  for (unsigned i = 0; i < rows.length (); i++)
+    if (rows[i].block == key.block && rows[i].file == key.file && rows[i].line == key.line)
+      return rows[i];
+  rows.safe_push (key);
+  return rows.last ();
+}
 
 /* ---- roi-jumps.cc ---- */
 /* The current function's unconditional jumps, as the "jumps" rows

@@ -194,18 +194,10 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *f
       if ((!spilled && !far_accesses) || RESERVED_LOCATION_P (last))
 	continue;
       expanded_location loc = roi_expand (last);
-      unsigned file = roi_meta_file (loc.file);
-      unsigned i;
-      for (i = 0; i < rows.length (); i++)
-	if (rows[i].block == walk.block && rows[i].file == file && rows[i].line == (unsigned) loc.line)
-	  break;
-      if (i == rows.length ())
-	{
-	  frame_row r = { walk.block, file, (unsigned) loc.line, 0, 0 };
-	  rows.safe_push (r);
-	}
-      rows[i].spilled += spilled;
-      rows[i].far += far_accesses;
+      frame_row at = { walk.block, roi_meta_file (loc.file), (unsigned) loc.line, 0, 0 };
+      frame_row &row = roi_row_at (rows, at);
+      row.spilled += spilled;
+      row.far += far_accesses;
     }
   /* Where the counters are reached through a register (ARM loads their
      address from a literal pool) no store names them, and every spill would
