@@ -361,18 +361,41 @@ operand_kind (const char *kind, const_tree type, tree op2)
   return "const";
 }
 
+/* The width of the integer OP was extended from (an SSA name set by a
+   conversion from a narrower integer), else 0.  */
+static unsigned
+extended_from (tree op)
+{
+  if (!op || TREE_CODE (op) != SSA_NAME)
+    return 0;
+  roi_stmt def = SSA_NAME_DEF_STMT (op);
+  if (!is_gimple_assign (def) || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (def)))
+    return 0;
+  tree from = TREE_TYPE (gimple_assign_rhs1 (def));
+  return INTEGRAL_TYPE_P (from) && TYPE_PRECISION (from) < TYPE_PRECISION (TREE_TYPE (op))
+	 ? TYPE_PRECISION (from) : 0;
+}
+
 /* Whether OP, an operand of a multiply in TYPE, was extended from an integer
-   at most half TYPE's width (an SSA name set by such a conversion).  */
+   at most half TYPE's width.  */
 static bool
 extended_half (tree op, const_tree type)
 {
-  if (!op || TREE_CODE (op) != SSA_NAME)
+  unsigned from = extended_from (op);
+  return from && 2 * from <= TYPE_PRECISION (type);
+}
+
+/* Whether STMT multiplies a byte by 2^LOG2, 2 <= LOG2 <= 7, optimising: an
+   8-bit core with a multiplier does that with one 8 x 8 multiply (avr-gcc
+   from -O1 on: mul), not with LOG2 shifts of the wider result.  */
+static bool
+byte_times_pow2 (roi_stmt stmt, enum tree_code code, unsigned log2)
+{
+  if (!optimize || log2 < 2 || log2 > 7)
     return false;
-  roi_stmt def = SSA_NAME_DEF_STMT (op);
-  if (!is_gimple_assign (def) || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (def)))
-    return false;
-  tree from = TREE_TYPE (gimple_assign_rhs1 (def));
-  return INTEGRAL_TYPE_P (from) && 2 * TYPE_PRECISION (from) <= TYPE_PRECISION (type);
+  tree op = gimple_assign_rhs1 (stmt);
+  unsigned from = code == WIDEN_MULT_EXPR ? TYPE_PRECISION (TREE_TYPE (op)) : extended_from (op);
+  return from && from <= 8;
 }
 
 static void
@@ -493,6 +516,9 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
   unsigned log2 = multiplier_log2 (op2);
   if (kind && divmod_paired (stmt))
     emit_with_operand (sink, ctx, kind, type, "paired");
+  else if ((code == MULT_EXPR || code == WIDEN_MULT_EXPR) && log2
+	   && byte_times_pow2 (stmt, code, log2))
+    emit_with_operand (sink, ctx, "mul", type, "widen");
   else if ((code == MULT_EXPR || code == WIDEN_MULT_EXPR) && log2)
     emit_with_operand (sink, ctx, "shl", type, shift_amount (log2));
   else if (kind && (!strcmp (kind, "div") || !strcmp (kind, "mod"))

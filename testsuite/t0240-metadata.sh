@@ -163,20 +163,25 @@ cat >widen.c <<'CEOF'
 uint32_t w(uint16_t a, uint16_t b) { return (uint32_t) a * b; }
 int64_t s(int32_t a, int32_t b) { return (int64_t) a * b; }
 uint32_t f(uint32_t a, uint16_t b) { return a * b; }
+uint16_t p(uint8_t a) { return (uint16_t) ((uint16_t) a * 32u); }
+uint16_t q(uint8_t b) { return (uint16_t) ((uint16_t) b * 2u); }
 CEOF
 
 # By hand: two products of operands extended from half the width, which an 8-bit target multiplies
 # in the half width (WIDEN_MULT_EXPR on avr, a MULT_EXPR of the extensions on x86-64 for 16 x 16),
-# and one of a full-width operand; at -O0 GCC multiplies every one in the full width.
+# and one of a full-width operand; a byte times 32, one 8 x 8 multiply on avr, and a byte times 2,
+# a shift by 1. At -O0 GCC multiplies every one in the full width and shifts for both powers of two.
 test_expect_success 'optimising, a product of two extended halves is a widening multiply on the host too' '
 	gcc -O2 -fplugin="$ROI_PLUGIN" -c widen.c &&
 	meta_json widen.o >widen.json &&
 	jq -c "[.[0].ops[] | select(.kind == \"mul\") | [.type, .operand]] | sort" widen.json >got &&
-	echo "[[\"i64\",\"widen\"],[\"u32\",null],[\"u32\",\"widen\"]]" >want &&
+	echo "[[\"i64\",\"widen\"],[\"u16\",\"widen\"],[\"u32\",null],[\"u32\",\"widen\"]]" >want &&
 	test_cmp want got &&
+	test_equal "[\"1\"]" "$(jq -c "[.[0].ops[] | select(.kind == \"shl\") | .operand]" widen.json)" &&
 	gcc -O0 -fplugin="$ROI_PLUGIN" -c widen.c &&
 	meta_json widen.o >widen0.json &&
-	jq -e "[.[0].ops[] | select(.kind == \"mul\" and .operand)] | length == 0" widen0.json
+	jq -e "[.[0].ops[] | select(.kind == \"mul\" and .operand)] | length == 0" widen0.json &&
+	test_equal "[\"1\",\"5\"]" "$(jq -c "[.[0].ops[] | select(.kind == \"shl\") | .operand] | sort" widen0.json)"
 '
 
 cat >frame.c <<\CEOF
