@@ -409,6 +409,14 @@ def snippets(t):
             else:
                 body = '%s a = gv_%s, b = gv_%s, r; M(b); r = a %s b; M(e); gv_%s = r;' % (T, x, x, OPS[k], x)
                 add(dict(kind=k, type=x), [body])
+    # a 64-bit rotate by a run-time amount: avr's __rotldi3, a right one by 64 - n (the passes are
+    # the "steps" entry, as a 64-bit shift's). avr-gcc 5.4 at -O0 crashes on this right rotate
+    # (cc1 segfaults), so none is measured there.
+    for k, expr in (('rotl', 'a << n | a >> (64 - n)'), ('rotr', 'a >> n | a << (64 - n)')):
+        if k == 'rotr' and t.get('opt', 'O0') == 'O0':
+            continue
+        add(dict(kind=k, type='u64'),
+            ['%s a = gv_u64, r; unsigned char n = gv_u8; M(b); r = %s; M(e); gv_u64 = r;' % (ct['u64'], expr)])
     # a constant second operand: an immediate form, a shift and a negation for a negative power of
     # two ("pow2"; by a positive one the plugin counts the shift, or for a signed division or
     # remainder, below, the shift with its correction towards zero), a library division by a constant
@@ -876,7 +884,7 @@ def derive(arch, tmp, trace=None):
         # execution and a loop turn per bit ("steps"), memcpy its call per execution and a turn of
         # its loop per byte ("bytes"); the typical path walked one turn, which goes to those
         value = None
-        if match['kind'] in ('shl', 'shr') and 'operand' not in match:
+        if match['kind'] in ('shl', 'shr', 'rotl', 'rotr') and 'operand' not in match:
             # a 64-bit shift's steps are the passes of its routine, a byte's then a bit's (the
             # plugin counts n / 8 + n % 8): one more turn walked both loops once more
             passes = 2 if turns and match['type'][1:] == '64' else 1
