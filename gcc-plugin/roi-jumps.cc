@@ -72,9 +72,5 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
   for (unsigned i = 0; i < table_blocks.length (); i++)
     roi_buf_printf (tables, "%s%u", i ? "," : "", table_blocks[i]);
   roi_buf_add (tables, "]");
-  roi_buf_add (jumps, "[");
-  for (unsigned i = 0; i < rows.length (); i++)
-    roi_buf_printf (jumps, "%s[%u,%u,%u,%u]", i ? "," : "", rows[i].block, rows[i].file,
-		    rows[i].line, rows[i].n);
-  roi_buf_add (jumps, "]");
+  roi_rows_print (rows, &jump_row::n, jumps);
 }

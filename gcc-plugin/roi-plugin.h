@@ -198,6 +198,23 @@ roi_row_at (vec<Row> &rows, const Row &key)
   rows.safe_push (key);
   return rows.last ();
 }
+/* ROWS as the JSON array of [block, file, line, n] rows the metadata keeps,
+   n each row's member COUNT; the rows where it is 0 left out.  */
+template <typename Row>
+static inline void
+roi_rows_print (const vec<Row> &rows, unsigned Row::*count, struct roi_buf *out)
+{
+  roi_buf_add (out, "[");
+  bool first = true;
+  for (unsigned i = 0; i < rows.length (); i++)
+    if (rows[i].*count)
+      {
+	roi_buf_printf (out, "%s[%u,%u,%u,%u]", first ? "" : ",", rows[i].block,
+			rows[i].file, rows[i].line, rows[i].*count);
+	first = false;
+      }
+  roi_buf_add (out, "]");
+}
 
 /* ---- roi-jumps.cc ---- */
 /* The current function's unconditional jumps, as the "jumps" rows

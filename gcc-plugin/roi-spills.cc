@@ -158,23 +158,6 @@ struct frame_row
   unsigned block, file, line, spilled, far;
 };
 
-static void
-print_rows (const vec<frame_row> &rows, bool far, struct roi_buf *out)
-{
-  roi_buf_add (out, "[");
-  bool first = true;
-  for (unsigned i = 0; i < rows.length (); i++)
-    {
-      unsigned n = far ? rows[i].far : rows[i].spilled;
-      if (!n)
-	continue;
-      roi_buf_printf (out, "%s[%u,%u,%u,%u]", first ? "" : ",", rows[i].block, rows[i].file,
-		      rows[i].line, n);
-      first = false;
-    }
-  roi_buf_add (out, "]");
-}
-
 void
 roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *far)
 {
@@ -204,6 +187,6 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *f
      land in the entry block: then none is reported rather than wrong ones.  */
   if (!roi_block_walk_trusted (&walk))
     rows.truncate (0);
-  print_rows (rows, false, spills);
-  print_rows (rows, true, far);
+  roi_rows_print (rows, &frame_row::spilled, spills);
+  roi_rows_print (rows, &frame_row::far, far);
 }
