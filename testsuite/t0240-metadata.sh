@@ -3,6 +3,14 @@ test_description='metadata in the object file: non-allocated, versioned, self-de
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-roi.sh"
 
+# unit_ops OPT NAME SELECT FIELDS: the operations of NAME.c compiled with OPT that the jq condition
+# SELECT picks, each as the jq array FIELDS, sorted; its metadata stays in NAME.json.
+unit_ops () {
+	gcc "$1" -fplugin="$ROI_PLUGIN" -c "$2.c" &&
+	meta_json "$2.o" >"$2.json" &&
+	jq -c "[.[0].ops[] | select($3) | $4] | sort" "$2.json"
+}
+
 cat >one.c <<'CEOF'
 static int twice(int v) { return 2 * v; }
 int api(int v) { return twice(v) + 1; }
@@ -122,15 +130,12 @@ CEOF
 # of size_t): by a shift of 2 for the 4-byte unsigned elements, by a multiply ("const") for t2's
 # 20-byte rows.
 test_expect_success 'operands that decide the code: constants, shift amounts, where a variable lives, subscripts' '
-	gcc -O0 -fplugin="$ROI_PLUGIN" -c operand.c &&
-	meta_json operand.o >op.json &&
-	jq -c "[.[0].ops[] | select(.operand or .subscripts) | [.kind, .type, .access, .operand, .subscripts]] | sort" \
-		op.json >got &&
+	unit_ops -O0 operand ".operand or .subscripts" "[.kind, .type, .access, .operand, .subscripts]" >got &&
 	cat >want <<-\EOF &&
 	[["add","i32",null,"const",null],["add","u32",null,"const",null],["index","u64",null,"2",null],["index","u64",null,"const",null],["load","u32","array","global",null],["load","u32","array","global",2],["load","u32","array","local",null],["mul","i32",null,"pow2",null],["mul","u32",null,"const",null],["mul","u32",null,"wide",null],["shl","u32",null,"3",null],["store","u32","array","global",null],["store","u32","array","local",null]]
 	EOF
 	test_cmp want got &&
-	jq -e "[.[0].ops[] | select(.kind == \"div\")] | length == 1 and (.[0] | has(\"operand\") | not)" op.json
+	jq -e "[.[0].ops[] | select(.kind == \"div\")] | length == 1 and (.[0] | has(\"operand\") | not)" operand.json
 '
 
 cat >sign.c <<'CEOF'
@@ -150,10 +155,7 @@ CEOF
 # By hand: a < 0, w >= 0 and a >= 0 test a signed integer's sign bit ("sign"), whatever its width;
 # a < 5 and the unsigned u < 7 compare with another constant ("const").
 test_expect_success 'a signed comparison with zero tests the sign bit' '
-	gcc -O0 -fplugin="$ROI_PLUGIN" -c sign.c &&
-	meta_json sign.o >sign.json &&
-	jq -c "[.[0].ops[] | select(.kind == \"lt\" or .kind == \"ge\" or .kind == \"le\" or .kind == \"gt\") | [.kind, .type, .operand]] | sort" \
-		sign.json >got &&
+	unit_ops -O0 sign ".kind == \"lt\" or .kind == \"ge\" or .kind == \"le\" or .kind == \"gt\"" "[.kind, .type, .operand]" >got &&
 	echo "[[\"ge\",\"i32\",\"sign\"],[\"ge\",\"i64\",\"sign\"],[\"le\",\"i32\",\"const\"],[\"le\",\"u32\",\"const\"],[\"lt\",\"i32\",\"sign\"]]" >want &&
 	test_cmp want got
 '
@@ -172,16 +174,12 @@ CEOF
 # and one of a full-width operand; a byte times 32, one 8 x 8 multiply on avr, and a byte times 2,
 # a shift by 1. At -O0 GCC multiplies every one in the full width and shifts for both powers of two.
 test_expect_success 'optimising, a product of two extended halves is a widening multiply on the host too' '
-	gcc -O2 -fplugin="$ROI_PLUGIN" -c widen.c &&
-	meta_json widen.o >widen.json &&
-	jq -c "[.[0].ops[] | select(.kind == \"mul\") | [.type, .operand]] | sort" widen.json >got &&
+	unit_ops -O2 widen ".kind == \"mul\"" "[.type, .operand]" >got &&
 	echo "[[\"i64\",\"widen\"],[\"u16\",\"widen\"],[\"u32\",null],[\"u32\",\"widen\"]]" >want &&
 	test_cmp want got &&
 	test_equal "[\"1\"]" "$(jq -c "[.[0].ops[] | select(.kind == \"shl\") | .operand]" widen.json)" &&
-	gcc -O0 -fplugin="$ROI_PLUGIN" -c widen.c &&
-	meta_json widen.o >widen0.json &&
-	jq -e "[.[0].ops[] | select(.kind == \"mul\" and .operand)] | length == 0" widen0.json &&
-	test_equal "[\"1\",\"5\"]" "$(jq -c "[.[0].ops[] | select(.kind == \"shl\") | .operand] | sort" widen0.json)"
+	test_equal "[]" "$(unit_ops -O0 widen ".kind == \"mul\" and .operand" .)" &&
+	test_equal "[\"1\",\"5\"]" "$(jq -c "[.[0].ops[] | select(.kind == \"shl\") | .operand] | sort" widen.json)"
 '
 
 cat >frame.c <<\CEOF
@@ -264,10 +262,7 @@ CEOF
 # pts[i].x is reached through the subscript's arithmetic like pts[i]; pts[1].y and one.x at a
 # constant offset, like any field.
 test_expect_success 'a field of an element at a run-time subscript is an array access' '
-	gcc -O0 -fplugin="$ROI_PLUGIN" -c fields.c &&
-	meta_json fields.o >fields.json &&
-	jq -c "[.[0].ops[] | select(.kind == \"load\" and .access != \"frame\") | [.access, .operand]] | sort" \
-		fields.json >got &&
+	unit_ops -O0 fields ".kind == \"load\" and .access != \"frame\"" "[.access, .operand]" >got &&
 	echo "[[\"array\",\"global\"],[\"field\",\"global\"],[\"field\",\"local\"]]" >want &&
 	test_cmp want got
 '
