@@ -134,6 +134,43 @@ frame_access_far (const_rtx x)
   return !strict_memory_address_addr_space_p (GET_MODE (x), probe, MEM_ADDR_SPACE (x));
 }
 
+/* Whether EXPR, a MEM's expression, names a member or element at a
+   run-time subscript, whose address is computed whatever the frame.  */
+static bool
+has_runtime_subscript (tree expr)
+{
+  for (; handled_component_p (expr); expr = TREE_OPERAND (expr, 0))
+    if ((TREE_CODE (expr) == ARRAY_REF || TREE_CODE (expr) == ARRAY_RANGE_REF)
+	&& !CONSTANT_CLASS_P (TREE_OPERAND (expr, 1)))
+      return true;
+  return false;
+}
+
+/* Whether X, not an access through the frame pointer, reaches a member or
+   element at a constant offset of a local in the frame: the expander made
+   its address with instructions because frame offset plus member offset is
+   out of the displacement's reach (AVR at -O0: movw, subi, sbci, movw to Z
+   for a field past Y+63, four cycles more, like Y's adjustment around a
+   far slot).  Within reach the access is through the frame pointer itself,
+   and a run-time subscript computes an address anyway (the "index").  */
+static bool
+frame_member_far (const_rtx x)
+{
+  tree expr = MEM_EXPR (x);
+  /* (a MEM_EXPR of the variable alone is not a member: a byte of a wider
+     value, or an element whose subscript the expander dropped; nor is an
+     array member at an unknown offset, rx.buf for rx.buf[i]) */
+  if (!expr || !handled_component_p (expr) || has_runtime_subscript (expr)
+      || !MEM_OFFSET_KNOWN_P (x) || TREE_CODE (TREE_TYPE (expr)) == ARRAY_TYPE)
+    return false;
+  tree base = get_base_address (expr);
+  if (!base || (TREE_CODE (base) != VAR_DECL && TREE_CODE (base) != PARM_DECL)
+      || is_global_var (base) || !DECL_RTL_SET_P (base))
+    return false;
+  rtx home = DECL_RTL (base);
+  return MEM_P (home) && frame_based (home);
+}
+
 /* Bytes of spill-slot traffic in INSN, and its accesses to the frame out of
    reach of the target's displacement (spill slots and variables alike).  */
 static void
@@ -144,8 +181,14 @@ frame_traffic (rtx_insn *insn, unsigned *spilled, unsigned *far)
   FOR_EACH_SUBRTX (iter, array, PATTERN (insn), NONCONST)
     {
       const_rtx x = *iter;
-      if (!MEM_P (x) || GET_MODE (x) == BLKmode || !frame_based (x))
+      if (!MEM_P (x) || GET_MODE (x) == BLKmode)
 	continue;
+      if (!frame_based (x))
+	{
+	  if (frame_member_far (x))
+	    (*far)++;
+	  continue;
+	}
       if (is_spill_slot (x))
 	*spilled += ROI_MODE_BYTES (GET_MODE (x));
       if (frame_access_far (x))

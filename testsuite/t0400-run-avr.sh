@@ -506,6 +506,33 @@ test_expect_success 'frame accesses beyond Y+63: the far ones avr-gcc moves Y fo
 	test_equal 2 "$(op_count far-est.json far)"
 '
 
+cat >far-member.c <<\CEOF
+struct big { unsigned char pad[70]; unsigned int a; unsigned char b; };
+extern void fill(struct big *s);
+unsigned int far_members(void)
+{
+	struct big s;
+
+	fill(&s);
+	return s.a + s.b + s.pad[2];
+}
+void fill(struct big *s) { s->a = 1000; s->b = 7; s->pad[2] = 3; }
+int main(void) { return far_members() != 1010; }
+CEOF
+
+# At -O0 s.a and s.b lie past Y+63: avr-gcc computes each one's address into Z (movw, subi,
+# sbci, movw) and loads through it; s.pad[2] is in reach (ldd Y+3): two far accesses, as many
+# as the subi/sbci pairs on r24:r25 in far_members.
+test_expect_success 'members of a local past Y+63, reached through a computed address, are far' '
+	avr_cc -O0 -fno-inline -fplugin="$AVR_PLUGIN" far-member.c -o far-member.elf &&
+	avr_unit far-member.elf |
+	jq "[.functions[] | select(.name == \"far_members\") | .far[] | .[3]] | add" >far-member.n &&
+	avr-objdump -d far-member.elf | sed -n "/<far_members>:/,/ret$/p" >far-member.dis &&
+	test_equal 2 "$(grep -cE "sbci	r25" far-member.dis)" &&
+	test_equal 2 "$(cat far-member.n)" &&
+	roi_avr far-member.elf >/dev/null
+'
+
 cat >jumps.c <<\CEOF
 #include <stdint.h>
 volatile uint8_t in = 3;
