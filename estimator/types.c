@@ -41,12 +41,14 @@ bool roi_kind_is(const char *kind, const char *a, const char *b, const char *c)
 	return strcmp(kind, a) == 0 || (b && strcmp(kind, b) == 0) || (c && strcmp(kind, c) == 0);
 }
 
+#define ROI_OPERAND_ENTRY(name) name,
+static const char *const named_operands[] = {ROI_NAMED_OPERANDS(ROI_OPERAND_ENTRY) NULL};
+
 bool roi_operand_valid(const char *s)
 {
-	if (strcmp(s, "const") == 0 || strcmp(s, "pow2") == 0 || strcmp(s, "wide") == 0 ||
-	    strcmp(s, "local") == 0 || strcmp(s, "global") == 0 || strcmp(s, "table") == 0 ||
-	    strcmp(s, "paired") == 0 || strcmp(s, "widen") == 0 || strcmp(s, "sign") == 0)
-		return true;
+	for (size_t i = 0; named_operands[i]; i++)
+		if (strcmp(s, named_operands[i]) == 0)
+			return true;
 	size_t n = strlen(s);
 	if (n == 0 || n > 2 || strspn(s, "0123456789") != n || (n == 2 && s[0] == '0'))
 		return false;

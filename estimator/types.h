@@ -30,10 +30,13 @@ bool roi_type_valid(const char *t);
 bool roi_operand_valid(const char *s);
 /* Whether kind is a, b or c (b and c may be NULL). */
 bool roi_kind_is(const char *kind, const char *a, const char *b, const char *c);
+/* The named operand kinds (docs/formats.md, "Operands"), X(name) each: the one list that
+ * roi_operand_valid accepts and ROI_OPERAND_VALUES names. Besides them: a shift amount. */
+#define ROI_NAMED_OPERANDS(X)                                                                      \
+	X("const") X("pow2") X("wide") X("local") X("global") X("table") X("paired") X("widen") X("sign")
+#define ROI_OPERAND_QUOTED(name) "\"" name "\", "
 /* What roi_operand_valid accepts, for error messages. */
-#define ROI_OPERAND_VALUES                                                                          \
-	"\"const\", \"pow2\", \"wide\", \"local\", \"global\", \"table\", \"paired\", \"widen\", \"sign\" or a shift " \
-	"amount (0 to 63)"
+#define ROI_OPERAND_VALUES ROI_NAMED_OPERANDS(ROI_OPERAND_QUOTED) "or a shift amount (0 to 63)"
 
 enum roi_tclass roi_type_class(const char *type);
 const char *roi_class_name(enum roi_tclass c);  /* NULL for ROI_TC_NONE */

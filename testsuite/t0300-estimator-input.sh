@@ -185,7 +185,7 @@ test_expect_success 'model schema errors name the field' '
 	sed "s/\"roi_model\": 1/\"roi_model\": 9/" avr.json >v9.json &&
 	fails 1 "^roi: v9.json: unsupported model version 9" "$ROI" estimate -m v9.json prog &&
 	sed "s/\"type\": \"i16\", \"cycles\": 2/\"type\": \"i16\", \"operand\": \"sometimes\", \"cycles\": 2/" avr.json >operand.json &&
-	fails 1 "^roi: operand.json: costs\[0\]: operand .sometimes. is not \"const\", \"pow2\", \"wide\", \"local\", \"global\", \"table\", \"paired\", \"widen\", \"sign\" or a shift amount (0 to 63)$" \
+	fails 1 "^roi: operand.json: costs\[0\]: operand .sometimes. is not \"const\", \"pow2\", \"wide\", \"local\", \"global\", \"table\", \"paired\", \"widen\", \"sign\", or a shift amount (0 to 63)$" \
 		"$ROI" estimate -m operand.json prog &&
 	sed "s/\"type\": \"u16\", \"cycles\": 4/\"type\": \"u16\", \"subscripts\": 1, \"cycles\": 4/" avr.json >subs.json &&
 	fails 1 "^roi: subs.json: costs\[2\].subscripts" "$ROI" estimate -m subs.json prog
