@@ -174,7 +174,7 @@ static bool per_call(const char *kind, const struct roi_op_row *row, const struc
 /* p->rows from the plain run's cycles per address (a library routine's given to its caller) and
  * the counted run's operations per line. */
 static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, const struct roi_line_table *t,
-		      const uint64_t *pc_cycles, const unsigned *src_line, const struct roi_program *prog,
+		      const uint64_t *pc_cycles, const struct roi_line_addr *const *pc_line, const struct roi_program *prog,
 		      const struct roi_counts *counts)
 {
 	const char *src = base_name(p->source);
@@ -259,7 +259,7 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 	if (!cyc || !has_ops || !row_of)
 		abort();
 	for (size_t pc = 0; pc < MAX_FLASH; pc++)
-		cyc[src_line[pc]] += (double)pc_cycles[pc];
+		cyc[pc_line[pc] ? pc_line[pc]->line : 0] += (double)pc_cycles[pc];
 	for (size_t i = 0; i < nops; i++)
 		if (ops[i].frame < 0)
 			has_ops[ops[i].line] = true;
@@ -294,8 +294,9 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
  * build's line table names (its code is the plain build's), and the counted run's operations per
  * block: a row per block, one per function for what is paid once per call (the prologue and
  * epilogue, on the function's own lines), one for the rest. */
-static void block_rows(struct roi_calib_set *set, struct roi_calib_program *p, const struct roi_line_table *t,
-		       const uint64_t *pc_cycles, const struct roi_program *prog, const struct roi_counts *counts)
+static void block_rows(struct roi_calib_set *set, struct roi_calib_program *p,
+		       const struct roi_line_addr *const *pc_line, const uint64_t *pc_cycles,
+		       const struct roi_program *prog, const struct roi_counts *counts)
 {
 	const char *src = base_name(p->source);
 	const struct roi_function **fns = NULL;
@@ -369,7 +370,7 @@ static void block_rows(struct roi_calib_set *set, struct roi_calib_program *p, c
 	for (size_t pc = 0; pc < MAX_FLASH; pc++) {
 		const struct roi_line_addr *l;
 
-		if (!pc_cycles[pc] || !(l = roi_line_table_find(t, pc)) || !l->file)
+		if (!pc_cycles[pc] || !(l = pc_line[pc]))
 			continue;
 		size_t row = nfn;
 		const char *file = base_name(l->file);   /* (libdw joins it to the unit's directory) */
@@ -400,7 +401,8 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 	char *blocks = roi_arena_printf(&set->arena, "%s/%s-blocks.elf", b->work, name);
 	uint64_t *pc_cycles = calloc(MAX_FLASH, sizeof *pc_cycles);
 	bool *pc_owned = calloc(MAX_FLASH, sizeof *pc_owned);
-	unsigned *src_line = calloc(MAX_FLASH, sizeof *src_line);     /* of this source; 0: another's */
+	/* the line-table row of every address of this source (or its blocks); NULL: another's */
+	const struct roi_line_addr **pc_line = calloc(MAX_FLASH, sizeof *pc_line);
 	struct roi_avr_run run = {.elf = plain, .mcu = b->mcu, .freq_hz = b->freq_hz, .max_cycles = b->max_cycles,
 				  .pc_cycles = pc_cycles, .pc_owned = pc_owned, .pc_cycles_size = MAX_FLASH};
 	struct roi_line_table lines = {0};
@@ -411,7 +413,7 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 	cJSON *saturated = cJSON_CreateArray();
 	int rc = -1;
 
-	if (!pc_cycles || !pc_owned || !src_line)
+	if (!pc_cycles || !pc_owned || !pc_line)
 		abort();
 	/* Rows of blocks where optimised code moves instructions across lines, if the block-lines
 	 * build is the plain one (at -O0 GCC keeps a jump whose line differs from its target's, so it
@@ -429,7 +431,7 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 
 		pc_owned[pc] = l && l->file && (strcmp(base_name(l->file), base_name(source)) == 0 ||
 						strncmp(base_name(l->file), BLOCK_FILE, strlen(BLOCK_FILE)) == 0);
-		src_line[pc] = pc_owned[pc] ? l->line : 0;
+		pc_line[pc] = pc_owned[pc] ? l : NULL;
 	}
 	if (roi_run_check_elf(plain, &roi_avr_target, err) != 0 || roi_avr_run(&run, err) != 0)
 		goto out;
@@ -453,9 +455,9 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 		goto out;
 	}
 	if (p.by_block)
-		block_rows(set, &p, &lines, pc_cycles, &prog, &counts);
+		block_rows(set, &p, pc_line, pc_cycles, &prog, &counts);
 	else
-		line_rows(set, &p, &lines, pc_cycles, src_line, &prog, &counts);
+		line_rows(set, &p, &lines, pc_cycles, pc_line, &prog, &counts);
 	/* the program's executions per key: its rows added up */
 	p.nx = set->nkeys;
 	p.x = roi_xrealloc(NULL, p.nx + 1, sizeof *p.x);
@@ -469,7 +471,7 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 out:
 	free(pc_cycles);
 	free(pc_owned);
-	free(src_line);
+	free(pc_line);
 	roi_line_table_free(&lines);
 	cJSON_Delete(saturated);
 	roi_avr_run_free(&run);
