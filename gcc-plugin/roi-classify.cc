@@ -98,9 +98,8 @@ is_memory (tree t)
 	 || TREE_CODE (t) == MEM_REF;
 }
 
-/* Whether the object REF names sits at a run-time subscript of an array.  */
-static bool
-has_variable_subscript (tree ref)
+bool
+roi_has_variable_subscript (tree ref)
 {
   for (; handled_component_p (ref); ref = TREE_OPERAND (ref, 0))
     if ((TREE_CODE (ref) == ARRAY_REF || TREE_CODE (ref) == ARRAY_RANGE_REF)
@@ -124,7 +123,7 @@ access_kind (tree ref)
     case COMPONENT_REF:
       if (DECL_BIT_FIELD (TREE_OPERAND (ref, 1)))
 	return "bitfield";
-      return has_variable_subscript (TREE_OPERAND (ref, 0)) ? "array" : "field";
+      return roi_has_variable_subscript (TREE_OPERAND (ref, 0)) ? "array" : "field";
     case BIT_FIELD_REF:
       return "bitfield";
     case REALPART_EXPR:

@@ -75,6 +75,9 @@ void roi_ctype_name (const_tree type, struct roi_buf *out);
 const char *roi_width_typedef_name (const_tree type);
 
 /* ---- roi-classify.cc ---- */
+/* Whether the object REF names sits at a run-time subscript of an array
+   (a[i], a[i].f, m[2][j]): its address is computed, not a constant offset.  */
+bool roi_has_variable_subscript (tree ref);
 struct roi_op
 {
   const char *kind;       /* "add", "load", "call", ...  */

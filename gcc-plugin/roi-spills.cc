@@ -134,18 +134,6 @@ frame_access_far (const_rtx x)
   return !strict_memory_address_addr_space_p (GET_MODE (x), probe, MEM_ADDR_SPACE (x));
 }
 
-/* Whether EXPR, a MEM's expression, names a member or element at a
-   run-time subscript, whose address is computed whatever the frame.  */
-static bool
-has_runtime_subscript (tree expr)
-{
-  for (; handled_component_p (expr); expr = TREE_OPERAND (expr, 0))
-    if ((TREE_CODE (expr) == ARRAY_REF || TREE_CODE (expr) == ARRAY_RANGE_REF)
-	&& !CONSTANT_CLASS_P (TREE_OPERAND (expr, 1)))
-      return true;
-  return false;
-}
-
 /* Whether X, not an access through the frame pointer, reaches a member or
    element at a constant offset of a local in the frame: the expander made
    its address with instructions because frame offset plus member offset is
@@ -160,7 +148,7 @@ frame_member_far (const_rtx x)
   /* (a MEM_EXPR of the variable alone is not a member: a byte of a wider
      value, or an element whose subscript the expander dropped; nor is an
      array member at an unknown offset, rx.buf for rx.buf[i]) */
-  if (!expr || !handled_component_p (expr) || has_runtime_subscript (expr)
+  if (!expr || !handled_component_p (expr) || roi_has_variable_subscript (expr)
       || !MEM_OFFSET_KNOWN_P (x) || TREE_CODE (TREE_TYPE (expr)) == ARRAY_TYPE)
     return false;
   tree base = get_base_address (expr);
