@@ -108,8 +108,10 @@ void roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx);
    statements store the variables they set.  */
 void roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx);
 /* A statement whose cost grows with a run-time value: a shift or rotate by a
-   variable amount (an AVR loop per bit), memcpy, memmove, memset or memcmp of
-   a length, strlen (the length it returns).  Fills OP ("steps" or "bytes")
+   variable amount (an AVR loop per bit), a single-precision add or subtract
+   (the alignment of its operands' mantissas), memcpy, memmove, memset or
+   memcmp of a length, strlen (the length it returns).  Fills OP ("steps" or
+   "bytes")
    and *AMOUNT, the value to add up in a counter of its own (docs/formats.md,
    "Value counters").  */
 bool roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount);

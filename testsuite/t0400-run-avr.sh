@@ -331,14 +331,16 @@ test_expect_success 'a header whose section name index simavr would take as is (
 '
 
 # programs/values.c by hand: 23 bits shifted, 27 bytes set, 23 copied, 27 measured by strlen, 16 + 44
-# passes of the 64-bit shift routine (t0240 has the host's).
+# passes of the 64-bit shift routine, 2 x 10 alignment passes of __addsf3 and __subsf3 (t0240 has
+# the host's).
 test_expect_success 'value counters in simavr: the sums of shift amounts and lengths by hand' '
 	for opt in -O0 -Os; do
 		avr_cc $opt -fplugin="$ROI_BUILD/avr/roi.so" "$TEST_DIRECTORY/programs/values.c" -o values.elf &&
 		roi_avr values.elf >/dev/null &&
 		"$ROI" estimate --json values.elf >values.json &&
-		test_equal 83 "$(op_count values.json steps)" "$opt bits shifted and 64-bit passes" &&
+		test_equal 103 "$(op_count values.json steps)" "$opt bits shifted, 64-bit and float passes" &&
 		test_equal 60 "$(op_count values.json steps u64)" "$opt 64-bit passes" &&
+		test_equal 20 "$(op_count values.json steps f32)" "$opt float alignment passes" &&
 		test_equal 27 "$(jq "[.ops[] | select(.kind == \"bytes\" and .callee == \"memset\") | .count] | add" values.json)" &&
 		test_equal 23 "$(jq "[.ops[] | select(.kind == \"bytes\" and .callee == \"memcpy\") | .count] | add" values.json)" &&
 		test_equal 27 "$(jq "[.ops[] | select(.kind == \"bytes\" and .callee == \"strlen\") | .count] | add" values.json)" ||

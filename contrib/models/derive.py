@@ -1021,7 +1021,43 @@ def derive(arch, tmp, trace=None):
     rows.append(dict(kind='save', cycles=round(save1, 2),
                      note='one callee-saved register saved in the prologue and restored in the epilogue '
                           '(%s)' % ('push 2 + pop 2' if arch == 'avr' else 'one more register of PUSH and POP')))
+    rows.append(float_alignment_pass(T, tmp) if arch == 'avr' else dict(
+        kind='steps', type='f32', cycles=0.0,
+        note='none: VADD.F32/VSUB.F32 align in hardware, the same cycles whatever the exponents'))
     return T, without_index_scaling(t, rows)
+
+
+def alignment_passes(d):
+    """The plugin's count for a float add of operands d binary orders apart (roi-classify.cc)."""
+    return d // 8 + d % 8 if d <= 32 else 0
+
+
+def float_alignment_pass(T, tmp):
+    """The "steps" entry of f32: one pass of __addsf3's alignment of the smaller operand's mantissa
+    (a byte or a bit), which the plugin counts per add or subtract. Measured in simavr: 1.5 + 1.5 / 2^d
+    a hundred times for d = 0 .. 32, the slope of the cycles against the passes (least squares); the
+    add entry itself is the snippet's, whose operands are equal (d = 0)."""
+    roi = os.path.join(ROOT, 'build', 'bin', 'roi')
+    xs, ys = [], []
+    for d in range(33):
+        c = os.path.join(tmp, 'align-%d.c' % d)
+        elf = c[:-2] + '.elf'
+        with open(c, 'w') as f:
+            f.write('volatile float x = 1.5f, y = %.9gf, r;\n'
+                    'int main(void) { for (unsigned char i = 0; i < 100; i++) r = x + y; return 0; }\n'
+                    % (1.5 / 2 ** d))
+        run(T.t['cc'] + [c, '-o', elf])
+        out = run([roi, 'run', '--target', 'avr', '--mcu', 'atmega32u4', '--cycles-only', elf])
+        mm = re.search(r'stopped after (\d+) cycles', out)
+        if not mm:
+            raise SystemExit('derive: no cycle count from %s: %s' % (elf, out))
+        xs.append(alignment_passes(d))
+        ys.append(int(mm.group(1)) / 100.0)
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    return dict(kind='steps', type='f32', cycles=round(slope, 1),
+                note='one pass (a byte or a bit) of __addsf3\'s alignment of the smaller mantissa: the '
+                     'slope of simavr\'s cycles for 1.5 + 1.5 / 2^d, d = 0 .. 32, against the passes')
 
 
 def without_index_scaling(t, rows):
