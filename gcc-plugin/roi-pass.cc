@@ -207,6 +207,20 @@ seen_by (location_t loc, unsigned index)
 	 && first_seen[lo].block <= index;
 }
 
+/* The location of BB's first statement that has one, else of the jump that
+   ends it, else UNKNOWN_LOCATION.  */
+static location_t
+first_location (basic_block bb)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
+    if (!is_gimple_debug (gsi_stmt (gsi))
+	&& !RESERVED_LOCATION_P (gimple_location (gsi_stmt (gsi))))
+      return gimple_location (gsi_stmt (gsi));
+  if (single_succ_p (bb))
+    return single_succ_edge (bb)->goto_locus;
+  return UNKNOWN_LOCATION;
+}
+
 /* Classify BB's statements and write its JSON object to OUT; BB is block
    INDEX of the function's blocks in order.  Its value sites go to SITES,
    their counters not yet numbered.  */
@@ -224,6 +238,17 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
     {
       add_line (&b, b.file, b.line);
       roi_classify_entry (fun->decl, record_op, &b);
+    }
+  /* A statement with no location (an induction variable's step, which the
+     loop optimisers make) runs with its block: it takes the line of the next
+     statement that has one, so that its cycles and its operations share a
+     line, and not the function's line, which is its prologue's.  */
+  location_t block_loc = first_location (bb);
+  if (!RESERVED_LOCATION_P (block_loc))
+    {
+      expanded_location x = roi_expand (block_loc);
+      b.file = roi_meta_file (x.file);
+      b.line = x.line;
     }
 
   /* A block of labels alone: GCC split it off the block it heads after

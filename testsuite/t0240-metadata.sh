@@ -345,4 +345,27 @@ test_expect_success 'an int operation on a promoted unsigned short is unsigned w
 	test_cmp want got
 '
 
+cat >odd-sum.c <<'CEOF'
+unsigned odd_sum(const unsigned char *a, unsigned char n)
+{
+	unsigned s = 0;
+
+	for (unsigned char i = 0; i < n; i++)
+		if (a[i] & 1)
+			s += a[i];
+	return s;
+}
+CEOF
+
+# At -O2 the loop optimisers give the loop an induction variable; its conversion to an address,
+# the first statement of the block of the if (line 6), has no location. It runs there, so it is on
+# line 6, not on the function's line 1, which is its prologue's.
+test_expect_success 'a statement with no location takes the line of its block' '
+	gcc -O2 -fplugin="$ROI_PLUGIN" -c odd-sum.c &&
+	meta_json odd-sum.o >odd-sum.json &&
+	jq -c ".[0] as \$u | [\$u.functions[0].blocks[] | [.ops[] | [\$u.ops[.[0]].kind, .[2]]] |
+		select(any(.[]; .[1] == 6))]" odd-sum.json >if-block &&
+	jq -e "length == 1 and (.[0][0] | .[0] == \"conv\") and all(.[][]; .[1] == 6)" if-block
+'
+
 test_done
