@@ -164,11 +164,17 @@ static void drop_empty_rows(struct roi_calib_program *p)
 	p->nrows = kept;
 }
 
-/* Whether an operation of FN is paid once per call, like its prologue and epilogue: a return, a
- * saved register, the frame, or anything on the function's own line (the parameters' stores). */
+/* Whether an operation is paid once per call, like its function's prologue and epilogue: a
+ * return, a saved register, the frame. */
+static bool per_call_kind(const char *kind)
+{
+	return roi_kind_is(kind, "ret", "save", "frame");
+}
+
+/* The same by lines: anything on the function's own line too (at -O0 the parameters' stores). */
 static bool per_call(const char *kind, const struct roi_op_row *row, const struct roi_function *fn)
 {
-	return roi_kind_is(kind, "ret", "save", "frame") || row->line == fn->line;
+	return per_call_kind(kind) || row->line == fn->line;
 }
 
 /* p->rows from the plain run's cycles per address (a library routine's given to its caller) and
@@ -346,7 +352,9 @@ static void block_rows(struct roi_calib_set *set, struct roi_calib_program *p,
 				if (fn->blocks[b].value)
 					at = fn->blocks[b].site;
 				ops = roi_xrealloc(ops, nops + 1, sizeof *ops);
-				ops[nops++] = (struct block_op){per_call(d.kind, row, fn) || at < 0 ? f : first[f] + (size_t)at,
+				/* (by kind only: a statement an optimiser made, an induction variable's
+				 * step, has the function's line, but its block's instructions) */
+				ops[nops++] = (struct block_op){per_call_kind(d.kind) || at < 0 ? f : first[f] + (size_t)at,
 								key_index(set, &d, prog), n};
 			}
 	}

@@ -126,6 +126,20 @@ test_expect_success 'at -Os the rows are the counted blocks, the inlined product
 		"$(awk "{ s += \$3 } END { print s }" fp.txt)"
 '
 
+# At -Os the loop optimisers give kernel-conv2d's loops induction variables whose statements have
+# no location; they run in their blocks, and their cycles are there. A function's own row (its
+# first line: prologue, epilogue, returns) holds only what a call pays: saved registers, the
+# frame, the return.
+test_expect_success 'at -Os a function'"'"'s own row holds only what a call pays' '
+	echo kernel-conv2d >conv &&
+	calibrate -Os --programs conv --work elf-conv --rows rows-conv.txt -o conv.json >/dev/null 2>&1 &&
+	awk "\$1 == \"kernel-conv2d\" && \$2 ~ /^[0-9]+\$/" rows-conv.txt >own &&
+	test_equal 1 "$(wc -l <own)" &&
+	tr " " "\n" <own | sed -n "5,\$p" >own-ops &&
+	test_grep "^\[save\]x" own-ops &&
+	! grep -v "^\[save\]x\|^\[frame\]x\|^\[ret\|^type=" own-ops
+'
+
 test_expect_success 'mistakes are one-line errors' '
 	test_must_fail calibrate --target cortex-m -o x.json 2>err &&
 	test_grep "unknown target .cortex-m." err &&
