@@ -37,6 +37,12 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
   auto_vec<unsigned> table_blocks;
   auto_vec<jump_row> rows;
   location_t last = UNKNOWN_LOCATION;
+  /* whether the RTL block of the last counter update does more than jump */
+  bool busy = false;
+  /* whether the code before the counter update falls into it without a
+     jump or a branch (no barrier, the last insn no jump), and its block */
+  bool ended_in_jump = false, after_barrier = true, falls_in = false;
+  unsigned before = 0;
   for (rtx_insn *insn = walk.first; insn; insn = NEXT_INSN (insn))
     {
       if (JUMP_TABLE_DATA_P (insn))
@@ -45,8 +51,27 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
 	    table_blocks.safe_push (walk.block);
 	  continue;
 	}
-      if (!NONDEBUG_INSN_P (insn) || roi_block_walk_counter (&walk, insn))
+      if (BARRIER_P (insn))
+	after_barrier = true;
+      if (!NONDEBUG_INSN_P (insn))
 	continue;
+      unsigned block = walk.block;
+      basic_block bb = walk.counter_bb;
+      if (roi_block_walk_counter (&walk, insn))
+	{
+	  if (walk.counter_bb != bb)
+	    {
+	      busy = false;
+	      falls_in = !after_barrier && !ended_in_jump;
+	      before = block;
+	    }
+	  after_barrier = false;
+	  continue;
+	}
+      after_barrier = false;
+      ended_in_jump = JUMP_P (insn);
+      if (!JUMP_P (insn))
+	busy = true;
       /* a jump without a location of its own (a then-arm's past its else)
 	 ends the statement before */
       if (!RESERVED_LOCATION_P (INSN_LOCATION (insn)))
@@ -58,8 +83,21 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
       if (!JUMP_P (insn) || !simplejump_p (insn) || RESERVED_LOCATION_P (last)
 	  || BLOCK_FOR_INSN (insn) != walk.counter_bb)
 	continue;
+      unsigned at_block = walk.block;
+      /* A block of the counter update and the jump alone is, optimising, a
+	 forwarder GCC removes from the uncounted code: a branch to it goes
+	 straight to its target there, and the code that fell into it ends
+	 with its jump (a then-arm's jump back to its loop's condition, where
+	 the latch holds nothing but the counter).  At -O0 GCC keeps a jump
+	 whose line differs from its target's.  */
+      if (!busy && optimize)
+	{
+	  if (!falls_in)
+	    continue;
+	  at_block = before;
+	}
       expanded_location loc = roi_expand (last);
-      jump_row at = { walk.block, roi_meta_file (loc.file), (unsigned) loc.line, 0 };
+      jump_row at = { at_block, roi_meta_file (loc.file), (unsigned) loc.line, 0 };
       roi_row_at (rows, at).n++;
     }
   /* no store names the counters (ARM): nothing rather than all in block 0 */

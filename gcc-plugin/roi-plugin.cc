@@ -192,9 +192,11 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 		     (void *) roi_gc_roots);
 
   /* the counting pass after the tree optimisations; the one that reads the
-     prologue and the spills off the register allocation once it is done */
+     prologue and the spills off the register allocation, and the jumps off
+     the final block order, once GCC has reordered the blocks for the last
+     time (bbro runs after the prologue exists; at -O0 it does nothing) */
   add_pass (info->base_name, roi_make_pass (), "optimized", PASS_POS_INSERT_BEFORE);
-  add_pass (info->base_name, roi_make_frame_pass (), "pro_and_epilogue",
+  add_pass (info->base_name, roi_make_frame_pass (), "bbro",
 	    PASS_POS_INSERT_AFTER);
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
 		     on_all_ipa_passes_start, NULL);

@@ -589,6 +589,33 @@ test_expect_success 'jumps: the rjmp avr-gcc ends blocks with, and how often the
 	test_equal 24 "$(op_count jumps.json jump)" "by hand"
 '
 
+cat >odd-sum.c <<\CEOF
+#include <stdint.h>
+uint16_t odd_sum(const uint8_t *a, uint8_t n)
+{
+	uint16_t s = 0;
+
+	for (uint8_t i = 0; i < n; i++)
+		if (a[i] & 1)
+			s += a[i];
+	return s;
+}
+CEOF
+
+# Optimising, the loop's latch holds nothing but its counter and a jump back to the test: a
+# forwarder that the uncounted code does not have. There the then-arm (line 8), which falls into
+# the latch, ends with that jump itself, and an even element's branch goes straight to the test
+# (a skip and an rjmp: a branch, not a block's jump). The rows name the uncounted code's jumps.
+test_expect_success 'optimising, a jump the counters alone keep is not counted; the one it stands for is' '
+	avr_cc -Os -S odd-sum.c -o odd-sum.s &&
+	avr_cc -Os -fplugin="$AVR_PLUGIN" -c odd-sum.c -o odd-sum.o &&
+	jumps=$(awk "/^\t(br[a-z][a-z] \.\+2|sbrs|sbrc|sbis|sbic|cpse)/ { skip = 1; next }
+		/^\trjmp \.L/ && !skip { n++ } /^\t[a-z]/ { skip = 0 } END { print n }" odd-sum.s) &&
+	test_equal 1 "$jumps" &&
+	avr_unit odd-sum.o >odd-sum.json &&
+	test_equal "[[8,1]]" "$(jq -c "[.functions[0].jumps[] | [.[2], .[3]]]" odd-sum.json)"
+'
+
 # avr-gcc 5.4 makes a jump table of a switch from 7 cases on (avr_case_values_threshold): the
 # first switch (8 cases and the default, 9 labels) is one, read through __tablejump2__; the second
 # (3 labels) is a decision tree. The table's block is in "tables", and its switch is priced as the
