@@ -825,6 +825,20 @@ roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
     }
 }
 
+/* Whether STMT computes a value nothing uses and does nothing else: when
+   optimising, a leftover of the loop optimisers (an address that ivopts
+   rewrote no longer needs, kernel-conv2d's &img + i at -Os), which RTL's
+   dead code elimination deletes; at -O0 GCC emits it.  */
+bool
+roi_dead_stmt (roi_stmt stmt)
+{
+  if (!optimize || !is_gimple_assign (stmt))
+    return false;
+  tree lhs = gimple_assign_lhs (stmt);
+  return TREE_CODE (lhs) == SSA_NAME && has_zero_uses (lhs)
+	 && !gimple_has_side_effects (stmt) && !gimple_has_volatile_ops (stmt);
+}
+
 /* The biased exponent of the IEEE single X, as a 32-bit unsigned value.  */
 static tree
 single_exponent (tree x, tree u32)

@@ -273,6 +273,8 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
 	  b.line = x.line;
 	  add_line (&b, b.file, b.line);
 	}
+      if (roi_dead_stmt (stmt))
+	continue;
       roi_classify_stmt (stmt, record_op, &b);
       struct roi_op op;
       tree amount;

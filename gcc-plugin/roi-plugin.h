@@ -107,6 +107,8 @@ void roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx);
    stores every parameter to its stack slot ("store", access "frame"), as the
    statements store the variables they set.  */
 void roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx);
+/* Whether STMT is dead code the compiler deletes after GIMPLE: no operation.  */
+bool roi_dead_stmt (roi_stmt stmt);
 /* A statement whose cost grows with a run-time value: a shift or rotate by a
    variable amount (an AVR loop per bit), a single-precision add or subtract
    (the alignment of its operands' mantissas), memcpy, memmove, memset or

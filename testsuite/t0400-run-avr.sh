@@ -616,6 +616,26 @@ test_expect_success 'optimising, a jump the counters alone keep is not counted; 
 	test_equal "[[8,1]]" "$(jq -c "[.functions[0].jumps[] | [.[2], .[3]]]" odd-sum.json)"
 '
 
+# avr-gcc 5.4 runs no dead code elimination after the loop optimisers: at -Os kernel-conv2d's
+# final GIMPLE keeps pointer additions that ivopts rewrote and nothing uses any more, which RTL
+# deletes. They are no operations: the ptradd operations are the pointer additions of the raw dump
+# less those whose name no other statement mentions.
+test_expect_success 'optimising, a statement whose value nothing uses is not an operation' '
+	avr_cc -Os -fdump-tree-optimized-raw -fplugin="$AVR_PLUGIN" \
+		-c "$ROI_SRC/contrib/calibration/kernel-conv2d.c" -o conv2d.o &&
+	dump=$(ls kernel-conv2d.c.*optimized) &&
+	grep "gimple_assign <pointer_plus_expr" "$dump" |
+		sed "s/.*pointer_plus_expr, \([^,]*\),.*/\1/" >sums &&
+	: >dead &&
+	while read n; do
+		test $(grep gimple_ "$dump" | grep -c "[ ,<(]$n[,> )]") -gt 1 || echo $n >>dead
+	done <sums &&
+	test $(wc -l <dead) -gt 0 &&
+	avr_unit conv2d.o >conv2d.json &&
+	test_equal $(($(wc -l <sums) - $(wc -l <dead))) \
+		"$(jq "[.ops as \$o | .functions[0].blocks[].ops[] | select(\$o[.[0]].kind == \"ptradd\") | .[3]] | add" conv2d.json)"
+'
+
 # avr-gcc 5.4 makes a jump table of a switch from 7 cases on (avr_case_values_threshold): the
 # first switch (8 cases and the default, 9 labels) is one, read through __tablejump2__; the second
 # (3 labels) is a decision tree. The table's block is in "tables", and its switch is priced as the
