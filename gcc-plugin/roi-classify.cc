@@ -170,19 +170,36 @@ shift_amount (unsigned n)
    or multiply GIMPLE shows for p[i].  The access itself is then the same
    operation whatever the element's size.  An operation of its own, not a
    "shl" or "mul": it is address arithmetic, which compilers fold and
-   strength-reduce more than the program's own (m[i][j] becomes
-   (i * 5 + j) * 2), and it is not one of the multiplies the source writes.  */
+   strength-reduce more than the program's own, and it is not one of the
+   multiplies the source writes.  m[i][j] of 2-byte elements in rows of 5 is
+   (i * 5 + j) * 2 in GCC's code, not i * 10 + j * 2: where the subscript
+   inside has run-time subscripts on both sides, the row's scaling is by the
+   elements in a row (5: "const") and the element's (2: the shift by 1).  */
 static void
 emit_index_scaling (roi_op_sink sink, void *ctx, tree ref)
 {
+  /* the element size of the run-time subscript just outside REF, if any */
+  unsigned HOST_WIDE_INT outer = 1;
   for (; handled_component_p (ref); ref = TREE_OPERAND (ref, 0))
     {
       if (TREE_CODE (ref) != ARRAY_REF || CONSTANT_CLASS_P (TREE_OPERAND (ref, 1)))
-	continue;
+	{
+	  outer = 1;
+	  continue;
+	}
       tree size = TYPE_SIZE_UNIT (TREE_TYPE (ref));
-      if (!size || !tree_fits_uhwi_p (size) || tree_to_uhwi (size) <= 1)
+      if (!size || !tree_fits_uhwi_p (size))
+	{
+	  outer = 1;
+	  continue;
+	}
+      unsigned HOST_WIDE_INT bytes = tree_to_uhwi (size), scale = bytes;
+      if (outer > 1 && bytes % outer == 0)
+	scale = bytes / outer;
+      outer = bytes;
+      if (scale <= 1)
 	continue;
-      int log2 = exact_log2 (tree_to_uhwi (size));
+      int log2 = exact_log2 (scale);
       struct roi_op op;
       memset (&op, 0, sizeof op);
       op.kind = "index";

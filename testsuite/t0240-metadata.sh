@@ -138,6 +138,23 @@ test_expect_success 'operands that decide the code: constants, shift amounts, wh
 	jq -e "[.[0].ops[] | select(.kind == \"div\")] | length == 1 and (.[0] | has(\"operand\") | not)" operand.json
 '
 
+cat >rows.c <<'CEOF'
+unsigned short m[5][8];
+unsigned f(int i, int j)
+{
+	return m[i][j] + m[i][3];
+}
+CEOF
+
+# GCC computes the address of m[i][j] as (i * 8 + j) * 2, not i * 16 + j * 2: its row's scaling
+# is by the 8 elements of a row (a shift by 3) and the element's by its 2 bytes (by 1); m[i][3]
+# scales i by the row's 16 bytes (by 4).
+test_expect_success 'a row beside a run-time column is scaled by its elements, the element by its size' '
+	unit_ops -O0 rows ".kind == \"index\"" "[.kind, .operand]" >got &&
+	echo "[[\"index\",\"1\"],[\"index\",\"3\"],[\"index\",\"4\"]]" >want &&
+	test_cmp want got
+'
+
 cat >sign.c <<'CEOF'
 int s(int a, long long w, unsigned u)
 {
