@@ -198,6 +198,9 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   add_pass (info->base_name, roi_make_pass (), "optimized", PASS_POS_INSERT_BEFORE);
   add_pass (info->base_name, roi_make_frame_pass (), "bbro",
 	    PASS_POS_INSERT_AFTER);
+  if (roi_opts.block_lines)
+    add_pass (info->base_name, roi_make_block_lines_rtl_pass (), "final",
+	      PASS_POS_INSERT_BEFORE);
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
 		     on_all_ipa_passes_start, NULL);
   register_callback (info->base_name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);

@@ -234,6 +234,9 @@ void roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_bu
    indices COUNTER_OF) gets the location "roi-block:ASM-NAME", line = the
    counter index + 1.  */
 void roi_block_lines_mark (function *fun, const vec<basic_block> &order, const int *counter_of);
+/* The RTL pass of that build: an insn with no location takes its neighbour's
+   in its stretch of straight-line code (not the line table's previous row).  */
+opt_pass *roi_make_block_lines_rtl_pass (void);
 
 /* ---- roi-pass.cc ---- */
 opt_pass *roi_make_pass (void);

@@ -140,6 +140,19 @@ test_expect_success 'at -Os a function'"'"'s own row holds only what a call pays
 	! grep -v "^\[save\]x\|^\[frame\]x\|^\[ret\|^type=" own-ops
 '
 
+# At -Os GCC hoists kernel-crc16-ccitt's crc << 1, which both arms of the bit loop's if compute,
+# into the if's block, after the label the bit loop jumps back to; the copies have no location, and
+# the line table gave them the row of the block laid out before them, the byte's, which runs 8
+# times less. The byte's block is ld Z+, eor and ldi (2 + 1 + 1 cycles), once per byte.
+test_expect_success 'at -Os an instruction with no location is in the block of its neighbours' '
+	echo kernel-crc16-ccitt >crc &&
+	calibrate -Os --programs crc --work elf-crc --rows rows-crc.txt -o crc.json >/dev/null 2>&1 &&
+	grep "^kernel-crc16-ccitt crc16_ccitt#[0-9]*@[0-9]* .*\[load type=u8 access=deref\]x" rows-crc.txt >byte &&
+	test_equal 1 "$(wc -l <byte)" &&
+	n=$(sed "s/.*\[load type=u8 access=deref\]x\([0-9]*\).*/\1/" byte) &&
+	test_equal $((4 * n)) "$(cut -d" " -f3 byte)"
+'
+
 test_expect_success 'mistakes are one-line errors' '
 	test_must_fail calibrate --target cortex-m -o x.json 2>err &&
 	test_grep "unknown target .cortex-m." err &&
