@@ -13,9 +13,16 @@ roi_why_not_counted (tree decl)
   if (!fun || !gimple_has_body_p (decl) || !fun->cfg)
     return "no body";
   /* GCC's clones (.constprop, .isra, .part) are artificial too, but hold the
-     user's code, often all of it at -O2.  */
+     user's code, often all of it at -O2: a virtual clone materialised
+     (former_clone_of), or a version made with its body at once, as GCC 5's
+     IPA-SRA does (micro-call's sum4.isra.0 at -Os), whose origin is the
+     user's function.  */
   cgraph_node *node = cgraph_node::get (decl);
-  if (DECL_ARTIFICIAL (decl) && !(node && node->former_clone_of))
+  tree origin = DECL_ABSTRACT_ORIGIN (decl);
+  bool user_clone = (node && node->former_clone_of)
+		    || (origin && origin != decl && TREE_CODE (origin) == FUNCTION_DECL
+			&& !DECL_ARTIFICIAL (origin));
+  if (DECL_ARTIFICIAL (decl) && !user_clone)
     return "artificial (compiler-generated)";
   /* The attribute, not DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT: GCC sets that
      flag on every function when -finstrument-functions is off.  */

@@ -636,6 +636,18 @@ test_expect_success 'optimising, a statement whose value nothing uses is not an 
 		"$(jq "[.ops as \$o | .functions[0].blocks[].ops[] | select(\$o[.[0]].kind == \"ptradd\") | .[3]] | add" conv2d.json)"
 '
 
+# avr-gcc 5.4's IPA-SRA makes sum4 of micro-call a version with its body at once (sum4.isra.0,
+# an artificial declaration whose origin is sum4): the user's code, counted, and called once per
+# round of main's loop, ROUNDS = 200 times.
+test_expect_success 'a function GCC 5 versions with its body (IPA-SRA) is counted' '
+	avr_cc -Os -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-verbose \
+		"$ROI_SRC/contrib/calibration/micro-call.c" -o call-isra.elf 2>notes &&
+	! grep "not counting" notes &&
+	roi_avr call-isra.elf >/dev/null &&
+	"$ROI" estimate --json call-isra.elf >call-isra.json &&
+	test_equal 200 "$(jq ".functions[] | select(.name == \"sum4.isra.0\") | .calls" call-isra.json)"
+'
+
 # avr-gcc 5.4 makes a jump table of a switch from 7 cases on (avr_case_values_threshold): the
 # first switch (8 cases and the default, 9 labels) is one, read through __tablejump2__; the second
 # (3 labels) is a decision tree. The table's block is in "tables", and its switch is priced as the
