@@ -68,6 +68,26 @@ roi_block_lines_mark (function *fun, const vec<basic_block> &order, const int *c
   XDELETEVEC (loc);
 }
 
+/* Gives each insn with no location from FIRST to LAST (walking back when
+   BACKWARD) the location of the last insn before it on the way that has one.  */
+static void
+carry_locations (rtx_insn *first, rtx_insn *last, bool backward)
+{
+  location_t seen = UNKNOWN_LOCATION;
+  for (rtx_insn *insn = first;; insn = backward ? PREV_INSN (insn) : NEXT_INSN (insn))
+    {
+      if (NONDEBUG_INSN_P (insn))
+	{
+	  if (INSN_HAS_LOCATION (insn))
+	    seen = INSN_LOCATION (insn);
+	  else if (seen != UNKNOWN_LOCATION)
+	    INSN_LOCATION (insn) = seen;
+	}
+      if (insn == last)
+	break;
+    }
+}
+
 /* An insn with no location of its own has, in the line table, the row of
    the insn before it in the address order: code hoisting's copies of a
    computation both arms of an if make (kernel-crc16-ccitt's crc << 1 at -Os)
@@ -78,7 +98,7 @@ roi_block_lines_mark (function *fun, const vec<basic_block> &order, const int *c
    its stretch of straight-line code that has one (the stretch's jump or
    compare, the block that runs it), else of the last one before it.  */
 static unsigned int
-roi_block_lines_rtl_execute (function *)
+block_lines_rtl_execute (function *)
 {
   rtx_insn *start = get_insns ();
   while (start)
@@ -88,58 +108,15 @@ roi_block_lines_rtl_execute (function *)
       while (NEXT_INSN (end) && !LABEL_P (NEXT_INSN (end)) && !JUMP_P (end)
 	     && !BARRIER_P (end))
 	end = NEXT_INSN (end);
-      location_t next = UNKNOWN_LOCATION;
-      for (rtx_insn *insn = end;; insn = PREV_INSN (insn))
-	{
-	  if (NONDEBUG_INSN_P (insn))
-	    {
-	      if (INSN_HAS_LOCATION (insn))
-		next = INSN_LOCATION (insn);
-	      else if (next != UNKNOWN_LOCATION)
-		INSN_LOCATION (insn) = next;
-	    }
-	  if (insn == start)
-	    break;
-	}
-      location_t before = UNKNOWN_LOCATION;
-      for (rtx_insn *insn = start;; insn = NEXT_INSN (insn))
-	{
-	  if (NONDEBUG_INSN_P (insn))
-	    {
-	      if (INSN_HAS_LOCATION (insn))
-		before = INSN_LOCATION (insn);
-	      else if (before != UNKNOWN_LOCATION)
-		INSN_LOCATION (insn) = before;
-	    }
-	  if (insn == end)
-	    break;
-	}
+      carry_locations (end, start, true);
+      carry_locations (start, end, false);
       start = NEXT_INSN (end);
     }
   return 0;
 }
 
-static const pass_data roi_block_lines_rtl_pass_data = {
-  RTL_PASS,			/* type */
-  "roi_block_lines",		/* name */
-  OPTGROUP_NONE,		/* optinfo_flags */
-  TV_NONE,			/* tv_id */
-  0,				/* properties_required */
-  0,				/* properties_provided */
-  0,				/* properties_destroyed */
-  0,				/* todo_flags_start */
-  0,				/* todo_flags_finish */
-};
-
-class roi_block_lines_rtl_pass : public rtl_opt_pass
-{
-public:
-  roi_block_lines_rtl_pass () : rtl_opt_pass (roi_block_lines_rtl_pass_data, g) {}
-  virtual unsigned int execute (function *fun) { return roi_block_lines_rtl_execute (fun); }
-};
-
 opt_pass *
 roi_make_block_lines_rtl_pass (void)
 {
-  return new roi_block_lines_rtl_pass ();
+  return roi_make_rtl_pass ("roi_block_lines", block_lines_rtl_execute);
 }

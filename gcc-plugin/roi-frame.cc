@@ -61,27 +61,8 @@ roi_frame_execute (function *fun)
   return 0;
 }
 
-static const pass_data roi_frame_pass_data = {
-  RTL_PASS,			/* type */
-  "roi_frame",			/* name */
-  OPTGROUP_NONE,		/* optinfo_flags */
-  TV_NONE,			/* tv_id */
-  0,				/* properties_required */
-  0,				/* properties_provided */
-  0,				/* properties_destroyed */
-  0,				/* todo_flags_start */
-  0,				/* todo_flags_finish */
-};
-
-class roi_frame_pass : public rtl_opt_pass
-{
-public:
-  roi_frame_pass () : rtl_opt_pass (roi_frame_pass_data, g) {}
-  virtual unsigned int execute (function *fun) { return roi_frame_execute (fun); }
-};
-
 opt_pass *
 roi_make_frame_pass (void)
 {
-  return new roi_frame_pass ();
+  return roi_make_rtl_pass ("roi_frame", roi_frame_execute);
 }

@@ -149,6 +149,30 @@ on_finish_unit (void *, void *)
   roi_meta_emit ();
 }
 
+/* The plugin's RTL passes: GCC's pass boilerplate once, around a function
+   that runs on every function compiled.  */
+class roi_rtl_pass : public rtl_opt_pass
+{
+public:
+  roi_rtl_pass (const pass_data &data, unsigned int (*run) (function *))
+    : rtl_opt_pass (data, g), run (run) {}
+  virtual unsigned int execute (function *fun) { return run (fun); }
+private:
+  unsigned int (*run) (function *);
+};
+
+opt_pass *
+roi_make_rtl_pass (const char *name, unsigned int (*run) (function *))
+{
+  /* (opt_pass copies it) */
+  const pass_data data = {
+    RTL_PASS, name, OPTGROUP_NONE, TV_NONE,
+    0, 0, 0,			/* properties required, provided, destroyed */
+    0, 0			/* todo flags at the start, at the end */
+  };
+  return new roi_rtl_pass (data, run);
+}
+
 static void
 add_pass (const char *plugin, opt_pass *pass, const char *reference,
 	  enum pass_positioning_ops where)

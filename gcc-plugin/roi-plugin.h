@@ -242,4 +242,8 @@ opt_pass *roi_make_block_lines_rtl_pass (void);
 opt_pass *roi_make_pass (void);
 const char *roi_why_not_counted (tree fndecl);
 
+/* ---- roi-plugin.cc ---- */
+/* An RTL pass NAME (a string that lives on) that runs RUN.  */
+opt_pass *roi_make_rtl_pass (const char *name, unsigned int (*run) (function *));
+
 #endif /* ROI_PLUGIN_H */
