@@ -247,9 +247,10 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
       roi_classify_entry (fun->decl, record_op, &b);
     }
   /* A statement with no location (an induction variable's step, which the
-     loop optimisers make) runs with its block: it takes the line of the next
-     statement that has one, so that its cycles and its operations share a
-     line, and not the function's line, which is its prologue's.  */
+     loop optimisers make) runs with its block: before the block's first
+     statement that has one it takes that one's line (after it, the line of
+     the one before), so that its cycles and its operations share a line;
+     not the function's line, which is its prologue's.  */
   location_t block_loc = first_location (bb);
   if (!RESERVED_LOCATION_P (block_loc))
     {
