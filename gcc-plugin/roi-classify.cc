@@ -664,6 +664,48 @@ roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx)
       emit_frame_access (sink, ctx, "store", parm, NULL_TREE);
 }
 
+/* The variant of TYPE with a width typedef (uint32_t) that the value NAME
+   was loaded as or computed from (DEPTH statements back), else NULL_TREE:
+   optimising, ivopts rewrites u32[i] into a MEM of the plain type ("unsigned
+   int"), and the element type of the array it reads tells the width.  */
+static const_tree
+typedef_of_definition (tree name, const_tree type, int depth)
+{
+  if (depth == 0 || TREE_CODE (name) != SSA_NAME
+      || TYPE_MAIN_VARIANT (TREE_TYPE (name)) != TYPE_MAIN_VARIANT (type))
+    return NULL_TREE;
+  if (roi_width_typedef_name (TREE_TYPE (name)))
+    return TREE_TYPE (name);
+  /* a variable of the program's: its own type says what it means (an
+     unsigned int u = (unsigned int) b of a uint32_t b is unsigned int) */
+  tree var = SSA_NAME_VAR (name);
+  if (var && DECL_NAME (var) && !DECL_ARTIFICIAL (var))
+    return TYPE_MAIN_VARIANT (TREE_TYPE (var)) == TYPE_MAIN_VARIANT (type)
+	   && roi_width_typedef_name (TREE_TYPE (var)) ? TREE_TYPE (var) : NULL_TREE;
+  roi_stmt def = SSA_NAME_DEF_STMT (name);
+  if (SSA_NAME_IS_DEFAULT_DEF (name) || !def || !is_gimple_assign (def))
+    return NULL_TREE;
+  tree rhs = gimple_assign_rhs1 (def);
+  if (gimple_assign_single_p (def) && is_memory (rhs))
+    {
+      tree base = get_base_address (rhs);
+      if (!base || !DECL_P (base))
+	return NULL_TREE;
+      tree t = TREE_TYPE (base);
+      while (TREE_CODE (t) == ARRAY_TYPE)
+	t = TREE_TYPE (t);
+      return TYPE_MAIN_VARIANT (t) == TYPE_MAIN_VARIANT (type) && roi_width_typedef_name (t)
+	     ? t : NULL_TREE;
+    }
+  for (unsigned i = 1; i < gimple_num_ops (def); i++)
+    {
+      const_tree t = typedef_of_definition (gimple_op (def, i), type, depth - 1);
+      if (t)
+	return t;
+    }
+  return NULL_TREE;
+}
+
 /* A variant of TYPE that bears a width typedef (uint32_t), taken from an
    operand of STMT or, for a temporary, from the statements that use it (two
    deep): GCC gives an expression the plain type ("unsigned int" for a
@@ -674,6 +716,15 @@ named_variant (const_tree type, roi_stmt stmt)
 {
   if (!type || !INTEGRAL_TYPE_P (type) || roi_width_typedef_name (type))
     return type;
+  /* what its operands were loaded as or computed from */
+  if (gimple_code (stmt) == GIMPLE_ASSIGN || gimple_code (stmt) == GIMPLE_COND)
+    for (unsigned i = gimple_code (stmt) == GIMPLE_ASSIGN ? 1 : 0; i < gimple_num_ops (stmt); i++)
+      {
+	tree op = gimple_op (stmt, i);
+	const_tree t = op ? typedef_of_definition (op, type, 3) : NULL_TREE;
+	if (t)
+	  return t;
+      }
   for (int depth = 0; depth < 3 && stmt; depth++)
     {
       /* (an asm's operands are lists, a debug bind's no operation) */

@@ -266,6 +266,15 @@ test_expect_success 'stdint and stddef names keep their width when a host profil
 	test_equal u16 "$(jq -r "[.ops[] | select(.kind == \"shl\" and .ctype == \"size_t\")][0].type" avr.json)"
 '
 
+# Optimising, ivopts rewrites micro-div32's u32[i] and i32[i] into memory references of the
+# plain types (unsigned int, int), and the divisions of what they load lose their width's name;
+# the arrays' element types keep it. Every division of the source is of uint32_t or int32_t.
+test_expect_success 'optimising, a value loaded from a uint32_t array keeps its width name' '
+	cp "$ROI_SRC/contrib/calibration/micro-div32.c" . &&
+	unit_ops -Os micro-div32 ".kind == \"div\"" ".ctype" >got &&
+	jq -e "length == 4 and all(.[]; . == \"uint32_t\" or . == \"int32_t\")" got
+'
+
 cat >fields.c <<\CEOF
 struct pt { unsigned x, y; };
 struct pt pts[4];
