@@ -215,6 +215,20 @@ roi_mode_bytes_ (unsigned size)
 }
 #endif
 
+/* Whether STMT is GCC's combined division and remainder (IFN_DIVMOD, since
+   GCC 7, made where the target has a routine that returns both).  */
+static inline bool
+roi_divmod_call_p (roi_stmt stmt)
+{
+#if GCCPLUGIN_VERSION >= 7000
+  return is_gimple_call (stmt) && gimple_call_internal_p (stmt)
+	 && gimple_call_internal_fn (stmt) == IFN_DIVMOD;
+#else
+  (void) stmt;
+  return false;
+#endif
+}
+
 /* recog.h's strict address check; recog.h itself wants insn-config.h, which
    avr-gcc 5.4's plugin headers (Debian's gcc-avr) lack.  The same
    declaration in every GCC since 4.6.  */

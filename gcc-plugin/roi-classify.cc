@@ -576,6 +576,19 @@ callee_name (roi_stmt stmt, bool *direct, bool *builtin, bool *internal)
 static void
 classify_call (roi_stmt stmt, roi_op_sink sink, void *ctx)
 {
+  /* GCC 7 on makes a quotient and remainder of the same operands one
+     internal call where the target has a routine for both (x86-64's div):
+     the division and its paired remainder, as avr-gcc 5.4 counts the two
+     statements it keeps (divmod_paired), so that a host profile means what
+     the target's does.  */
+  if (roi_divmod_call_p (stmt) && gimple_call_lhs (stmt)
+      && TREE_CODE (TREE_TYPE (gimple_call_lhs (stmt))) == COMPLEX_TYPE)
+    {
+      tree type = TREE_TYPE (TREE_TYPE (gimple_call_lhs (stmt)));
+      emit_binary (sink, ctx, "div", type, gimple_call_arg (stmt, 1));
+      emit_with_operand (sink, ctx, "mod", type, "paired");
+      return;
+    }
   struct roi_op op;
   memset (&op, 0, sizeof op);
   op.kind = "call";
@@ -717,8 +730,10 @@ named_variant (const_tree type, roi_stmt stmt)
   if (!type || !INTEGRAL_TYPE_P (type) || roi_width_typedef_name (type))
     return type;
   /* what its operands were loaded as or computed from */
-  if (gimple_code (stmt) == GIMPLE_ASSIGN || gimple_code (stmt) == GIMPLE_COND)
-    for (unsigned i = gimple_code (stmt) == GIMPLE_ASSIGN ? 1 : 0; i < gimple_num_ops (stmt); i++)
+  if (gimple_code (stmt) == GIMPLE_ASSIGN || gimple_code (stmt) == GIMPLE_COND
+      || gimple_code (stmt) == GIMPLE_CALL)
+    /* (not an assignment's or a call's own result, operand 0) */
+    for (unsigned i = gimple_code (stmt) == GIMPLE_COND ? 0 : 1; i < gimple_num_ops (stmt); i++)
       {
 	tree op = gimple_op (stmt, i);
 	const_tree t = op ? typedef_of_definition (op, type, 3) : NULL_TREE;

@@ -275,6 +275,25 @@ test_expect_success 'optimising, a value loaded from a uint32_t array keeps its 
 	jq -e "length == 4 and all(.[]; . == \"uint32_t\" or . == \"int32_t\")" got
 '
 
+cat >divmod.c <<'CEOF'
+#include <stdint.h>
+uint32_t q, r;
+void split(uint32_t a, uint32_t b)
+{
+	q = a / b;
+	r = a % b;
+}
+CEOF
+
+# Optimising, GCC 12 makes a / b and a % b one internal call (.DIVMOD) where the target has a
+# routine that returns both (x86-64's div); avr-gcc 5.4 keeps the two statements and pairs the
+# remainder with the division. Either way: a division and its paired remainder, no call.
+test_expect_success 'optimising, a quotient and remainder of the same operands are a division and a paired remainder' '
+	unit_ops -O2 divmod ".kind == \"div\" or .kind == \"mod\" or .kind == \"call\"" "[.kind, .ctype, .operand]" >got &&
+	echo "[[\"div\",\"uint32_t\",null],[\"mod\",\"uint32_t\",\"paired\"]]" >want &&
+	test_cmp want got
+'
+
 cat >fields.c <<\CEOF
 struct pt { unsigned x, y; };
 struct pt pts[4];
