@@ -182,12 +182,8 @@ emit_index_scaling (roi_op_sink sink, void *ctx, tree ref)
   unsigned HOST_WIDE_INT outer = 1;
   for (; handled_component_p (ref); ref = TREE_OPERAND (ref, 0))
     {
-      if (TREE_CODE (ref) != ARRAY_REF || CONSTANT_CLASS_P (TREE_OPERAND (ref, 1)))
-	{
-	  outer = 1;
-	  continue;
-	}
-      tree size = TYPE_SIZE_UNIT (TREE_TYPE (ref));
+      tree size = TREE_CODE (ref) == ARRAY_REF && !CONSTANT_CLASS_P (TREE_OPERAND (ref, 1))
+		  ? TYPE_SIZE_UNIT (TREE_TYPE (ref)) : NULL_TREE;
       if (!size || !tree_fits_uhwi_p (size))
 	{
 	  outer = 1;

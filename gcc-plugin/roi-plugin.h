@@ -113,9 +113,8 @@ bool roi_dead_stmt (roi_stmt stmt);
    variable amount (an AVR loop per bit), a single-precision add or subtract
    (the alignment of its operands' mantissas), memcpy, memmove, memset or
    memcmp of a length, strlen (the length it returns).  Fills OP ("steps" or
-   "bytes")
-   and *AMOUNT, the value to add up in a counter of its own (docs/formats.md,
-   "Value counters").  */
+   "bytes") and *AMOUNT, the value to add up in a counter of its own
+   (docs/formats.md, "Value counters").  */
 bool roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount);
 
 /* A value site of the function being instrumented and its counter.  */
