@@ -821,11 +821,20 @@ def measured_source(t, src, tab, fn):
     return '\n'.join(out) + '\n'
 
 
-def measure_routines(T, tmp, fn, routines):
-    """Cycles the routines called by snippet fn take per run, stub's ret included, by simavr."""
+def simavr_cycles(elf):
+    """simavr's cycle count of the firmware elf, from roi run."""
     roi = os.path.join(ROOT, 'build', 'bin', 'roi')
     if not os.access(roi, os.X_OK):
         raise SystemExit('derive: %s is missing: "make all" first (simavr measures the routines)' % roi)
+    out = run([roi, 'run', '--target', 'avr', '--mcu', 'atmega32u4', '--cycles-only', elf])
+    mm = re.search(r'stopped after (\d+) cycles', out)
+    if not mm:
+        raise SystemExit('derive: no cycle count from %s: %s' % (elf, out))
+    return int(mm.group(1))
+
+
+def measure_routines(T, tmp, fn, routines):
+    """Cycles the routines called by snippet fn take per run, stub's ret included, by simavr."""
     c = os.path.join(tmp, 'measure-%s.c' % fn)
     with open(c, 'w') as f:
         f.write(measured_source(T.t, T.source, T.operands, fn) + ''.join(
@@ -837,11 +846,7 @@ def measure_routines(T, tmp, fn, routines):
         defs = ['-Wl,--wrap=%s' % r for r in sorted(set(routines))] if stub else []
         # (the other snippets are left out: the whole set does not fit the flash)
         run(T.t['cc'] + ['-ffunction-sections', '-fdata-sections', c, '-o', elf, '-Wl,--gc-sections'] + defs)
-        out = run([roi, 'run', '--target', 'avr', '--mcu', 'atmega32u4', '--cycles-only', elf])
-        mm = re.search(r'stopped after (\d+) cycles', out)
-        if not mm:
-            raise SystemExit('derive: no cycle count from %s: %s' % (elf, out))
-        cyc.append(int(mm.group(1)))
+        cyc.append(simavr_cycles(elf))
     ret = cost('avr', 'ret', '', 'ret', False)
     return (cyc[0] - cyc[1]) / RUNS + len(routines) * ret
 
@@ -1037,7 +1042,6 @@ def float_alignment_pass(T, tmp):
     (a byte or a bit), which the plugin counts per add or subtract. Measured in simavr: 1.5 + 1.5 / 2^d
     a hundred times for d = 0 .. 32, the slope of the cycles against the passes (least squares); the
     add entry itself is the snippet's, whose operands are equal (d = 0)."""
-    roi = os.path.join(ROOT, 'build', 'bin', 'roi')
     xs, ys = [], []
     for d in range(33):
         c = os.path.join(tmp, 'align-%d.c' % d)
@@ -1047,12 +1051,8 @@ def float_alignment_pass(T, tmp):
                     'int main(void) { for (unsigned char i = 0; i < 100; i++) r = x + y; return 0; }\n'
                     % (1.5 / 2 ** d))
         run(T.t['cc'] + [c, '-o', elf])
-        out = run([roi, 'run', '--target', 'avr', '--mcu', 'atmega32u4', '--cycles-only', elf])
-        mm = re.search(r'stopped after (\d+) cycles', out)
-        if not mm:
-            raise SystemExit('derive: no cycle count from %s: %s' % (elf, out))
         xs.append(alignment_passes(d))
-        ys.append(int(mm.group(1)) / 100.0)
+        ys.append(simavr_cycles(elf) / 100.0)
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
     return dict(kind='steps', type='f32', cycles=round(slope, 1),
