@@ -835,6 +835,11 @@ struct typed_sink
   roi_op_sink sink;
   void *ctx;
   roi_stmt stmt;
+  /* the last type named and its variant: the ops of one statement (a load,
+     its index, its frame accesses) mostly share a type, and named_variant
+     searches up to three statements back and forth for each  */
+  const_tree asked, named;
+  bool have_named;
 };
 
 static void
@@ -842,7 +847,13 @@ name_types (void *ctx, const struct roi_op *op)
 {
   struct typed_sink *t = (struct typed_sink *) ctx;
   struct roi_op named = *op;
-  named.type = named_variant (op->type, t->stmt);
+  if (!t->have_named || t->asked != op->type)
+    {
+      t->asked = op->type;
+      t->named = named_variant (op->type, t->stmt);
+      t->have_named = true;
+    }
+  named.type = t->named;
   named.promoted = promoted_from (op, t->stmt);
   t->sink (t->ctx, &named);
 }
@@ -850,7 +861,7 @@ name_types (void *ctx, const struct roi_op *op)
 void
 roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
 {
-  struct typed_sink typed = { sink, ctx, stmt };
+  struct typed_sink typed = { sink, ctx, stmt, NULL_TREE, NULL_TREE, false };
   sink = name_types;
   ctx = &typed;
   /* "x ={v} {CLOBBER}" ends a variable's life at the end of its scope: no
