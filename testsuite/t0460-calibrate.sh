@@ -106,6 +106,13 @@ test_expect_success 'a model for another -O level draws a warning' '
 	test_grep "^roi: warning: model m.json has costs for avr-gcc [0-9.]* -O0, .* at -Os" err
 '
 
+# The -Os tests below read the rows of one calibration of three programs.
+test_expect_success 'three programs calibrate at -Os' '
+	printf "kernel-fixed-point\nkernel-conv2d\nkernel-crc16-ccitt\n" >os-programs &&
+	calibrate -Os --programs os-programs --work elf-os --rows rows-os.txt -o os.json >/dev/null 2>&1 &&
+	test_equal 3 "$(jq ".calibration.programs | length" os.json)"
+'
+
 # At -Os the rows are the counted blocks: a third build with -fplugin-arg-roi-block-lines has the
 # plain build's code, byte for byte, and a line table that names the counted block of every
 # instruction (docs/calibration.md). kernel-fixed-point's q8_mul and q16_mul are inlined, and
@@ -113,16 +120,15 @@ test_expect_success 'a model for another -O level draws a warning' '
 # powers of two k16, c16 and dt16: 64-bit shifts) are in the blocks they run in, and every such
 # row has the cycles of its shifts. The rows add up to what simavr measured, as the lines do at -O0.
 test_expect_success 'at -Os the rows are the counted blocks, the inlined products in theirs' '
-	echo kernel-fixed-point >one &&
-	calibrate -Os --programs one --work elf-os --rows rows-os.txt -o os.json >/dev/null 2>&1 &&
-	test_equal "\"block\"" "$(jq ".calibration.programs[0].rows" os.json)" &&
+	fp=".calibration.programs[] | select(.name == \"kernel-fixed-point\")" &&
+	test_equal "\"block\"" "$(jq "$fp | .rows" os.json)" &&
 	avr-objcopy -O binary -j .text -j .data elf-os/kernel-fixed-point-plain.elf plain.bin &&
 	avr-objcopy -O binary -j .text -j .data elf-os/kernel-fixed-point-blocks.elf blocks.bin &&
 	cmp plain.bin blocks.bin &&
 	grep "^kernel-fixed-point " rows-os.txt >fp.txt &&
 	test_grep "^kernel-fixed-point main#[0-9]*@[0-9]* .*shl type=i64" fp.txt &&
 	awk "/shl type=i64/ && \$3 < 100 { print; bad = 1 } END { exit bad }" fp.txt &&
-	test_equal "$(jq ".calibration.programs[0].measured_cycles" os.json)" \
+	test_equal "$(jq "$fp | .measured_cycles" os.json)" \
 		"$(awk "{ s += \$3 } END { print s }" fp.txt)"
 '
 
@@ -131,9 +137,7 @@ test_expect_success 'at -Os the rows are the counted blocks, the inlined product
 # first line: prologue, epilogue, returns) holds only what a call pays: saved registers, the
 # frame, the return.
 test_expect_success 'at -Os a function'"'"'s own row holds only what a call pays' '
-	echo kernel-conv2d >conv &&
-	calibrate -Os --programs conv --work elf-conv --rows rows-conv.txt -o conv.json >/dev/null 2>&1 &&
-	awk "\$1 == \"kernel-conv2d\" && \$2 ~ /^[0-9]+\$/" rows-conv.txt >own &&
+	awk "\$1 == \"kernel-conv2d\" && \$2 ~ /^[0-9]+\$/" rows-os.txt >own &&
 	test_equal 1 "$(wc -l <own)" &&
 	tr " " "\n" <own | sed -n "5,\$p" >own-ops &&
 	test_grep "^\[save\]x" own-ops &&
@@ -145,9 +149,7 @@ test_expect_success 'at -Os a function'"'"'s own row holds only what a call pays
 # the line table gave them the row of the block laid out before them, the byte's, which runs 8
 # times less. The byte's block is ld Z+, eor and ldi (2 + 1 + 1 cycles), once per byte.
 test_expect_success 'at -Os an instruction with no location is in the block of its neighbours' '
-	echo kernel-crc16-ccitt >crc &&
-	calibrate -Os --programs crc --work elf-crc --rows rows-crc.txt -o crc.json >/dev/null 2>&1 &&
-	grep "^kernel-crc16-ccitt crc16_ccitt#[0-9]*@[0-9]* .*\[load type=u8 access=deref\]x" rows-crc.txt >byte &&
+	grep "^kernel-crc16-ccitt crc16_ccitt#[0-9]*@[0-9]* .*\[load type=u8 access=deref\]x" rows-os.txt >byte &&
 	test_equal 1 "$(wc -l <byte)" &&
 	n=$(sed "s/.*\[load type=u8 access=deref\]x\([0-9]*\).*/\1/" byte) &&
 	test_equal $((4 * n)) "$(cut -d" " -f3 byte)"
