@@ -106,11 +106,14 @@ test_expect_success 'a model for another -O level draws a warning' '
 	test_grep "^roi: warning: model m.json has costs for avr-gcc [0-9.]* -O0, .* at -Os" err
 '
 
-# The -Os tests below read the rows of one calibration of three programs.
-test_expect_success 'three programs calibrate at -Os' '
+# The -Os tests below read the rows of one calibration of three programs. Optimising, the prior
+# weighs as much as the rows (ridge 1), at -O0 a twentieth (docs/calibration.md, "The fit").
+test_expect_success 'three programs calibrate at -Os, with the ridge of the level' '
 	printf "kernel-fixed-point\nkernel-conv2d\nkernel-crc16-ccitt\n" >os-programs &&
 	calibrate -Os --programs os-programs --work elf-os --rows rows-os.txt -o os.json >/dev/null 2>&1 &&
-	test_equal 3 "$(jq ".calibration.programs | length" os.json)"
+	test_equal 3 "$(jq ".calibration.programs | length" os.json)" &&
+	test_equal 1 "$(jq ".calibration.ridge" os.json)" &&
+	test_equal 0.05 "$(jq ".calibration.ridge" m.json)"
 '
 
 # At -Os the rows are the counted blocks: a third build with -fplugin-arg-roi-block-lines has the
