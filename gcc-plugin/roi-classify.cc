@@ -929,14 +929,17 @@ roi_dead_stmt (roi_stmt stmt)
 	 && !gimple_has_side_effects (stmt) && !gimple_has_volatile_ops (stmt);
 }
 
-/* The biased exponent of the IEEE single X, as a 32-bit unsigned value.  */
+/* The biased exponent of the IEEE single X, as an 8-bit unsigned value: the
+   top half of its bits shifted by 7, truncated (a 32-bit shift by 23 is a
+   long sequence on an 8-bit core, at -O0 for every float add counted).  */
 static tree
-single_exponent (tree x, tree u32)
+single_exponent (tree x, tree u8)
 {
+  tree u32 = build_nonstandard_integer_type (32, 1), u16 = build_nonstandard_integer_type (16, 1);
   tree bits = fold_build1 (VIEW_CONVERT_EXPR, u32, x);
-  return fold_build2 (BIT_AND_EXPR, u32,
-		      fold_build2 (RSHIFT_EXPR, u32, bits, build_int_cst (u32, 23)),
-		      build_int_cst (u32, 0xff));
+  tree high = fold_build1 (NOP_EXPR, u16, fold_build2 (RSHIFT_EXPR, u32, bits,
+						       build_int_cst (u32, 16)));
+  return fold_build1 (NOP_EXPR, u8, fold_build2 (RSHIFT_EXPR, u16, high, build_int_cst (u16, 7)));
 }
 
 /* A single-precision add or subtract in software (avr-libc's __addsf3,
@@ -949,17 +952,22 @@ single_exponent (tree x, tree u32)
 static tree
 float_alignment_passes (tree a, tree b)
 {
-  tree u32 = build_nonstandard_integer_type (32, 1);
-  tree ea = single_exponent (a, u32), eb = single_exponent (b, u32);
-  tree d = fold_build2 (MINUS_EXPR, u32, fold_build2 (MAX_EXPR, u32, ea, eb),
-			fold_build2 (MIN_EXPR, u32, ea, eb));
-  tree passes = fold_build2 (PLUS_EXPR, u32,
-			     fold_build2 (RSHIFT_EXPR, u32, d, build_int_cst (u32, 3)),
-			     fold_build2 (BIT_AND_EXPR, u32, d, build_int_cst (u32, 7)));
-  /* (a product with the comparison, not a COND_EXPR: no new blocks) */
-  tree near = fold_build1 (NOP_EXPR, u32,
-			   fold_build2 (LE_EXPR, boolean_type_node, d, build_int_cst (u32, 32)));
-  return fold_build2 (MULT_EXPR, u32, passes, near);
+  /* (8 bits hold d, at most 255, and the passes, at most 38: the counted code
+     stays small where the counter's own arithmetic is 8-bit) */
+  tree u8 = build_nonstandard_integer_type (8, 1), i16 = build_nonstandard_integer_type (16, 0);
+  tree ea = single_exponent (a, u8), eb = single_exponent (b, u8);
+  /* |ea - eb|, computed once (a SAVE_EXPR) for the three uses below */
+  tree d = save_expr (fold_build1 (NOP_EXPR, u8, fold_build1 (ABS_EXPR, i16,
+	fold_build2 (MINUS_EXPR, i16, fold_build1 (NOP_EXPR, i16, ea),
+		     fold_build1 (NOP_EXPR, i16, eb)))));
+  tree passes = fold_build2 (PLUS_EXPR, u8,
+			     fold_build2 (RSHIFT_EXPR, u8, d, build_int_cst (u8, 3)),
+			     fold_build2 (BIT_AND_EXPR, u8, d, build_int_cst (u8, 7)));
+  /* (a mask of the comparison, not a COND_EXPR: no new blocks; nor a
+     product, a library call on a core without a multiplier) */
+  tree near = fold_build1 (NOP_EXPR, u8,
+			   fold_build2 (LE_EXPR, boolean_type_node, d, build_int_cst (u8, 32)));
+  return fold_build2 (BIT_AND_EXPR, u8, passes, fold_build1 (NEGATE_EXPR, u8, near));
 }
 
 bool

@@ -315,7 +315,7 @@ test_expect_success 'a field of an element at a run-time subscript is an array a
 # programs/values.c by hand: 23 bits shifted, 27 bytes set, 23 copied and 27 measured by strlen,
 # in 4 executions each; a 64-bit shift by the same amounts in 16 passes (n / 8 + n % 8), a right
 # rotate in 44 (those of the left rotate by 64 - n); a float add and subtract, 10 alignment passes
-# each (exponents 2, 9, 20 and 40 apart: 2 + 2 + 6 + 0).
+# each (exponents 2, 9, 20 and 40 apart: 2 + 2 + 6 + 0), the add's first operand the smaller.
 values_by_hand () {
 	test_equal 103 "$(op_count "$1" steps)" "bits shifted, 64-bit and float passes" &&
 	test_equal 60 "$(op_count "$1" steps u64)" "64-bit passes" &&

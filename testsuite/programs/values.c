@@ -34,8 +34,9 @@ int main(void)
 		uint64_t rotated = w >> n | w << (64 - n);
 
 		acc += (uint32_t) (w >> n) + (uint32_t) rotated;
-		float a = one_and_half, b = smalls[i];
-		acc += (uint32_t) ((a + b) * 8.0f) ^ (uint32_t) ((a - b) * 8.0f);
+		float b = smalls[i], a = one_and_half;
+		/* (b first in the add: its exponent is the smaller) */
+		acc += (uint32_t) ((b + a) * 8.0f) ^ (uint32_t) ((a - b) * 8.0f);
 		memset(buf, n, n + 1u);
 		memcpy(copy, buf, n);
 		buf[n + 1u] = 0;
