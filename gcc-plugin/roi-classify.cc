@@ -971,6 +971,23 @@ float_alignment_passes (tree a, tree b)
 }
 
 bool
+roi_float_add_operands (roi_stmt stmt, tree *a, tree *b)
+{
+  if (!is_gimple_assign (stmt))
+    return false;
+  enum tree_code code = gimple_assign_rhs_code (stmt);
+  tree type = TREE_TYPE (gimple_assign_lhs (stmt));
+  if ((code != PLUS_EXPR && code != MINUS_EXPR) || !SCALAR_FLOAT_TYPE_P (type)
+      || DECIMAL_FLOAT_TYPE_P (type) || TYPE_PRECISION (type) != 32
+      || TYPE_PRECISION (TREE_TYPE (gimple_assign_rhs1 (stmt))) != 32
+      || TYPE_PRECISION (TREE_TYPE (gimple_assign_rhs2 (stmt))) != 32)
+    return false;
+  *a = gimple_assign_rhs1 (stmt);
+  *b = gimple_assign_rhs2 (stmt);
+  return true;
+}
+
+bool
 roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
 {
   memset (op, 0, sizeof *op);
@@ -979,12 +996,9 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
       enum tree_code code = gimple_assign_rhs_code (stmt);
       tree lhs = gimple_assign_lhs (stmt);
       tree type = TREE_TYPE (lhs);
-      if ((code == PLUS_EXPR || code == MINUS_EXPR) && SCALAR_FLOAT_TYPE_P (type)
-	  && !DECIMAL_FLOAT_TYPE_P (type) && TYPE_PRECISION (type) == 32
-	  && TYPE_PRECISION (TREE_TYPE (gimple_assign_rhs1 (stmt))) == 32
-	  && TYPE_PRECISION (TREE_TYPE (gimple_assign_rhs2 (stmt))) == 32)
+      tree a, b;
+      if (roi_float_add_operands (stmt, &a, &b))
 	{
-	  tree a = gimple_assign_rhs1 (stmt), b = gimple_assign_rhs2 (stmt);
 	  op->kind = "steps";
 	  op->type = type;
 	  *amount = float_alignment_passes (a, b);

@@ -99,6 +99,52 @@ insert_avr_increment (gimple_stmt_iterator *gsi, tree ref)
   gsi_insert_before (gsi, stmt, GSI_SAME_STMT);
 }
 
+bool
+roi_counter_add_float_passes (roi_stmt stmt, tree counters, unsigned idx, tree a, tree b)
+{
+  if (!roi_opts.avr_asm_increment || roi_opts.counter_bits == 16 || roi_opts.atomic)
+    return false;
+  /* The same passes as float_alignment_passes: each exponent from the top
+     two bytes (the high byte shifted left, the next byte's top bit in), d =
+     |ea - eb| and, for d <= 32, d / 8 + d % 8 added to the counter's low
+     byte and carried on.  One scratch register (cpi and andi take an upper
+     one) besides the operands, which __addsf3 is about to take in registers
+     anyway.  */
+  static char text[1536];
+  if (!text[0])
+    {
+      size_t n = snprintf (text, sizeof text,
+			   "mov %%0,%%C2\n\tlsl %%0\n\tmov %%0,%%D2\n\trol %%0\n\t"
+			   "mov __tmp_reg__,%%C3\n\tlsl __tmp_reg__\n\tmov __tmp_reg__,%%D3\n\t"
+			   "rol __tmp_reg__\n\tsub %%0,__tmp_reg__\n\tbrcc 2f\n\tneg %%0\n"
+			   "2:\tcpi %%0,33\n\tbrsh 3f\n\tmov __tmp_reg__,%%0\n\tandi %%0,7\n\t"
+			   "lsr __tmp_reg__\n\tlsr __tmp_reg__\n\tlsr __tmp_reg__\n\t"
+			   "add %%0,__tmp_reg__\n\t"
+			   "lds __tmp_reg__,%%1+0\n\tadd __tmp_reg__,%%0\n\tsts %%1+0,__tmp_reg__");
+      for (int byte = 1; byte < roi_opts.counter_bits / 8; byte++)
+	n += snprintf (text + n, sizeof text - n,
+		       "\n\t%s 3f\n\tlds __tmp_reg__,%%1+%d\n\tinc __tmp_reg__\n\tsts %%1+%d,__tmp_reg__",
+		       byte == 1 ? "brcc" : "brne", byte, byte);
+      snprintf (text + n, sizeof text - n, "\n3:");
+      gcc_assert (n + 4 < sizeof text);
+    }
+  tree ref = counter_ref (counters, idx);
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+  vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "i")),
+					  build_fold_addr_expr (ref)));
+  vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "r")), a));
+  vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "r")), b));
+  tree scratch = make_ssa_name (build_nonstandard_integer_type (8, 1));
+  vec_safe_push (outputs, build_tree_list (build_tree_list (NULL_TREE, build_string (4, "=&d")),
+					   scratch));
+  gasm *asm_stmt = gimple_build_asm_vec (text, inputs, outputs, NULL, NULL);
+  gimple_asm_set_volatile (asm_stmt, true);
+  SSA_NAME_DEF_STMT (scratch) = asm_stmt;
+  gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  gsi_insert_before (&gsi, asm_stmt, GSI_SAME_STMT);
+  return true;
+}
+
 /* counters[idx] += 1 at the start of BB, after its labels.  A plain
    load-add-store unless -fplugin-arg-roi-atomic asked for a relaxed atomic
    add; 16-bit counters saturate at 65535 instead of wrapping, so the

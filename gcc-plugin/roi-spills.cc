@@ -49,8 +49,11 @@ counter_store (rtx_insn *insn, unsigned counter_bytes)
   rtx body = PATTERN (insn);
   if (GET_CODE (body) == PARALLEL)
     body = XVECEXP (body, 0, 0);
+  /* (an asm with an output: its SET) */
+  if (GET_CODE (body) == SET && GET_CODE (SET_SRC (body)) == ASM_OPERANDS)
+    body = SET_SRC (body);
   if (GET_CODE (body) == ASM_OPERANDS)
-    return ASM_OPERANDS_INPUT_LENGTH (body) == 1
+    return ASM_OPERANDS_INPUT_LENGTH (body) >= 1
 	   ? counter_at (ASM_OPERANDS_INPUT (body, 0), counter_bytes) : -1;
   rtx set = single_set (insn);
   if (!set || !MEM_P (SET_DEST (set)))

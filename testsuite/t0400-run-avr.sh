@@ -713,4 +713,34 @@ test_expect_success 'a quotient and remainder share one call, a widened product 
 		.operand == \"widen\")] | length")"
 '
 
+cat >mix.c <<\CEOF
+volatile float in[4];
+volatile float out;
+__attribute__((noinline)) float mix(float a, float b, float c, float d)
+{
+	float s = a + b, t = c - d;
+	return (s + t) - a + (b + d);
+}
+int main(void) { out = mix(in[0], in[1], in[2], in[3]); return 0; }
+CEOF
+
+# Counting a float add's alignment passes (values.c, above) must not change the code around it:
+# on AVR one asm takes the exponents from the operands' registers and adds the passes to the
+# counter through __tmp_reg__, with one scratch register, where GIMPLE arithmetic took callee-saved
+# registers at -O0 and spilled at -Os. The counted mix saves the registers the plain one pushes,
+# and its four adds and two subtracts are counted.
+test_expect_success 'a float add'"'"'s count takes none of the registers the program saves' '
+	for opt in -O0 -Os; do
+		avr_cc $opt -S mix.c -o mix.s &&
+		pushes=$(awk "/^mix:/,/ret/" mix.s | grep -c "^	push") &&
+		avr_cc $opt -fplugin="$AVR_PLUGIN" mix.c -o mix.elf &&
+		test_equal "$pushes" "$(avr_unit mix.elf | jq ".functions[] | select(.name == \"mix\") | .saved")" \
+			"$opt registers saved" &&
+		roi_avr mix.elf >/dev/null &&
+		"$ROI" estimate --json mix.elf >mix.json &&
+		test_equal 6 "$(($(op_count mix.json add f32) + $(op_count mix.json sub f32)))" \
+			"$opt float adds and subtracts" || return 1
+	done
+'
+
 test_done
