@@ -66,6 +66,40 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
   gsi_insert_before (gsi, call, GSI_SAME_STMT);
 }
 
+/* counters[idx] += AMOUNT, a value of 8 or 16 bits, on AVR: its bytes added
+   to the counter's low ones through __tmp_reg__, the carry on like
+   insert_avr_increment's.  The amount is the asm's one register operand,
+   where a 32-bit load-add-store takes eight besides it and, at -Os, spills
+   the program's values around a shift by a variable amount or a memcpy.  */
+static void
+insert_avr_add (gimple_stmt_iterator *gsi, tree ref, tree amount)
+{
+  static char text[2][1024];
+  int wide = TYPE_PRECISION (TREE_TYPE (amount)) > 8;
+  char *t = text[wide];
+  if (!t[0])
+    {
+      size_t n = snprintf (t, sizeof text[0], wide
+			   ? "lds __tmp_reg__,%%0+0\n\tadd __tmp_reg__,%%A1\n\tsts %%0+0,__tmp_reg__"
+			     "\n\tlds __tmp_reg__,%%0+1\n\tadc __tmp_reg__,%%B1\n\tsts %%0+1,__tmp_reg__"
+			   : "lds __tmp_reg__,%%0+0\n\tadd __tmp_reg__,%%1\n\tsts %%0+0,__tmp_reg__");
+      for (int byte = 1 + wide; byte < roi_opts.counter_bits / 8; byte++)
+	n += snprintf (t + n, sizeof text[0] - n,
+		       "\n\t%s 1f\n\tlds __tmp_reg__,%%0+%d\n\tinc __tmp_reg__\n\tsts %%0+%d,__tmp_reg__",
+		       byte == 1 + wide ? "brcc" : "brne", byte, byte);
+      snprintf (t + n, sizeof text[0] - n, "\n1:");
+      gcc_assert (n + 4 < sizeof text[0]);
+    }
+  vec<tree, va_gc> *inputs = NULL;
+  vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "i")),
+					  build_fold_addr_expr (ref)));
+  vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "r")),
+					  amount));
+  gasm *stmt = gimple_build_asm_vec (t, inputs, NULL, NULL, NULL);
+  gimple_asm_set_volatile (stmt, true);
+  gsi_insert_before (gsi, stmt, GSI_SAME_STMT);
+}
+
 /* counters[idx] += 1 on AVR without a register: a byte at a time through
    __tmp_reg__ (r0, which the register allocator never hands out), the carry
    to the next byte only when the byte wrapped to zero.  The load-add-store
@@ -214,6 +248,13 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
   /* (a 64-bit shift's passes: an expression of its amount) */
   if (!is_gimple_val (amount))
     amount = force_gimple_operand_gsi (&gsi, amount, true, NULL_TREE, true, GSI_SAME_STMT);
+  if (roi_opts.avr_asm_increment && roi_opts.counter_bits != 16 && !roi_opts.atomic
+      && INTEGRAL_TYPE_P (TREE_TYPE (amount)) && TYPE_UNSIGNED (TREE_TYPE (amount))
+      && (TYPE_PRECISION (TREE_TYPE (amount)) == 8 || TYPE_PRECISION (TREE_TYPE (amount)) == 16))
+    {
+      insert_avr_add (&gsi, ref, amount);
+      return;
+    }
   tree value = make_ssa_name (type);
   gsi_insert_before (&gsi, gimple_build_assign (value, NOP_EXPR, amount), GSI_SAME_STMT);
   if (roi_opts.atomic)
