@@ -66,6 +66,31 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
   gsi_insert_before (gsi, call, GSI_SAME_STMT);
 }
 
+/* The rest of an AVR counter update in TEXT after N characters: from byte
+   FROM of the counter (asm operand %OPERAND) up, each byte incremented
+   through __tmp_reg__ only when the one before carried (BRANCH: brcc after
+   an add, brne after an inc), to LABEL.  Returns the length.  */
+static size_t
+avr_carry_on (char *text, size_t size, size_t n, int operand, int from, const char *branch,
+	      int label)
+{
+  for (int byte = from; byte < roi_opts.counter_bits / 8; byte++)
+    n += snprintf (text + n, size - n,
+		   "\n\t%s %df\n\tlds __tmp_reg__,%%%d+%d\n\tinc __tmp_reg__\n\tsts %%%d+%d,__tmp_reg__",
+		   byte == from ? branch : "brne", label, operand, byte, operand, byte);
+  n += snprintf (text + n, size - n, "\n%d:", label);
+  gcc_assert (n + 1 < size);
+  return n;
+}
+
+/* A tree list of asm operands: CONSTRAINT and VALUE appended to LIST.  */
+static void
+asm_operand (vec<tree, va_gc> **list, const char *constraint, tree value)
+{
+  tree c = build_tree_list (NULL_TREE, build_string (strlen (constraint) + 1, constraint));
+  vec_safe_push (*list, build_tree_list (c, value));
+}
+
 /* counters[idx] += AMOUNT, a value of 8 or 16 bits, on AVR: its bytes added
    to the counter's low ones through __tmp_reg__, the carry on like
    insert_avr_increment's.  The amount is the asm's one register operand,
@@ -83,18 +108,11 @@ insert_avr_add (gimple_stmt_iterator *gsi, tree ref, tree amount)
 			   ? "lds __tmp_reg__,%%0+0\n\tadd __tmp_reg__,%%A1\n\tsts %%0+0,__tmp_reg__"
 			     "\n\tlds __tmp_reg__,%%0+1\n\tadc __tmp_reg__,%%B1\n\tsts %%0+1,__tmp_reg__"
 			   : "lds __tmp_reg__,%%0+0\n\tadd __tmp_reg__,%%1\n\tsts %%0+0,__tmp_reg__");
-      for (int byte = 1 + wide; byte < roi_opts.counter_bits / 8; byte++)
-	n += snprintf (t + n, sizeof text[0] - n,
-		       "\n\t%s 1f\n\tlds __tmp_reg__,%%0+%d\n\tinc __tmp_reg__\n\tsts %%0+%d,__tmp_reg__",
-		       byte == 1 + wide ? "brcc" : "brne", byte, byte);
-      snprintf (t + n, sizeof text[0] - n, "\n1:");
-      gcc_assert (n + 4 < sizeof text[0]);
+      avr_carry_on (t, sizeof text[0], n, 0, 1 + wide, "brcc", 1);
     }
   vec<tree, va_gc> *inputs = NULL;
-  vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "i")),
-					  build_fold_addr_expr (ref)));
-  vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "r")),
-					  amount));
+  asm_operand (&inputs, "i", build_fold_addr_expr (ref));
+  asm_operand (&inputs, "r", amount);
   gasm *stmt = gimple_build_asm_vec (t, inputs, NULL, NULL, NULL);
   gimple_asm_set_volatile (stmt, true);
   gsi_insert_before (gsi, stmt, GSI_SAME_STMT);
@@ -117,17 +135,12 @@ insert_avr_increment (gimple_stmt_iterator *gsi, tree ref)
   static char text[1024];
   if (!text[0])
     {
-      size_t n = 0;
-      for (int byte = 0; byte < roi_opts.counter_bits / 8; byte++)
-	n += snprintf (text + n, sizeof text - n,
-		       "%slds __tmp_reg__,%%0+%d\n\tinc __tmp_reg__\n\tsts %%0+%d,__tmp_reg__",
-		       byte ? "\n\tbrne 1f\n\t" : "", byte, byte);
-      snprintf (text + n, sizeof text - n, "\n1:");
-      gcc_assert (n + 4 < sizeof text);
+      size_t n = snprintf (text, sizeof text,
+			   "lds __tmp_reg__,%%0+0\n\tinc __tmp_reg__\n\tsts %%0+0,__tmp_reg__");
+      avr_carry_on (text, sizeof text, n, 0, 1, "brne", 1);
     }
   vec<tree, va_gc> *inputs = NULL;
-  tree constraint = build_tree_list (NULL_TREE, build_string (2, "i"));
-  vec_safe_push (inputs, build_tree_list (constraint, build_fold_addr_expr (ref)));
+  asm_operand (&inputs, "i", build_fold_addr_expr (ref));
   gasm *stmt = gimple_build_asm_vec (text, inputs, NULL, NULL, NULL);
   gimple_asm_set_volatile (stmt, true);
   gsi_insert_before (gsi, stmt, GSI_SAME_STMT);
@@ -155,22 +168,15 @@ roi_counter_add_float_passes (roi_stmt stmt, tree counters, unsigned idx, tree a
 			   "lsr __tmp_reg__\n\tlsr __tmp_reg__\n\tlsr __tmp_reg__\n\t"
 			   "add %%0,__tmp_reg__\n\t"
 			   "lds __tmp_reg__,%%1+0\n\tadd __tmp_reg__,%%0\n\tsts %%1+0,__tmp_reg__");
-      for (int byte = 1; byte < roi_opts.counter_bits / 8; byte++)
-	n += snprintf (text + n, sizeof text - n,
-		       "\n\t%s 3f\n\tlds __tmp_reg__,%%1+%d\n\tinc __tmp_reg__\n\tsts %%1+%d,__tmp_reg__",
-		       byte == 1 ? "brcc" : "brne", byte, byte);
-      snprintf (text + n, sizeof text - n, "\n3:");
-      gcc_assert (n + 4 < sizeof text);
+      avr_carry_on (text, sizeof text, n, 1, 1, "brcc", 3);
     }
   tree ref = counter_ref (counters, idx);
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
-  vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "i")),
-					  build_fold_addr_expr (ref)));
-  vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "r")), a));
-  vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE, build_string (2, "r")), b));
+  asm_operand (&inputs, "i", build_fold_addr_expr (ref));
+  asm_operand (&inputs, "r", a);
+  asm_operand (&inputs, "r", b);
   tree scratch = make_ssa_name (build_nonstandard_integer_type (8, 1));
-  vec_safe_push (outputs, build_tree_list (build_tree_list (NULL_TREE, build_string (4, "=&d")),
-					   scratch));
+  asm_operand (&outputs, "=&d", scratch);
   gasm *asm_stmt = gimple_build_asm_vec (text, inputs, outputs, NULL, NULL);
   gimple_asm_set_volatile (asm_stmt, true);
   SSA_NAME_DEF_STMT (scratch) = asm_stmt;
