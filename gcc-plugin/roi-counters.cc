@@ -66,6 +66,14 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
   gsi_insert_before (gsi, call, GSI_SAME_STMT);
 }
 
+/* Whether counters are updated by the AVR asms below, which take no register
+   (or only the amount's): not 16-bit ones, which saturate, nor atomic ones.  */
+static bool
+avr_asm_counters (void)
+{
+  return roi_opts.avr_asm_increment && roi_opts.counter_bits != 16 && !roi_opts.atomic;
+}
+
 /* The rest of an AVR counter update in TEXT after N characters: from byte
    FROM of the counter (asm operand %OPERAND) up, each byte incremented
    through __tmp_reg__ only when the one before carried (BRANCH: brcc after
@@ -146,11 +154,13 @@ insert_avr_increment (gimple_stmt_iterator *gsi, tree ref)
   gsi_insert_before (gsi, stmt, GSI_SAME_STMT);
 }
 
-bool
-roi_counter_add_float_passes (roi_stmt stmt, tree counters, unsigned idx, tree a, tree b)
+/* counters[idx] += the alignment passes of a float add or subtract of A and
+   B, on AVR in one asm before GSI, where the GIMPLE expression's temporaries
+   (float_alignment_passes) would take registers beside the operands and
+   spill the program's values around them.  */
+static void
+insert_avr_float_passes (gimple_stmt_iterator *gsi, tree ref, tree a, tree b)
 {
-  if (!roi_opts.avr_asm_increment || roi_opts.counter_bits == 16 || roi_opts.atomic)
-    return false;
   /* The same passes as float_alignment_passes: each exponent from the top
      two bytes (the high byte shifted left, the next byte's top bit in), d =
      |ea - eb| and, for d <= 32, d / 8 + d % 8 added to the counter's low
@@ -170,7 +180,6 @@ roi_counter_add_float_passes (roi_stmt stmt, tree counters, unsigned idx, tree a
 			   "lds __tmp_reg__,%%1+0\n\tadd __tmp_reg__,%%0\n\tsts %%1+0,__tmp_reg__");
       avr_carry_on (text, sizeof text, n, 1, 1, "brcc", 3);
     }
-  tree ref = counter_ref (counters, idx);
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
   asm_operand (&inputs, "i", build_fold_addr_expr (ref));
   asm_operand (&inputs, "r", a);
@@ -180,9 +189,7 @@ roi_counter_add_float_passes (roi_stmt stmt, tree counters, unsigned idx, tree a
   gasm *asm_stmt = gimple_build_asm_vec (text, inputs, outputs, NULL, NULL);
   gimple_asm_set_volatile (asm_stmt, true);
   SSA_NAME_DEF_STMT (scratch) = asm_stmt;
-  gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
-  gsi_insert_before (&gsi, asm_stmt, GSI_SAME_STMT);
-  return true;
+  gsi_insert_before (gsi, asm_stmt, GSI_SAME_STMT);
 }
 
 /* counters[idx] += 1 at the start of BB, after its labels.  A plain
@@ -202,7 +209,7 @@ roi_counter_increment (basic_block bb, tree counters, unsigned idx)
       return;
     }
 
-  if (roi_opts.avr_asm_increment && roi_opts.counter_bits != 16)
+  if (avr_asm_counters ())
     {
       insert_avr_increment (&gsi, ref);
       return;
@@ -232,13 +239,20 @@ roi_counter_increment (basic_block bb, tree counters, unsigned idx)
    its site ran with (the bits a shift moved, the bytes memcpy copied), so it
    wraps or, 16 bits wide, saturates like a block counter.  An AMOUNT that is
    the call's own result (the length strlen returned) is added just after it,
-   read from its variable first where it is one in memory (-O0).  */
+   read from its variable first where it is one in memory (-O0).  On AVR a
+   float add's passes and an 8- or 16-bit amount are added by an asm.  */
 void
 roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
 {
   tree type = counter_type ();
   tree ref = counter_ref (counters, idx);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+  tree a, b;
+  if (avr_asm_counters () && roi_float_add_operands (stmt, &a, &b))
+    {
+      insert_avr_float_passes (&gsi, ref, a, b);
+      return;
+    }
   if (is_gimple_call (stmt) && amount == gimple_call_lhs (stmt))
     {
       gsi_next (&gsi);
@@ -254,8 +268,7 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
   /* (a 64-bit shift's passes: an expression of its amount) */
   if (!is_gimple_val (amount))
     amount = force_gimple_operand_gsi (&gsi, amount, true, NULL_TREE, true, GSI_SAME_STMT);
-  if (roi_opts.avr_asm_increment && roi_opts.counter_bits != 16 && !roi_opts.atomic
-      && INTEGRAL_TYPE_P (TREE_TYPE (amount)) && TYPE_UNSIGNED (TREE_TYPE (amount))
+  if (avr_asm_counters () && INTEGRAL_TYPE_P (TREE_TYPE (amount)) && TYPE_UNSIGNED (TREE_TYPE (amount))
       && (TYPE_PRECISION (TREE_TYPE (amount)) == 8 || TYPE_PRECISION (TREE_TYPE (amount)) == 16))
     {
       insert_avr_add (&gsi, ref, amount);

@@ -450,12 +450,7 @@ roi_instrument (function *fun)
   for (unsigned i = 0; i < order.length (); i++)
     roi_counter_increment (order[i], counters, i);
   for (unsigned i = 0; i < sites.length (); i++)
-    {
-      tree a, b;
-      if (!roi_float_add_operands (sites[i].stmt, &a, &b)
-	  || !roi_counter_add_float_passes (sites[i].stmt, counters, sites[i].slot, a, b))
-	roi_counter_add (sites[i].stmt, counters, sites[i].slot, sites[i].amount);
-    }
+    roi_counter_add (sites[i].stmt, counters, sites[i].slot, sites[i].amount);
   roi_descriptor_create (fn_index, checksum, n, counters);
 
   expanded_location loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));

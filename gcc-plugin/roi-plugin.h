@@ -164,12 +164,6 @@ void roi_meta_emit (void);
 tree roi_counters_create (unsigned fn_index, unsigned n);
 void roi_counter_increment (basic_block bb, tree counters, unsigned idx);
 void roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount);
-/* On AVR, counters[idx] += the alignment passes of the float add or
-   subtract STMT of A and B, in one asm (roi_counter_add's AVR form for the
-   passes, which the GIMPLE expression's temporaries would spill around).
-   Returns false where it does not apply (another target, 16-bit or atomic
-   counters): then roi_counter_add.  */
-bool roi_counter_add_float_passes (roi_stmt stmt, tree counters, unsigned idx, tree a, tree b);
 void roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n, tree counters);
 void roi_constructor_create (void);
 
