@@ -88,6 +88,7 @@ struct block_ops
 {
   auto_vec<op_row> rows;
   auto_vec<unsigned> lines;	/* (file, line) pairs, flattened */
+  auto_vec<unsigned> locs;	/* (file, line, column, instance) of its statements, flattened */
   unsigned file, line;		/* location of the statement being classified */
 };
 
@@ -99,6 +100,42 @@ add_line (struct block_ops *b, unsigned file, unsigned line)
       return;
   b->lines.safe_push (file);
   b->lines.safe_push (line);
+}
+
+/* The scopes of the inlined copies met in the function being described: a
+   location's instance is its copy's position here + 1, 0 outside any.  */
+static vec<tree> inline_scopes;
+
+static unsigned
+inline_instance (location_t loc)
+{
+  for (tree block = LOCATION_BLOCK (loc); block && TREE_CODE (block) == BLOCK;
+       block = BLOCK_SUPERCONTEXT (block))
+    if (inlined_function_outer_scope_p (block))
+      {
+	for (unsigned i = 0; i < inline_scopes.length (); i++)
+	  if (inline_scopes[i] == block)
+	    return i + 1;
+	inline_scopes.safe_push (block);
+	return inline_scopes.length ();
+      }
+  return 0;
+}
+
+/* LOC, a statement's or a PHI argument's, among B's locations, once.  */
+static void
+add_loc (struct block_ops *b, location_t loc)
+{
+  expanded_location x = roi_expand (loc);
+  unsigned file = roi_meta_file (x.file), instance = inline_instance (loc);
+  for (unsigned i = 0; i + 3 < b->locs.length (); i += 4)
+    if (b->locs[i] == file && b->locs[i + 1] == (unsigned) x.line
+	&& b->locs[i + 2] == (unsigned) x.column && b->locs[i + 3] == instance)
+      return;
+  b->locs.safe_push (file);
+  b->locs.safe_push (x.line);
+  b->locs.safe_push (x.column);
+  b->locs.safe_push (instance);
 }
 
 /* The operations of the function being described, folded into its checksum:
@@ -193,14 +230,10 @@ in_inlined_code (location_t loc)
   return false;
 }
 
-/* Whether a statement of block INDEX or of one before it has location LOC.
-   Not for inlined code: GCC's later passes rewrite the scopes of its
-   locations, so that two that differed when gcov looked may be equal now.  */
-static bool
-seen_by (location_t loc, unsigned index)
+/* The first entry of first_seen for LOC, or the end.  */
+static unsigned
+first_seen_of (location_t loc)
 {
-  if (in_inlined_code (loc))
-    return false;
   unsigned lo = 0, hi = first_seen.length ();
   while (lo < hi)
     {
@@ -210,8 +243,19 @@ seen_by (location_t loc, unsigned index)
       else
 	hi = mid;
     }
-  return lo < first_seen.length () && first_seen[lo].loc == loc
-	 && first_seen[lo].block <= index;
+  return lo < first_seen.length () && first_seen[lo].loc == loc ? lo : first_seen.length ();
+}
+
+/* Whether a statement of block INDEX or of one before it has location LOC.
+   Not for inlined code: GCC's later passes rewrite the scopes of its
+   locations, so that two that differed when gcov looked may be equal now.  */
+static bool
+seen_by (location_t loc, unsigned index)
+{
+  if (in_inlined_code (loc))
+    return false;
+  unsigned at = first_seen_of (loc);
+  return at < first_seen.length () && first_seen[at].block <= index;
 }
 
 /* The location of BB's first statement that has one, else of the jump that
@@ -233,7 +277,8 @@ first_location (basic_block bb)
    their counters not yet numbered.  */
 static void
 describe_block (function *fun, basic_block bb, const int *counter_of,
-		unsigned index, vec<roi_value_site> *sites, struct roi_buf *out)
+		unsigned index, vec<roi_value_site> *sites, struct roi_buf *out,
+		struct roi_buf *locs)
 {
   bool is_entry = index == 0;
   struct block_ops b;
@@ -280,6 +325,8 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
 	  b.file = roi_meta_file (x.file);
 	  b.line = x.line;
 	  add_line (&b, b.file, b.line);
+	  if (!roi_dead_stmt (stmt))
+	    add_loc (&b, loc);
 	}
       if (roi_dead_stmt (stmt))
 	continue;
@@ -329,6 +376,23 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
     roi_buf_printf (out, "%s[%u,%u,%u,%u]", i ? "," : "", b.rows[i].op,
 		    b.rows[i].file, b.rows[i].line, b.rows[i].n);
   roi_buf_add (out, labels_only ? "],\"labels\":true}" : "]}");
+
+  /* A PHI argument is evaluated on its edge, here when this block is its
+     edge's source: the empty arm of an if-converted ?:.  Not when a
+     statement has its location: that is where it was evaluated, and the PHI
+     only passes the value on.  */
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    if (is_normal_edge (e))
+      for (gphi_iterator gsi = gsi_start_phis (e->dest); !gsi_end_p (gsi);
+	   gsi_next (&gsi))
+	{
+	  location_t loc = gimple_phi_arg_location_from_edge (gsi.phi (), e);
+	  if (!RESERVED_LOCATION_P (loc) && first_seen_of (loc) == first_seen.length ())
+	    add_loc (&b, loc);
+	}
+  for (unsigned i = 0; i + 3 < b.locs.length (); i += 4)
+    roi_buf_printf (locs, "%s[%u,%u,%u,%u,%u]", locs->len ? "," : "", index,
+		    b.locs[i], b.locs[i + 1], b.locs[i + 2], b.locs[i + 3]);
 }
 
 /* Names of the functions whose bodies GCC inlined into FUN: their calls from
@@ -410,15 +474,16 @@ roi_instrument (function *fun)
     }
 
   collect_first_seen (fun, order);
-  struct roi_buf blocks = { NULL, 0, 0 };
+  struct roi_buf blocks = { NULL, 0, 0 }, locs = { NULL, 0, 0 };
   auto_vec<roi_value_site> sites;
   ops_crc = 0;
+  inline_scopes.truncate (0);
   roi_buf_add (&blocks, "[");
   for (unsigned i = 0; i < order.length (); i++)
     {
       if (i)
 	roi_buf_add (&blocks, ",\n ");
-      describe_block (fun, order[i], counter_of, i, &sites, &blocks);
+      describe_block (fun, order[i], counter_of, i, &sites, &blocks, &locs);
     }
   /* Value counters follow the block counters, each described as a block of
      one operation that no edge reaches (docs/formats.md, "Value counters").  */
@@ -428,6 +493,15 @@ roi_instrument (function *fun)
       roi_buf_printf (&blocks, ",\n {\"succ\":[],\"lines\":[],\"ops\":[[%u,%u,%u,1]],"
 		      "\"value\":true,\"block\":%d}", sites[j].op, sites[j].file, sites[j].line,
 		      counter_of[sites[j].bb]);
+      location_t loc = gimple_location (sites[j].stmt);
+      if (!RESERVED_LOCATION_P (loc))
+	{
+	  struct block_ops site;
+	  add_loc (&site, loc);
+	  roi_buf_printf (&locs, "%s[%u,%u,%u,%u,%u]", locs.len ? "," : "",
+			  sites[j].slot, site.locs[0], site.locs[1], site.locs[2],
+			  site.locs[3]);
+	}
     }
   roi_buf_add (&blocks, "]");
   struct roi_buf loops = { NULL, 0, 0 };
@@ -476,10 +550,15 @@ roi_instrument (function *fun)
   free (inlined.items);
   roi_buf_add (&json, "]");
   roi_buf_add (&json, loops.text);
+  roi_buf_add (&json, ",\n\"locs\":[");
+  if (locs.text)
+    roi_buf_add (&json, locs.text);
+  roi_buf_add (&json, "]");
   roi_buf_add (&json, ",\n\"blocks\":");
   roi_buf_add (&json, blocks.text);
   roi_buf_add (&json, "}");
   free (loops.text);
+  free (locs.text);
   roi_meta_add_function (fun->decl, json.text, order.length ());
   free (json.text);
   free (blocks.text);
