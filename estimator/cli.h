@@ -45,6 +45,7 @@ int cmd_ops(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_transfer(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_gcov_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);

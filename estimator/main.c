@@ -16,6 +16,7 @@ static const struct command {
 	{"gcov-check", cmd_gcov_check, "compare function and line counts with gcov's, for a program built with --coverage"},
 	{"compare", cmd_compare, "two profiles of the same source side by side (host vs target, -O0 vs -Os)"},
 	{"run", cmd_run, "run a firmware in a simulator (--target avr: simavr) and write its profile"},
+	{"transfer", cmd_transfer, "a firmware's profile from a run of another build of the same sources (host)"},
 	{"budget", cmd_budget, "check cycle, time, energy and operation budgets (CI: JUnit XML); diff them across builds"},
 	{"calibrate", cmd_calibrate, "fit a cost model to simavr's exact cycle counts of a corpus of programs"},
 };

@@ -338,6 +338,30 @@ static int add_tables(const struct jv *v, const cJSON *tables, const char *w, st
 	return 0;
 }
 
+/* "locs": [block, file, line, column, instance] rows, in block order. */
+static int parse_locs(const struct jv *v, const cJSON *locs, const char *w, const struct roi_unit *u,
+		      struct roi_function *fn)
+{
+	const long long max[5] = {(long long)fn->nblocks - 1, (long long)u->nfiles - 1, INT_MAX, INT_MAX, INT_MAX};
+	struct roi_loc *l = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(locs), sizeof *l);
+	const cJSON *x;
+	char ew[320];
+	size_t i = 0;
+
+	cJSON_ArrayForEach(x, locs) {
+		long long t[5];
+
+		snprintf(ew, sizeof ew, "%s.locs[%zu]", w, i);
+		if (parse_tuple(v, x, ew, 5, max, t) != 0)
+			return -1;
+		l[i++] = (struct roi_loc){(size_t)t[0], (unsigned)t[1], (unsigned)t[2], (unsigned)t[3], (unsigned)t[4]};
+	}
+	fn->locs = l;
+	fn->nlocs = i;
+	fn->has_locs = true;
+	return 0;
+}
+
 static int parse_function(const struct jv *v, const cJSON *f, const char *w, struct roi_unit *u,
 			  struct roi_op *ops, struct roi_function *fn)
 {
@@ -408,8 +432,9 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 	if (jv_array(v, f, w, "tables", false, &tables) != 0 ||
 	    (tables && add_tables(v, tables, w, u, ops, fn, blk) != 0))
 		return -1;
-	const cJSON *loops = NULL;
-	if (jv_array(v, f, w, "loops", false, &loops) != 0 || (loops && parse_loops(v, loops, w, u, fn) != 0))
+	const cJSON *loops = NULL, *locs = NULL;
+	if (jv_array(v, f, w, "loops", false, &loops) != 0 || (loops && parse_loops(v, loops, w, u, fn) != 0) ||
+	    jv_array(v, f, w, "locs", false, &locs) != 0 || (locs && parse_locs(v, locs, w, u, fn) != 0))
 		return -1;
 	return 0;
 }

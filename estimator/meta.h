@@ -55,6 +55,15 @@ struct roi_block {
 					 * -1 when the metadata does not say */
 };
 
+/* A source location that a block evaluates: one of its statements', or a PHI argument's on its way
+ * out (metadata "locs"; 'roi transfer' matches builds by them). Column and inlined copy tell
+ * apart the expressions of a line and the copies of an inlined function. */
+struct roi_loc {
+	size_t block;                   /* counter index; a value counter's: its statement's location */
+	unsigned file, line, column;
+	unsigned instance;              /* 0: the function's own code; n: its n-th inlined copy */
+};
+
 /* One loop of a function's nest (docs/regions.md, "loops"). */
 struct roi_loop {
 	size_t header;                  /* counter index of the header block */
@@ -76,6 +85,9 @@ struct roi_function {
 	size_t ninlined;
 	const struct roi_block *blocks; /* block i = counter i; block 0 is the entry */
 	size_t nblocks;
+	const struct roi_loc *locs;     /* (optional field: has_locs) */
+	size_t nlocs;
+	bool has_locs;
 	const struct roi_loop *loops;   /* the loop nest (optional field: has_loops) */
 	size_t nloops;
 	bool has_loops;

@@ -1,0 +1,84 @@
+/* cmd_transfer.c — "roi transfer": a firmware's profile from a host run of the same sources. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "counts.h"
+#include "meta.h"
+#include "profile.h"
+#include "run_common.h"
+#include "transfer.h"
+
+static const char usage[] =
+	"usage: roi transfer [--output PROFILE] FIRMWARE PROGRAM [PROGRAM-PROFILE]\n"
+	"\n"
+	"Writes the profile FIRMWARE would have had if it had run like PROGRAM did: PROGRAM is another\n"
+	"build of the same sources with the plugin (on the host, say, where it ran its tests), with its\n"
+	"profile (default ./<basename of PROGRAM>.roi, else PROGRAM.roi). Every statement keeps its\n"
+	"source location in both builds; FIRMWARE's block counts are the ones that evaluate each\n"
+	"location as often as PROGRAM did and keep every block's flow (docs/transfer.md). Build both\n"
+	"with -g, so that inlined copies keep apart, and PROGRAM best at -O0. 'roi estimate FIRMWARE'\n"
+	"then prices the counts with the target's model.\n"
+	"\n"
+	"  -o, --output PROFILE   where to write the profile (default FIRMWARE.roi)\n"
+	"  -h, --help             this help\n";
+
+int cmd_transfer(int argc, char **argv)
+{
+	const char *output = NULL, *pos[3];
+	int npos = 0, status;
+	const struct roi_option opts[] = {{"output", 'o', &output, NULL}};
+
+	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof *opts, pos, 3, &npos, usage, &status) != 0)
+		return status;
+	if (npos < 2)
+		return roi_usage_error(argv[0], "needs a FIRMWARE and a PROGRAM");
+
+	struct roi_program to = {0}, from = {0};
+	struct roi_profile prof = {0};
+	struct roi_counts from_counts = {0}, counts = {0};
+	struct roi_transfer_stats st;
+	struct roi_err err = {0};
+	char *profile = npos > 2 ? strdup(pos[2]) : roi_default_profile(pos[1]);
+	char *out_path = NULL;
+	int rc = ROI_EXIT_DATA;
+
+	if (!profile) {
+		fputs("roi: out of memory\n", stderr);
+		return ROI_EXIT_DATA;
+	}
+	if (output)
+		out_path = strdup(output);
+	else if ((out_path = malloc(strlen(pos[0]) + 5)))
+		sprintf(out_path, "%s.roi", pos[0]);
+	if (!out_path) {
+		fputs("roi: out of memory\n", stderr);
+		goto out;
+	}
+	if (roi_program_load(pos[0], &to, &err) != 0 || roi_program_load(pos[1], &from, &err) != 0 ||
+	    roi_profile_load(profile, &prof, &err) != 0 || roi_counts_join(&from_counts, &from, &prof, &err) != 0 ||
+	    roi_transfer(&to, &from, &from_counts, &counts, &st, &err) != 0 ||
+	    roi_run_write_profile(out_path, pos[0], &to, &counts, &err) != 0) {
+		rc = roi_data_error(&err);
+		goto out;
+	}
+	printf("%s: counts of %zu function%s from %s (%s): %zu of %zu source locations matched", pos[0],
+	       st.functions, st.functions == 1 ? "" : "s", pos[1], profile, st.matched, st.locations);
+	if (st.values)
+		printf(", %zu of %zu value counters", st.values_matched, st.values);
+	printf("; profile %s\n", out_path);
+	if (st.disagree)
+		printf("%zu location%s evaluated more than 1 %% otherwise than in %s (the builds differ there); "
+		       "most: %s\n", st.disagree, st.disagree == 1 ? "" : "s", pos[1], st.worst);
+	rc = ROI_EXIT_OK;
+out:
+	roi_counts_free(&counts);
+	roi_counts_free(&from_counts);
+	roi_profile_free(&prof);
+	roi_program_free(&from);
+	roi_program_free(&to);
+	free(profile);
+	free(out_path);
+	return rc;
+}

@@ -1,0 +1,787 @@
+/* transfer.c — counts of one build from a run of another build of the same sources, see
+ * transfer.h and docs/transfer.md.
+ *
+ * A source location is evaluated once each time control enters the blocks that hold it: from a
+ * block that does not hold it, at the function's entry, or along a loop's back edge. Entering
+ * one of its blocks from another of its blocks (a decision tree of one switch, the arms of one
+ * &&) is the same evaluation going on. Counted so on both builds, the evaluations of a location
+ * are the same number, whatever blocks each compiler made of it. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "fit.h"
+#include "transfer.h"
+
+/* A location across builds: the file by its base name (the two builds may name it by different
+ * paths), line and column. */
+struct key {
+	const char *file;
+	unsigned line, column;
+};
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static int key_cmp(const struct key *a, const struct key *b)
+{
+	int c = strcmp(a->file, b->file);
+
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->column < b->column ? -1 : a->column > b->column;
+}
+
+/* One way control enters a location's blocks: at the function's entry (p == SIZE_MAX) or along
+ * the edge from block p, its successor number i, to block b. */
+struct term {
+	size_t p, i, b;
+};
+
+/* The blocks of one location in one function (one inlined copy of it), and how control enters them. */
+struct region {
+	struct key k;
+	const struct roi_function *fn;
+	struct term *terms;
+	size_t nterms;
+	bool value;             /* a value counter's location: its block, not a region */
+	size_t block;           /* the value counter */
+};
+
+/* An edge: block p's i-th successor. */
+struct edge {
+	size_t p, i;
+};
+
+/* A function's graph without its value counters: predecessors, and which edges go back. */
+struct graph {
+	const struct roi_function *fn;
+	size_t *npred;
+	size_t *off;            /* off[p] + i: edge number of p's i-th successor */
+	bool *back;             /* by edge number */
+	size_t *in_off;         /* in[in_off[b] .. in_off[b + 1]): the edges into b */
+	struct edge *in;
+};
+
+static bool counted(const struct roi_function *fn, size_t b)
+{
+	return !fn->blocks[b].value;
+}
+
+static void graph_build(struct graph *g, const struct roi_function *fn)
+{
+	size_t n = fn->nblocks, nedges = 0;
+
+	g->fn = fn;
+	g->npred = roi_xrealloc(NULL, n, sizeof *g->npred);
+	g->off = roi_xrealloc(NULL, n + 1, sizeof *g->off);
+	memset(g->npred, 0, n * sizeof *g->npred);
+	for (size_t p = 0; p < n; p++) {
+		g->off[p] = nedges;
+		nedges += fn->blocks[p].nsucc;
+		for (size_t i = 0; i < fn->blocks[p].nsucc; i++)
+			if (fn->blocks[p].succ[i] >= 0)
+				g->npred[fn->blocks[p].succ[i]]++;
+	}
+	g->off[n] = nedges;
+	g->back = roi_xrealloc(NULL, nedges + 1, sizeof *g->back);
+	memset(g->back, 0, (nedges + 1) * sizeof *g->back);
+	g->in_off = roi_xrealloc(NULL, n + 1, sizeof *g->in_off);
+	g->in = roi_xrealloc(NULL, nedges + 1, sizeof *g->in);
+	for (size_t b = 0, k = 0; b <= n; b++) {
+		g->in_off[b] = k;
+		k += b < n ? g->npred[b] : 0;
+	}
+	size_t *fill = roi_xrealloc(NULL, n + 1, sizeof *fill);
+	memcpy(fill, g->in_off, n * sizeof *fill);
+	for (size_t p = 0; p < n; p++)
+		for (size_t i = 0; i < fn->blocks[p].nsucc; i++)
+			if (fn->blocks[p].succ[i] >= 0)
+				g->in[fill[fn->blocks[p].succ[i]]++] = (struct edge){p, i};
+	free(fill);
+
+	/* Depth-first from the entry: an edge to a block still on the path is a back edge. */
+	unsigned char *state = calloc(n, 1);         /* 0 new, 1 on the path, 2 done */
+	size_t *stack = roi_xrealloc(NULL, n, sizeof *stack), *next = roi_xrealloc(NULL, n, sizeof *next), depth = 0;
+	if (!state)
+		abort();
+	stack[depth] = 0;
+	next[depth++] = 0;
+	state[0] = 1;
+	while (depth) {
+		size_t p = stack[depth - 1], i = next[depth - 1]++;
+		if (i == fn->blocks[p].nsucc) {
+			state[p] = 2;
+			depth--;
+			continue;
+		}
+		int s = fn->blocks[p].succ[i];
+		if (s < 0)
+			continue;
+		if (state[s] == 1)
+			g->back[g->off[p] + i] = true;
+		else if (state[s] == 0) {
+			state[s] = 1;
+			stack[depth] = (size_t)s;
+			next[depth++] = 0;
+		}
+	}
+	free(state);
+	free(stack);
+	free(next);
+}
+
+static void graph_free(struct graph *g)
+{
+	free(g->npred);
+	free(g->off);
+	free(g->back);
+	free(g->in_off);
+	free(g->in);
+}
+
+static int loc_cmp(const void *pa, const void *pb)
+{
+	const struct roi_loc *a = pa, *b = pb;
+
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->column != b->column)
+		return a->column < b->column ? -1 : 1;
+	if (a->instance != b->instance)
+		return a->instance < b->instance ? -1 : 1;
+	return a->block < b->block ? -1 : a->block > b->block;
+}
+
+struct regions {
+	struct region *v;
+	size_t n, cap;
+};
+
+static struct region *region_add(struct regions *r)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		r->v = roi_xrealloc(r->v, r->cap, sizeof *r->v);
+	}
+	memset(&r->v[r->n], 0, sizeof r->v[r->n]);
+	return &r->v[r->n++];
+}
+
+/* The regions of fn: one per location and inlined copy, with the ways into it; a value counter's
+ * location is a region of its own, of that counter. */
+static void collect_regions(const struct graph *g, struct regions *out, struct roi_arena *arena)
+{
+	const struct roi_function *fn = g->fn;
+
+	if (!fn->nlocs)
+		return;
+	struct roi_loc *locs = roi_xrealloc(NULL, fn->nlocs, sizeof *locs);
+	size_t *mark = roi_xrealloc(NULL, fn->nblocks, sizeof *mark);
+
+	memcpy(locs, fn->locs, fn->nlocs * sizeof *locs);
+	qsort(locs, fn->nlocs, sizeof *locs, loc_cmp);
+	for (size_t b = 0; b < fn->nblocks; b++)
+		mark[b] = SIZE_MAX;
+	for (size_t i = 0, j; i < fn->nlocs; i = j) {
+		for (j = i + 1; j < fn->nlocs && locs[j].file == locs[i].file && locs[j].line == locs[i].line &&
+				locs[j].column == locs[i].column && locs[j].instance == locs[i].instance;
+		     j++)
+			;
+		struct key k = {base_name(fn->unit->files[locs[i].file]), locs[i].line, locs[i].column};
+		/* value counters: each its own */
+		for (size_t m = i; m < j; m++)
+			if (!counted(fn, locs[m].block)) {
+				struct region *r = region_add(out);
+				r->k = k;
+				r->fn = fn;
+				r->value = true;
+				r->block = locs[m].block;
+			}
+		for (size_t m = i; m < j; m++)
+			mark[locs[m].block] = i;
+		/* at most: the entry, and every edge into the location's blocks */
+		size_t nterms = 0, most = 1;
+		for (size_t m = i; m < j; m++)
+			most += g->in_off[locs[m].block + 1] - g->in_off[locs[m].block];
+		struct term *terms = roi_xrealloc(NULL, most, sizeof *terms);
+		for (size_t m = i; m < j; m++) {
+			size_t b = locs[m].block;
+			if (!counted(fn, b))
+				continue;
+			if (b == 0)
+				terms[nterms++] = (struct term){SIZE_MAX, 0, 0};
+			for (size_t q = g->in_off[b]; q < g->in_off[b + 1]; q++) {
+				const struct edge *e = &g->in[q];
+				if (counted(fn, e->p) && (mark[e->p] != i || g->back[g->off[e->p] + e->i]))
+					terms[nterms++] = (struct term){e->p, e->i, b};
+			}
+		}
+		if (nterms) {
+			struct region *r = region_add(out);
+			r->k = k;
+			r->fn = fn;
+			r->terms = roi_arena_array(arena, nterms, sizeof *terms);
+			memcpy(r->terms, terms, nterms * sizeof *terms);
+			r->nterms = nterms;
+		}
+		free(terms);
+		for (size_t m = i; m < j; m++)
+			mark[locs[m].block] = SIZE_MAX;
+	}
+	free(mark);
+	free(locs);
+}
+
+static int region_cmp(const void *pa, const void *pb)
+{
+	const struct region *a = pa, *b = pb;
+	int c = key_cmp(&a->k, &b->k);
+
+	if (c)
+		return c;
+	return (int)a->value - (int)b->value;
+}
+
+/* Everything both builds say about one location: the source's evaluations (or a value counter's
+ * sum), the target's regions. */
+struct anchor {
+	struct key k;
+	bool value;
+	double source;
+	bool in_source;
+	size_t first, n;        /* target regions [first, first + n) */
+};
+
+/* ---- the source build: evaluations per location ---- */
+
+static double term_count(const struct roi_function *fn, const struct roi_counts *c, const struct term *t)
+{
+	if (t->p == SIZE_MAX)
+		return (double)roi_block_count(c, fn, 0);
+	return (double)roi_block_count(c, fn, fn->blocks[t->p].nsucc == 1 ? t->p : t->b);
+}
+
+/* A location of the source build and its evaluations (a value counter's: the sum it counted). */
+struct evaluated {
+	struct key k;
+	bool value;
+	double n;
+};
+
+static int evaluated_cmp(const void *pa, const void *pb)
+{
+	const struct evaluated *a = pa, *b = pb;
+	int c = key_cmp(&a->k, &b->k);
+
+	return c ? c : (int)a->value - (int)b->value;
+}
+
+/* ---- the target build: unknowns, rows, solution ---- */
+
+struct unknowns {
+	size_t *var;            /* [program block] variable of a counted block */
+	size_t **edge;          /* [function gindex][edge number]: variable of the edge */
+	size_t n;
+};
+
+static size_t find(size_t *parent, size_t x)
+{
+	while (parent[x] != x)
+		x = parent[x] = parent[parent[x]];
+	return x;
+}
+
+/* One variable per chain of blocks that always run together (a block whose one successor has it
+ * as its one predecessor), one more per edge that neither end's count gives. */
+static void number_function(const struct graph *g, struct unknowns *u, size_t *parent)
+{
+	const struct roi_function *fn = g->fn;
+	size_t base = fn->gblock0;
+
+	for (size_t b = 0; b < fn->nblocks; b++)
+		parent[b] = b;
+	for (size_t p = 0; p < fn->nblocks; p++) {
+		int s = fn->blocks[p].nsucc == 1 ? fn->blocks[p].succ[0] : -1;
+		if (counted(fn, p) && s > 0 && g->npred[s] == 1)
+			parent[find(parent, (size_t)s)] = find(parent, p);
+	}
+	for (size_t b = 0; b < fn->nblocks; b++)
+		u->var[base + b] = SIZE_MAX;
+	for (size_t b = 0; b < fn->nblocks; b++)
+		if (counted(fn, b)) {
+			size_t r = find(parent, b);
+			if (u->var[base + r] == SIZE_MAX)
+				u->var[base + r] = u->n++;
+			u->var[base + b] = u->var[base + r];
+		}
+	size_t *edge = roi_xrealloc(NULL, g->off[fn->nblocks] + 1, sizeof *edge);
+	for (size_t p = 0; p < fn->nblocks; p++)
+		for (size_t i = 0; i < fn->blocks[p].nsucc; i++) {
+			int s = fn->blocks[p].succ[i];
+			size_t *e = &edge[g->off[p] + i];
+			if (!counted(fn, p))
+				*e = SIZE_MAX;
+			else if (fn->blocks[p].nsucc == 1)
+				*e = u->var[base + p];
+			else if (s > 0 && g->npred[s] == 1)
+				*e = u->var[base + (size_t)s];
+			else if (s >= 0)
+				*e = u->n++;
+			else
+				*e = SIZE_MAX;      /* to the exit: no count needed */
+		}
+	u->edge[fn->gindex] = edge;
+}
+
+static size_t term_var(const struct unknowns *u, const struct graph *g, const struct term *t)
+{
+	if (t->p == SIZE_MAX)
+		return u->var[g->fn->gblock0];
+	return u->edge[g->fn->gindex][g->off[t->p] + t->i];
+}
+
+/* A linear system over some of the variables, solved by roi_fit_solve. */
+struct system {
+	size_t nvars;           /* columns */
+	size_t *col;            /* [u->n]: column of a variable, SIZE_MAX when not in this system */
+	double *z, *y, *w, *base_w;
+	bool *is_anchor;
+	size_t *anchor;         /* row -> anchor index */
+	size_t nrows, cap;
+};
+
+static double *sys_row(struct system *s, double y, double w, bool is_anchor, size_t anchor)
+{
+	if (s->nrows == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->z = roi_xrealloc(s->z, s->cap * s->nvars, sizeof *s->z);
+		s->y = roi_xrealloc(s->y, s->cap, sizeof *s->y);
+		s->w = roi_xrealloc(s->w, s->cap, sizeof *s->w);
+		s->base_w = roi_xrealloc(s->base_w, s->cap, sizeof *s->base_w);
+		s->is_anchor = roi_xrealloc(s->is_anchor, s->cap, sizeof *s->is_anchor);
+		s->anchor = roi_xrealloc(s->anchor, s->cap, sizeof *s->anchor);
+	}
+	double *row = &s->z[s->nrows * s->nvars];
+	memset(row, 0, s->nvars * sizeof *row);
+	s->y[s->nrows] = y;
+	s->w[s->nrows] = s->base_w[s->nrows] = w;
+	s->is_anchor[s->nrows] = is_anchor;
+	s->anchor[s->nrows] = anchor;
+	s->nrows++;
+	return row;
+}
+
+/* Flow rows of one function: what enters a block leaves it. Heavy: they must hold. */
+enum { FLOW_WEIGHT = 1000000 };
+
+static void flow_rows(struct system *s, const struct unknowns *u, const struct graph *g)
+{
+	const struct roi_function *fn = g->fn;
+	size_t base = fn->gblock0;
+
+	for (size_t p = 0; p < fn->nblocks; p++) {
+		if (!counted(fn, p) || fn->blocks[p].nsucc < 2)
+			continue;
+		bool to_exit = false;
+		for (size_t i = 0; i < fn->blocks[p].nsucc; i++)
+			to_exit |= fn->blocks[p].succ[i] < 0;
+		if (to_exit)
+			continue;
+		double *row = sys_row(s, 0, FLOW_WEIGHT, false, 0);
+		row[s->col[u->var[base + p]]] += 1;
+		for (size_t i = 0; i < fn->blocks[p].nsucc; i++)
+			row[s->col[u->edge[fn->gindex][g->off[p] + i]]] -= 1;
+	}
+	for (size_t b = 1; b < fn->nblocks; b++) {
+		if (!counted(fn, b) || g->npred[b] < 2)
+			continue;
+		double *row = sys_row(s, 0, FLOW_WEIGHT, false, 0);
+		row[s->col[u->var[base + b]]] += 1;
+		for (size_t k = g->in_off[b]; k < g->in_off[b + 1]; k++)
+			if (counted(fn, g->in[k].p))
+				row[s->col[u->edge[fn->gindex][g->off[g->in[k].p] + g->in[k].i]]] -= 1;
+	}
+}
+
+/* Least squares on relative errors, reweighted towards the least absolute relative error (IRLS):
+ * a location whose evaluations the compilers changed (a statement hoisted out of its loop on
+ * one side only) then pulls no other count with it. */
+enum { IRLS_ROUNDS = 15 };
+
+static void solve(struct system *s, double scale, double *x)
+{
+	double *prior = calloc(s->nvars + 1, sizeof *prior), *ridge = roi_xrealloc(NULL, s->nvars + 1, sizeof *ridge);
+	double *lower = calloc(s->nvars + 1, sizeof *lower);
+
+	if (!prior || !lower)
+		abort();
+	for (size_t j = 0; j < s->nvars; j++)
+		ridge[j] = 1e-9;
+	struct roi_fit f = {s->nrows, s->nvars, s->z, s->y, s->w, prior, ridge, lower, NULL, NULL};
+	for (int round = 0; round <= IRLS_ROUNDS; round++) {
+		roi_fit_solve(&f, x);
+		for (size_t r = 0; r < s->nrows; r++) {
+			if (!s->is_anchor[r])
+				continue;
+			double sum = 0, floor_ = fmax(s->y[r], 1 / scale);
+			for (size_t j = 0; j < s->nvars; j++)
+				sum += s->z[r * s->nvars + j] * x[j];
+			s->w[r] = s->base_w[r] / fmax(fabs(sum - s->y[r]) / floor_, 1e-3);
+		}
+	}
+	free(prior);
+	free(ridge);
+	free(lower);
+}
+
+/* ---- putting it together ---- */
+
+struct names {
+	const char **v;
+	size_t n;
+};
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The assembler names some function of prog has an inlined copy of. */
+static void inlined_names(const struct roi_program *prog, struct names *out)
+{
+	size_t n = 0;
+
+	for (size_t u = 0; u < prog->nunits; u++)
+		for (size_t f = 0; f < prog->units[u].nfunctions; f++)
+			n += prog->units[u].functions[f].ninlined;
+	out->v = roi_xrealloc(NULL, n + 1, sizeof *out->v);
+	out->n = 0;
+	for (size_t u = 0; u < prog->nunits; u++)
+		for (size_t f = 0; f < prog->units[u].nfunctions; f++)
+			for (size_t i = 0; i < prog->units[u].functions[f].ninlined; i++)
+				out->v[out->n++] = prog->units[u].functions[f].inlined[i];
+	qsort(out->v, out->n, sizeof *out->v, str_cmp);
+}
+
+static bool has_name(const struct names *s, const char *name)
+{
+	return bsearch(&name, s->v, s->n, sizeof *s->v, str_cmp) != NULL;
+}
+
+struct transfer {
+	const struct roi_program *to, *from;
+	const struct roi_counts *from_counts;
+	struct roi_arena arena;
+	const struct roi_function **fn;         /* the target's functions, by gindex */
+	struct graph *graph;                    /* by gindex */
+	struct regions dst;                     /* the target's regions, sorted */
+	struct evaluated *src;                  /* the source's locations, sorted and summed */
+	size_t nsrc;
+	struct anchor *an;
+	size_t nan;
+	struct unknowns uk;
+	double *x;                              /* [uk.n] the solution */
+	struct names in_to, in_from;
+	struct roi_transfer_stats *st;
+	double worst;                           /* st->worst's relative miss */
+};
+
+/* The calls of the source's function named like fn, when neither build inlined it anywhere (then
+ * every call enters it). Negative when unknown. */
+static double entry_calls(const struct transfer *t, const struct roi_function *fn)
+{
+	double calls = -1;
+
+	if (has_name(&t->in_to, fn->asm_name))
+		return -1;
+	for (size_t u = 0; u < t->from->nunits; u++)
+		for (size_t f = 0; f < t->from->units[u].nfunctions; f++) {
+			const struct roi_function *g = &t->from->units[u].functions[f];
+			if (strcmp(g->name, fn->name) != 0 ||
+			    (fn->is_static && strcmp(base_name(g->unit->source), base_name(fn->unit->source)) != 0))
+				continue;
+			if (has_name(&t->in_from, g->asm_name) || calls >= 0)
+				return -1;      /* inlined, or two of that name */
+			calls = (double)roi_block_count(t->from_counts, g, 0);
+		}
+	return calls;
+}
+
+/* The source's evaluations, location by location. */
+static int collect_source(struct transfer *t, struct roi_err *err)
+{
+	struct regions src = {0};
+	bool any = false;
+
+	for (size_t u = 0; u < t->from->nunits; u++)
+		for (size_t f = 0; f < t->from->units[u].nfunctions; f++) {
+			const struct roi_function *fn = &t->from->units[u].functions[f];
+			struct graph g;
+
+			any |= fn->has_locs;
+			graph_build(&g, fn);
+			collect_regions(&g, &src, &t->arena);
+			graph_free(&g);
+		}
+	if (!any) {
+		free(src.v);
+		return roi_err_set(err, "%s: its roi metadata has no source locations (\"locs\": compiled by an "
+				   "older roi plugin?)", t->from->path);
+	}
+	t->src = roi_xrealloc(NULL, src.n + 1, sizeof *t->src);
+	for (size_t r = 0; r < src.n; r++) {
+		const struct region *re = &src.v[r];
+		double n = re->value ? (double)roi_block_count(t->from_counts, re->fn, re->block) : 0;
+
+		for (size_t i = 0; i < re->nterms; i++)
+			n += term_count(re->fn, t->from_counts, &re->terms[i]);
+		t->src[r] = (struct evaluated){re->k, re->value, n};
+	}
+	qsort(t->src, src.n, sizeof *t->src, evaluated_cmp);
+	t->nsrc = 0;
+	for (size_t r = 0; r < src.n; r++)
+		if (t->nsrc && evaluated_cmp(&t->src[t->nsrc - 1], &t->src[r]) == 0)
+			t->src[t->nsrc - 1].n += t->src[r].n;
+		else
+			t->src[t->nsrc++] = t->src[r];
+	free(src.v);
+	return 0;
+}
+
+/* The target's regions, and an anchor per location: what the source says of it. */
+static int collect_target(struct transfer *t, struct roi_err *err)
+{
+	const struct roi_program *to = t->to;
+	bool any = false;
+	size_t k = 0;
+
+	t->fn = roi_xrealloc(NULL, to->nfunctions + 1, sizeof *t->fn);
+	t->graph = roi_xrealloc(NULL, to->nfunctions + 1, sizeof *t->graph);
+	for (size_t u = 0; u < to->nunits; u++)
+		for (size_t f = 0; f < to->units[u].nfunctions; f++, k++) {
+			t->fn[k] = &to->units[u].functions[f];
+			any |= t->fn[k]->has_locs;
+			graph_build(&t->graph[k], t->fn[k]);
+			collect_regions(&t->graph[k], &t->dst, &t->arena);
+		}
+	if (!any)
+		return roi_err_set(err, "%s: its roi metadata has no source locations (\"locs\": compiled by an "
+				   "older roi plugin?)", to->path);
+	qsort(t->dst.v, t->dst.n, sizeof *t->dst.v, region_cmp);
+	t->an = roi_xrealloc(NULL, t->dst.n + 1, sizeof *t->an);
+	for (size_t i = 0, j; i < t->dst.n; i = j) {
+		const struct region *r = &t->dst.v[i];
+		for (j = i + 1; j < t->dst.n && region_cmp(&t->dst.v[j], r) == 0; j++)
+			;
+		struct evaluated want = {r->k, r->value, 0};
+		const struct evaluated *e = bsearch(&want, t->src, t->nsrc, sizeof *t->src, evaluated_cmp);
+		t->an[t->nan++] = (struct anchor){r->k, r->value, e ? e->n : 0, e != NULL, i, j - i};
+		if (r->value) {
+			t->st->values += j - i;
+			t->st->values_matched += e ? j - i : 0;
+		} else {
+			t->st->locations++;
+			t->st->matched += e != NULL;
+		}
+	}
+	if (t->st->matched == 0)
+		return roi_err_set(err, "%s and %s have no source location in common (not builds of the same "
+				   "sources?)", t->from->path, to->path);
+	return 0;
+}
+
+/* Solves the functions whose locations tie them together (an inlined copy and the function
+ * itself, say), component by component. */
+static void solve_target(struct transfer *t)
+{
+	const struct roi_program *to = t->to;
+	size_t nf = to->nfunctions, *parent = roi_xrealloc(NULL, to->nblocks + 1, sizeof *parent);
+	size_t *comp = roi_xrealloc(NULL, nf + 1, sizeof *comp);
+
+	t->uk.var = roi_xrealloc(NULL, to->nblocks + 1, sizeof *t->uk.var);
+	t->uk.edge = roi_xrealloc(NULL, nf + 1, sizeof *t->uk.edge);
+	for (size_t k = 0; k < nf; k++)
+		number_function(&t->graph[k], &t->uk, parent + t->fn[k]->gblock0);
+	for (size_t k = 0; k < nf; k++)
+		comp[k] = k;
+	for (size_t a = 0; a < t->nan; a++)
+		for (size_t r = t->an[a].first + 1; t->an[a].in_source && r < t->an[a].first + t->an[a].n; r++)
+			comp[find(comp, t->dst.v[r].fn->gindex)] = find(comp, t->dst.v[t->an[a].first].fn->gindex);
+
+	t->x = roi_xrealloc(NULL, t->uk.n + 1, sizeof *t->x);
+	memset(t->x, 0, (t->uk.n + 1) * sizeof *t->x);
+	struct system s = {0};
+	double *xs = NULL;
+	s.col = roi_xrealloc(NULL, t->uk.n + 1, sizeof *s.col);
+	for (size_t c = 0; c < nf; c++) {
+		if (find(comp, c) != c)
+			continue;
+		for (size_t v = 0; v < t->uk.n; v++)
+			s.col[v] = SIZE_MAX;
+		s.nvars = s.nrows = s.cap = 0;
+		for (size_t k = 0; k < nf; k++) {
+			if (find(comp, k) != c)
+				continue;
+			const struct roi_function *fn = t->fn[k];
+			for (size_t b = 0; b < fn->nblocks; b++) {
+				size_t v = t->uk.var[fn->gblock0 + b];
+				if (v != SIZE_MAX && s.col[v] == SIZE_MAX)
+					s.col[v] = s.nvars++;
+			}
+			for (size_t e = 0; e < t->graph[k].off[fn->nblocks]; e++) {
+				size_t v = t->uk.edge[k][e];
+				if (v != SIZE_MAX && s.col[v] == SIZE_MAX)
+					s.col[v] = s.nvars++;
+			}
+		}
+		if (!s.nvars)
+			continue;
+		/* in units of the largest evaluation count, so that the weights stay in range */
+		double scale = 1;
+		for (size_t a = 0; a < t->nan; a++)
+			if (t->an[a].in_source && !t->an[a].value && find(comp, t->dst.v[t->an[a].first].fn->gindex) == c)
+				scale = fmax(scale, t->an[a].source);
+		for (size_t k = 0; k < nf; k++) {
+			if (find(comp, k) != c)
+				continue;
+			flow_rows(&s, &t->uk, &t->graph[k]);
+			double calls = entry_calls(t, t->fn[k]);
+			if (calls >= 0) {
+				double y = calls / scale, f = fmax(y, 1 / scale);
+				sys_row(&s, y, 1 / (f * f), true, SIZE_MAX)[s.col[t->uk.var[t->fn[k]->gblock0]]] = 1;
+			}
+		}
+		for (size_t a = 0; a < t->nan; a++) {
+			const struct anchor *an = &t->an[a];
+			if (!an->in_source || an->value || find(comp, t->dst.v[an->first].fn->gindex) != c)
+				continue;
+			double y = an->source / scale, f = fmax(y, 1 / scale);
+			double *row = sys_row(&s, y, 1 / (f * f), true, a);
+			for (size_t r = an->first; r < an->first + an->n; r++) {
+				const struct region *re = &t->dst.v[r];
+				for (size_t i = 0; i < re->nterms; i++)
+					row[s.col[term_var(&t->uk, &t->graph[re->fn->gindex], &re->terms[i])]] += 1;
+			}
+		}
+		xs = roi_xrealloc(xs, s.nvars + 1, sizeof *xs);
+		solve(&s, scale, xs);
+		for (size_t v = 0; v < t->uk.n; v++)
+			if (s.col[v] != SIZE_MAX)
+				t->x[v] = xs[s.col[v]] * scale;
+		/* how far the result is from each location it had */
+		for (size_t r = 0; r < s.nrows; r++) {
+			if (!s.is_anchor[r] || s.anchor[r] == SIZE_MAX)
+				continue;
+			const struct anchor *an = &t->an[s.anchor[r]];
+			double sum = 0;
+			for (size_t j = 0; j < s.nvars; j++)
+				sum += s.z[r * s.nvars + j] * xs[j] * scale;
+			double off = fabs(sum - an->source), rel = off / fmax(an->source, 1);
+			if (off <= 1 || off <= 0.01 * an->source)
+				continue;
+			if (t->st->disagree++ == 0 || rel > t->worst) {
+				t->worst = rel;
+				snprintf(t->st->worst, sizeof t->st->worst, "%s:%u:%u: source %.0f, target %.0f", an->k.file,
+					 an->k.line, an->k.column, an->source, sum);
+			}
+		}
+		free(s.z);
+		s.z = NULL;
+	}
+	free(xs);
+	free(s.col);
+	free(s.y);
+	free(s.w);
+	free(s.base_w);
+	free(s.is_anchor);
+	free(s.anchor);
+	free(comp);
+	free(parent);
+}
+
+/* Block counts, then value counters: the source's sum at their location, shared among the
+ * target's counters there by how often their statements ran. */
+static void fill_counts(struct transfer *t, struct roi_counts *out)
+{
+	for (size_t k = 0; k < t->to->nfunctions; k++) {
+		const struct roi_function *fn = t->fn[k];
+		if (!fn->has_locs)
+			continue;
+		for (size_t b = 0; b < fn->nblocks; b++) {
+			size_t v = t->uk.var[fn->gblock0 + b];
+			if (v != SIZE_MAX)
+				out->block[fn->gblock0 + b] = (uint64_t)llround(fmax(0, t->x[v]));
+		}
+		out->present[fn->gindex] = true;
+		out->nmissing--;
+		t->st->functions++;
+	}
+	for (size_t a = 0; a < t->nan; a++) {
+		const struct anchor *an = &t->an[a];
+		double total = 0;
+
+		if (!an->value || !an->in_source)
+			continue;
+		for (size_t r = an->first; r < an->first + an->n; r++) {
+			const struct region *re = &t->dst.v[r];
+			long long site = re->fn->blocks[re->block].site;
+			total += site >= 0 ? (double)out->block[re->fn->gblock0 + (size_t)site] : 1;
+		}
+		for (size_t r = an->first; r < an->first + an->n; r++) {
+			const struct region *re = &t->dst.v[r];
+			long long site = re->fn->blocks[re->block].site;
+			double w = site >= 0 ? (double)out->block[re->fn->gblock0 + (size_t)site] : 1;
+			double share = total > 0 ? w / total : 1.0 / (double)an->n;
+			out->block[re->fn->gblock0 + re->block] = (uint64_t)llround(an->source * share);
+		}
+	}
+}
+
+int roi_transfer(const struct roi_program *to, const struct roi_program *from, const struct roi_counts *from_counts,
+		 struct roi_counts *out, struct roi_transfer_stats *st, struct roi_err *err)
+{
+	struct transfer t = {.to = to, .from = from, .from_counts = from_counts, .st = st};
+	int rc;
+
+	memset(st, 0, sizeof *st);
+	roi_counts_init(out, to);
+	out->runs = from_counts->runs;
+	inlined_names(to, &t.in_to);
+	inlined_names(from, &t.in_from);
+	rc = collect_source(&t, err);
+	if (rc == 0)
+		rc = collect_target(&t, err);
+	if (rc == 0) {
+		solve_target(&t);
+		fill_counts(&t, out);
+	}
+	for (size_t k = 0; t.graph && k < to->nfunctions; k++) {
+		graph_free(&t.graph[k]);
+		if (t.uk.edge)
+			free(t.uk.edge[k]);
+	}
+	free(t.uk.edge);
+	free(t.uk.var);
+	free(t.x);
+	free(t.graph);
+	free(t.fn);
+	free(t.an);
+	free(t.src);
+	free(t.dst.v);
+	free(t.in_to.v);
+	free(t.in_from.v);
+	roi_arena_free(&t.arena);
+	return rc;
+}

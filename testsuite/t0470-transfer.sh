@@ -1,0 +1,104 @@
+#!/bin/sh
+test_description='roi transfer: a firmware'"'"'s counts from a host run of the same sources
+
+The plugin records the source location (line, column, inlined copy) of what
+every block evaluates. roi transfer finds the firmware'"'"'s block counts that
+evaluate each location as often as the host run did and keep every block'"'"'s
+flow. The truth is the firmware'"'"'s own run in simavr: for the matrix example
+and the CRC-8 kernel, whose AVR -Os blocks differ from the host -O0 ones
+(loop rotation, a bit loop), the counts must be those, counter for counter.'
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-roi.sh"
+
+AVR_PLUGIN=$ROI_BUILD/avr/roi.so
+avr_cc () { avr-gcc -mmcu=atmega32u4 -g "$@"; }
+roi_avr () { "$ROI" run --target avr --mcu atmega32u4 "$@"; }
+CORPUS=$TEST_DIRECTORY/../contrib/calibration
+# fn_lines PROFILE: its counter lines, what two profiles of one build must share
+fn_lines () { grep "^fn " "$1"; }
+
+cat >twice.c <<'CEOF'
+static inline int sq(int v) { return v * v; }
+int f(int a, int b) { return sq(a) + sq(b); }
+CEOF
+
+test_expect_success 'locs give each block its statements'"'"' lines and columns, one copy per inlined call' '
+	gcc -O2 -g -fplugin="$ROI_PLUGIN" -c twice.c &&
+	meta_json twice.o >twice.json &&
+	jq -c "[.[0].functions[] | select(.name == \"f\") | .locs[] | select(.[2] == 1) | .[4]] | unique" twice.json >copies &&
+	test_equal "[1,2]" "$(cat copies)" "copies of sq" &&
+	star=$(awk "NR == 1 { print index(\$0, \"*\") }" twice.c) &&
+	jq -c "[.[0].functions[] | select(.name == \"f\") | .locs[] | select(.[2] == 1) | .[3]] | unique" twice.json >columns &&
+	test_equal "[$star]" "$(cat columns)" "column of sq'"'"'s multiply"
+'
+
+test_expect_success 'locs are not in the checksum: -g changes neither' '
+	gcc -O2 -fplugin="$ROI_PLUGIN" -c twice.c -o nog.o &&
+	meta_json nog.o >nog.json &&
+	test_equal "$(jq -r ".[0].functions[1].checksum" twice.json)" "$(jq -r ".[0].functions[1].checksum" nog.json)"
+'
+
+test_expect_success 'matrix: host -O0 counts onto the AVR -Os firmware are simavr'"'"'s counts' '
+	roi_link matrix -O0 -g "$EXAMPLES/matrix/matrix.c" &&
+	./matrix >/dev/null &&
+	avr_cc -Os -fplugin="$AVR_PLUGIN" "$EXAMPLES/matrix/matrix.c" -o matrix.elf &&
+	"$ROI" transfer matrix.elf ./matrix >out &&
+	test_grep "^matrix.elf: counts of 1 function from ./matrix (./matrix.roi): [0-9]* of [0-9]* source locations matched; profile matrix.elf.roi$" out &&
+	! grep "otherwise than" out &&
+	roi_avr -o run.roi matrix.elf >/dev/null &&
+	fn_lines run.roi >measured &&
+	fn_lines matrix.elf.roi >transferred &&
+	test_cmp measured transferred
+'
+
+test_expect_success 'the transferred profile is one roi estimate prices like the measured one' '
+	"$ROI" estimate --json --model "$ROI_SRC/models/atmega32u4-Os.json" matrix.elf matrix.elf.roi >t.json &&
+	"$ROI" estimate --json --model "$ROI_SRC/models/atmega32u4-Os.json" matrix.elf run.roi >m.json &&
+	test_equal "$(jq .total.cycles m.json)" "$(jq .total.cycles t.json)"
+'
+
+test_expect_success 'an AVR -O0 run transfers onto the -Os build of the same source' '
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" "$EXAMPLES/matrix/matrix.c" -o matrix-O0.elf &&
+	roi_avr matrix-O0.elf >/dev/null &&
+	"$ROI" transfer -o from-O0.roi matrix.elf matrix-O0.elf matrix-O0.elf.roi >out &&
+	fn_lines from-O0.roi >transferred &&
+	test_cmp measured transferred
+'
+
+test_expect_success 'kernel-crc8: the bit loop'"'"'s arms get their counts too' '
+	roi_link crc8 -O0 -g "$CORPUS/kernel-crc8.c" &&
+	./crc8 &&
+	avr_cc -Os -fplugin="$AVR_PLUGIN" "$CORPUS/kernel-crc8.c" -o crc8.elf &&
+	"$ROI" transfer -o crc8-transfer.roi crc8.elf ./crc8 >out &&
+	roi_avr -o crc8-run.roi crc8.elf >/dev/null &&
+	fn_lines crc8-run.roi >measured-crc8 &&
+	fn_lines crc8-transfer.roi >transferred-crc8 &&
+	test_cmp measured-crc8 transferred-crc8
+'
+
+test_expect_success 'a location the two builds evaluate differently is named' '
+	roi_link fir -O0 -g "$EXAMPLES/fir/fir.c" &&
+	./fir &&
+	avr_cc -Os -fplugin="$AVR_PLUGIN" "$EXAMPLES/fir/fir.c" -o fir.elf &&
+	"$ROI" transfer fir.elf ./fir >out &&
+	test_grep "^1 location evaluated more than 1 % otherwise than in ./fir (the builds differ there); most: fir.c:28:28: source 968, target [0-9]*$" out
+'
+
+test_expect_success 'no location in common, another build'"'"'s profile, missing arguments: errors' '
+	test_must_fail "$ROI" transfer fir.elf ./matrix 2>err1 &&
+	test_grep "^roi: ./matrix and fir.elf have no source location in common (not builds of the same sources?)$" err1 &&
+	test_must_fail "$ROI" transfer matrix.elf ./matrix ./fir.roi 2>err2 &&
+	test_grep "^roi: ./fir.roi: unit [0-9a-f]* is not in ./matrix (profile from another build)$" err2 &&
+	{ "$ROI" transfer matrix.elf 2>err3; test_equal 2 $? "exit status"; } &&
+	test_grep "needs a FIRMWARE and a PROGRAM" err3
+'
+
+test_expect_success 'a program built without the locations: a clear error' '
+	objcopy --dump-section .roi.meta=old.bin matrix /dev/null &&
+	tr "\0" "\n" <old.bin | jq -c "del(.functions[].locs)" | tr "\n" "\0" >new.bin &&
+	objcopy --update-section .roi.meta=new.bin matrix old-matrix &&
+	test_must_fail "$ROI" transfer matrix.elf ./old-matrix ./matrix.roi 2>err &&
+	test_grep "^roi: ./old-matrix: its roi metadata has no source locations (\"locs\": compiled by an older roi plugin?)$" err
+'
+
+test_done
