@@ -53,13 +53,13 @@ static int compile(const struct roi_calib_build *b, const char *source, const ch
 
 	snprintf(mmcu, sizeof mmcu, "-mmcu=%s", b->mcu);
 	snprintf(fplugin, sizeof fplugin, "-fplugin=%s", b->plugin);
-	/* The plain build carries a DWARF line table, so that its cycles can be given to source lines
-	 * (avr-gcc 5.4 makes STABS of a bare -g; -g changes no instruction, which GCC's own
-	 * -fcompare-debug checks). */
-	char *argv[] = {(char *)b->cc, mmcu, (char *)b->opt, (char *)source, "-o", (char *)out,
-			kind == BUILD_PLAIN ? "-gdwarf-2" : fplugin,
-			kind == BUILD_BLOCK_LINES ? "-fplugin-arg-roi-block-lines" : NULL,
-			kind == BUILD_BLOCK_LINES ? "-gdwarf-2" : NULL, NULL};
+	/* Every build carries DWARF (avr-gcc 5.4 makes STABS of a bare -g; -g changes no instruction,
+	 * which GCC's own -fcompare-debug checks): the plain build's line table gives its cycles to
+	 * source lines, and with debug information GCC keeps the scopes of inlined copies, which the
+	 * counted build's "locs" tell apart ('roi transfer'). */
+	char *argv[] = {(char *)b->cc, mmcu, (char *)b->opt, (char *)source, "-o", (char *)out, "-gdwarf-2",
+			kind == BUILD_PLAIN ? NULL : fplugin,
+			kind == BUILD_BLOCK_LINES ? "-fplugin-arg-roi-block-lines" : NULL, NULL};
 	return spawn_wait(argv, source, err);
 }
 
