@@ -1,7 +1,10 @@
 /* cmd_transfer.c — "roi transfer": a firmware's profile from a host run of the same sources. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "cli.h"
 #include "counts.h"
@@ -11,7 +14,7 @@
 #include "transfer.h"
 
 static const char usage[] =
-	"usage: roi transfer [--output PROFILE] FIRMWARE PROGRAM [PROGRAM-PROFILE]\n"
+	"usage: roi transfer [--output PROFILE] [--json] FIRMWARE PROGRAM [PROGRAM-PROFILE]\n"
 	"\n"
 	"Writes the profile FIRMWARE would have had if it had run like PROGRAM did: PROGRAM is another\n"
 	"build of the same sources with the plugin (on the host, say, where it ran its tests), with its\n"
@@ -22,13 +25,53 @@ static const char usage[] =
 	"then prices the counts with the target's model.\n"
 	"\n"
 	"  -o, --output PROFILE   where to write the profile (default FIRMWARE.roi)\n"
+	"      --json             one JSON document on stdout\n"
 	"  -h, --help             this help\n";
+
+/* What was matched and written: a line or two, or (json) one document. */
+static void report(const char *firmware, const char *program, const char *profile, const char *out_path,
+		   const struct roi_transfer_stats *st, bool json)
+{
+	if (json) {
+		cJSON *doc = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(doc, "firmware", firmware);
+		cJSON_AddStringToObject(doc, "program", program);
+		cJSON_AddStringToObject(doc, "program_profile", profile);
+		cJSON_AddStringToObject(doc, "profile", out_path);
+		cJSON_AddNumberToObject(doc, "functions", (double)st->functions);
+		cJSON_AddNumberToObject(doc, "locations", (double)st->locations);
+		cJSON_AddNumberToObject(doc, "matched", (double)st->matched);
+		cJSON_AddNumberToObject(doc, "value_counters", (double)st->values);
+		cJSON_AddNumberToObject(doc, "value_counters_matched", (double)st->values_matched);
+		cJSON_AddNumberToObject(doc, "disagree", (double)st->disagree);
+		if (st->disagree)
+			cJSON_AddStringToObject(doc, "most", st->worst);
+		else
+			cJSON_AddNullToObject(doc, "most");
+		char *text = cJSON_Print(doc);
+		if (text)
+			puts(text);
+		free(text);
+		cJSON_Delete(doc);
+		return;
+	}
+	printf("%s: counts of %zu function%s from %s (%s): %zu of %zu source locations matched", firmware,
+	       st->functions, st->functions == 1 ? "" : "s", program, profile, st->matched, st->locations);
+	if (st->values)
+		printf(", %zu of %zu value counters", st->values_matched, st->values);
+	printf("; profile %s\n", out_path);
+	if (st->disagree)
+		printf("%zu location%s evaluated more than 1 %% otherwise than in %s (the builds differ there); "
+		       "most: %s\n", st->disagree, st->disagree == 1 ? "" : "s", program, st->worst);
+}
 
 int cmd_transfer(int argc, char **argv)
 {
 	const char *output = NULL, *pos[3];
 	int npos = 0, status;
-	const struct roi_option opts[] = {{"output", 'o', &output, NULL}};
+	bool json = false;
+	const struct roi_option opts[] = {{"output", 'o', &output, NULL}, {.name = "json", .flag = &json}};
 
 	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof *opts, pos, 3, &npos, usage, &status) != 0)
 		return status;
@@ -63,14 +106,7 @@ int cmd_transfer(int argc, char **argv)
 		rc = roi_data_error(&err);
 		goto out;
 	}
-	printf("%s: counts of %zu function%s from %s (%s): %zu of %zu source locations matched", pos[0],
-	       st.functions, st.functions == 1 ? "" : "s", pos[1], profile, st.matched, st.locations);
-	if (st.values)
-		printf(", %zu of %zu value counters", st.values_matched, st.values);
-	printf("; profile %s\n", out_path);
-	if (st.disagree)
-		printf("%zu location%s evaluated more than 1 %% otherwise than in %s (the builds differ there); "
-		       "most: %s\n", st.disagree, st.disagree == 1 ? "" : "s", pos[1], st.worst);
+	report(pos[0], pos[1], profile, out_path, &st, json);
 	rc = ROI_EXIT_OK;
 out:
 	roi_counts_free(&counts);

@@ -81,7 +81,11 @@ test_expect_success 'a location the two builds evaluate differently is named' '
 	./fir &&
 	avr_cc -Os -fplugin="$AVR_PLUGIN" "$EXAMPLES/fir/fir.c" -o fir.elf &&
 	"$ROI" transfer fir.elf ./fir >out &&
-	test_grep "^1 location evaluated more than 1 % otherwise than in ./fir (the builds differ there); most: fir.c:28:28: source 968, target [0-9]*$" out
+	test_grep "^1 location evaluated more than 1 % otherwise than in ./fir (the builds differ there); most: fir.c:28:28: source 968, target [0-9]*$" out &&
+	"$ROI" transfer --json fir.elf ./fir >out.json &&
+	test_equal 1 "$(jq .disagree out.json)" &&
+	jq -e ".most | startswith(\"fir.c:28:28: source 968, \")" out.json &&
+	jq -e ".matched > 0 and .matched <= .locations and .profile == \"fir.elf.roi\"" out.json
 '
 
 test_expect_success 'no location in common, another build'"'"'s profile, missing arguments: errors' '
