@@ -53,8 +53,10 @@ if [ -z "$tarball" ]; then
 	echo "compile time: skipped (install gcc-12-source for the large translation unit)"
 	exit 0
 fi
-if [ ! -f gcc-12.2.0/libiberty/cp-demangle.c ]; then
-	tar xf "$tarball" gcc-12.2.0/libiberty/cp-demangle.c gcc-12.2.0/libiberty/cp-demangle.h gcc-12.2.0/include
+if [ ! -f gcc-12.2.0/libiberty/xexit.c ]; then
+	tar xf "$tarball" gcc-12.2.0/libiberty/cp-demangle.c gcc-12.2.0/libiberty/cp-demangle.h gcc-12.2.0/include \
+		gcc-12.2.0/libiberty/dyn-string.c gcc-12.2.0/libiberty/xmalloc.c gcc-12.2.0/libiberty/xexit.c \
+		gcc-12.2.0/libiberty/testsuite/demangle-expected
 fi
 best () {
 	local best=
@@ -73,3 +75,22 @@ for opt in -O0 -O2; do
 	printf 'compile cp-demangle.c %s: plain %.2fs, roi %.2fs (%+.1f%%)\n' "$opt" "$plain" "$counted" \
 		"$(echo "($counted - $plain) * 100 / $plain" | bc -l)"
 done
+
+# roi transfer on a large real program: the demangler (c++filt's, 2963 blocks at -O2, one
+# function of 904) built at -O0 and -O2 with the plugin, run on the mangled names of its own
+# test file; the -O0 run's counts transferred onto the -O2 build, against the -O2 run's own.
+flags="-g -w -DSTANDALONE_DEMANGLER -DHAVE_STRING_H -DHAVE_STDLIB_H -DHAVE_LIMITS_H -I../include"
+srcs="cp-demangle.c dyn-string.c xmalloc.c xexit.c"
+grep '^_Z' testsuite/demangle-expected >names.txt
+for opt in -O0 -O2; do
+	gcc $opt $flags -fplugin="$plugin" $srcs "$lib" -o "demangle$opt"
+	rm -f "demangle$opt.roi"
+	"./demangle$opt" <names.txt >/dev/null
+done
+roi=$top/build/bin/roi
+seconds=$(best "$roi" transfer -o transferred.roi ./demangle-O2 ./demangle-O0 demangle-O0.roi)
+"$roi" transfer -o transferred.roi ./demangle-O2 ./demangle-O0 demangle-O0.roi | sed -n 's/.*: \([0-9]* of [0-9]* source locations matched\).*/\1/p' >matched.txt
+ops () { "$roi" estimate --json ./demangle-O2 "$1" 2>/dev/null | jq .total.ops; }
+t=$(ops transferred.roi) r=$(ops demangle-O2.roi)
+printf 'transfer demangler -O0 -> -O2: %.2fs, %s; %s operations transferred, %s counted (%+.1f%%)\n' \
+	"$seconds" "$(cat matched.txt)" "$t" "$r" "$(echo "($t - $r) * 100 / $r" | bc -l)"

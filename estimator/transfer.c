@@ -293,6 +293,7 @@ static int evaluated_cmp(const void *pa, const void *pb)
 struct unknowns {
 	size_t *var;            /* [program block] variable of a counted block */
 	size_t **edge;          /* [function gindex][edge number]: variable of the edge */
+	size_t *first;          /* [function gindex]: its variables are first[k] .. first[k + 1] - 1 */
 	size_t n;
 };
 
@@ -310,6 +311,7 @@ static void number_function(const struct graph *g, struct unknowns *u, size_t *p
 	const struct roi_function *fn = g->fn;
 	size_t base = fn->gblock0;
 
+	u->first[fn->gindex] = u->n;
 	for (size_t b = 0; b < fn->nblocks; b++)
 		parent[b] = b;
 	for (size_t p = 0; p < fn->nblocks; p++) {
@@ -352,32 +354,31 @@ static size_t term_var(const struct unknowns *u, const struct graph *g, const st
 	return u->edge[g->fn->gindex][g->off[t->p] + t->i];
 }
 
-/* A linear system over some of the variables, solved by roi_fit_solve. */
+/* One function's least-squares problem, solved by roi_fit_solve: column j is the variable
+ * base + j. */
 struct system {
-	size_t nvars;           /* columns */
-	size_t *col;            /* [u->n]: column of a variable, SIZE_MAX when not in this system */
-	double *z, *y, *w, *base_w;
-	bool *is_anchor;
-	size_t *anchor;         /* row -> anchor index */
+	size_t base, nvars;
+	double *z, *y, *w;
+	bool *pinned;           /* per column: held at 0, since a solution had it below */
+	size_t *anchor;         /* per row: its anchor, ENTRY_ROW, or FLOW_ROW */
 	size_t nrows, cap;
 };
 
-static double *sys_row(struct system *s, double y, double w, bool is_anchor, size_t anchor)
+enum { FLOW_ROW = -1, ENTRY_ROW = -2 };
+
+static double *sys_row(struct system *s, double w, size_t anchor)
 {
 	if (s->nrows == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 64;
 		s->z = roi_xrealloc(s->z, s->cap * s->nvars, sizeof *s->z);
 		s->y = roi_xrealloc(s->y, s->cap, sizeof *s->y);
 		s->w = roi_xrealloc(s->w, s->cap, sizeof *s->w);
-		s->base_w = roi_xrealloc(s->base_w, s->cap, sizeof *s->base_w);
-		s->is_anchor = roi_xrealloc(s->is_anchor, s->cap, sizeof *s->is_anchor);
 		s->anchor = roi_xrealloc(s->anchor, s->cap, sizeof *s->anchor);
 	}
 	double *row = &s->z[s->nrows * s->nvars];
 	memset(row, 0, s->nvars * sizeof *row);
-	s->y[s->nrows] = y;
-	s->w[s->nrows] = s->base_w[s->nrows] = w;
-	s->is_anchor[s->nrows] = is_anchor;
+	s->y[s->nrows] = 0;
+	s->w[s->nrows] = w;
 	s->anchor[s->nrows] = anchor;
 	s->nrows++;
 	return row;
@@ -399,52 +400,26 @@ static void flow_rows(struct system *s, const struct unknowns *u, const struct g
 			to_exit |= fn->blocks[p].succ[i] < 0;
 		if (to_exit)
 			continue;
-		double *row = sys_row(s, 0, FLOW_WEIGHT, false, 0);
-		row[s->col[u->var[base + p]]] += 1;
+		double *row = sys_row(s, FLOW_WEIGHT, (size_t)FLOW_ROW);
+		row[u->var[base + p] - s->base] += 1;
 		for (size_t i = 0; i < fn->blocks[p].nsucc; i++)
-			row[s->col[u->edge[fn->gindex][g->off[p] + i]]] -= 1;
+			row[u->edge[fn->gindex][g->off[p] + i] - s->base] -= 1;
 	}
 	for (size_t b = 1; b < fn->nblocks; b++) {
 		if (!counted(fn, b) || g->npred[b] < 2)
 			continue;
-		double *row = sys_row(s, 0, FLOW_WEIGHT, false, 0);
-		row[s->col[u->var[base + b]]] += 1;
-		for (size_t k = g->in_off[b]; k < g->in_off[b + 1]; k++)
-			if (counted(fn, g->in[k].p))
-				row[s->col[u->edge[fn->gindex][g->off[g->in[k].p] + g->in[k].i]]] -= 1;
+		double *row = sys_row(s, FLOW_WEIGHT, (size_t)FLOW_ROW);
+		row[u->var[base + b] - s->base] += 1;
+		for (size_t q = g->in_off[b]; q < g->in_off[b + 1]; q++)
+			if (counted(fn, g->in[q].p))
+				row[u->edge[fn->gindex][g->off[g->in[q].p] + g->in[q].i] - s->base] -= 1;
 	}
 }
 
-/* Least squares on relative errors, reweighted towards the least absolute relative error (IRLS):
- * a location whose evaluations the compilers changed (a statement hoisted out of its loop on
- * one side only) then pulls no other count with it. */
+/* Rounds of least squares on relative errors, each reweighted from the last towards the least
+ * absolute relative error (IRLS): a location whose evaluations the compilers changed (a statement
+ * hoisted out of its loop on one side only) then pulls no other count with it. */
 enum { IRLS_ROUNDS = 15 };
-
-static void solve(struct system *s, double scale, double *x)
-{
-	double *prior = calloc(s->nvars + 1, sizeof *prior), *ridge = roi_xrealloc(NULL, s->nvars + 1, sizeof *ridge);
-	double *lower = calloc(s->nvars + 1, sizeof *lower);
-
-	if (!prior || !lower)
-		abort();
-	for (size_t j = 0; j < s->nvars; j++)
-		ridge[j] = 1e-9;
-	struct roi_fit f = {s->nrows, s->nvars, s->z, s->y, s->w, prior, ridge, lower, NULL, NULL};
-	for (int round = 0; round <= IRLS_ROUNDS; round++) {
-		roi_fit_solve(&f, x);
-		for (size_t r = 0; r < s->nrows; r++) {
-			if (!s->is_anchor[r])
-				continue;
-			double sum = 0, floor_ = fmax(s->y[r], 1 / scale);
-			for (size_t j = 0; j < s->nvars; j++)
-				sum += s->z[r * s->nvars + j] * x[j];
-			s->w[r] = s->base_w[r] / fmax(fabs(sum - s->y[r]) / floor_, 1e-3);
-		}
-	}
-	free(prior);
-	free(ridge);
-	free(lower);
-}
 
 /* ---- putting it together ---- */
 
@@ -493,6 +468,7 @@ struct transfer {
 	size_t nan;
 	struct unknowns uk;
 	double *x;                              /* [uk.n] the solution */
+	double *calls;                          /* [function]: entries per the source, < 0 unknown */
 	struct names in_to, in_from;
 	struct roi_transfer_stats *st;
 	double worst;                           /* st->worst's relative miss */
@@ -602,113 +578,239 @@ static int collect_target(struct transfer *t, struct roi_err *err)
 	return 0;
 }
 
-/* Solves the functions whose locations tie them together (an inlined copy and the function
- * itself, say), component by component. */
+/* The evaluations of anchor a in the target as x has them: all of them, or fn's alone. */
+static double anchor_sum(const struct transfer *t, size_t a, const struct roi_function *only)
+{
+	const struct anchor *an = &t->an[a];
+	double sum = 0;
+
+	for (size_t r = an->first; r < an->first + an->n; r++) {
+		const struct region *re = &t->dst.v[r];
+		if (only && re->fn != only)
+			continue;
+		for (size_t i = 0; i < re->nterms; i++)
+			sum += t->x[term_var(&t->uk, &t->graph[re->fn->gindex], &re->terms[i])];
+	}
+	return sum;
+}
+
+/* Function k's system: its flow rows, its entry (when the source says how often it is called),
+ * and a row per location it has blocks of (listed in anchors[0 .. nanchors)). */
+static void build_system(const struct transfer *t, size_t k, const size_t *anchors, size_t nanchors,
+			 struct system *s)
+{
+	const struct roi_function *fn = t->fn[k];
+
+	memset(s, 0, sizeof *s);
+	s->base = t->uk.first[k];
+	s->nvars = t->uk.first[k + 1] - s->base;
+	if (!s->nvars)
+		return;
+	flow_rows(s, &t->uk, &t->graph[k]);
+	if (t->calls[k] >= 0)
+		sys_row(s, 0, (size_t)ENTRY_ROW)[t->uk.var[fn->gblock0] - s->base] = 1;
+	for (size_t i = 0; i < nanchors; i++) {
+		const struct anchor *an = &t->an[anchors[i]];
+		double *row = sys_row(s, 0, anchors[i]);
+		for (size_t r = an->first; r < an->first + an->n; r++) {
+			const struct region *re = &t->dst.v[r];
+			for (size_t q = 0; re->fn == fn && q < re->nterms; q++)
+				row[term_var(&t->uk, &t->graph[k], &re->terms[q]) - s->base] += 1;
+		}
+	}
+}
+
+static void system_free(struct system *s)
+{
+	free(s->pinned);
+	free(s->z);
+	free(s->y);
+	free(s->w);
+	free(s->anchor);
+}
+
+/* Scratch space of solve_nonnegative, grown to the largest function. */
+struct solve_work {
+	double *x, *z, *prior, *ridge, *lower;
+	size_t cap_vars, cap_z;
+};
+
+static double *xs_buf(struct solve_work *w, const struct system *s)
+{
+	if (s->nvars > w->cap_vars) {
+		w->cap_vars = s->nvars;
+		w->x = roi_xrealloc(w->x, s->nvars, sizeof *w->x);
+		w->prior = roi_xrealloc(w->prior, s->nvars, sizeof *w->prior);
+		w->ridge = roi_xrealloc(w->ridge, s->nvars, sizeof *w->ridge);
+		w->lower = roi_xrealloc(w->lower, s->nvars, sizeof *w->lower);
+	}
+	if (s->nrows * s->nvars > w->cap_z) {
+		w->cap_z = s->nrows * s->nvars;
+		w->z = roi_xrealloc(w->z, w->cap_z, sizeof *w->z);
+	}
+	return w->x;
+}
+
+/* Least squares with every count at 0 or above: unbounded solves, each time pinning at 0 the
+ * counts that came out below it (their columns dropped), until none does; they stay pinned in
+ * the later rounds. Lawson and Hanson's method would also let a pinned count go back up, one
+ * factorisation per count: minutes for a function of a thousand blocks, most of them never run,
+ * for no difference on the corpus. */
+static void solve_nonnegative(struct system *s, double *x, struct solve_work *w)
+{
+	if (!s->pinned) {
+		s->pinned = calloc(s->nvars, sizeof *s->pinned);
+		if (!s->pinned)
+			abort();
+	}
+	memcpy(w->z, s->z, s->nrows * s->nvars * sizeof *w->z);
+	for (size_t j = 0; j < s->nvars; j++) {
+		w->prior[j] = 0;
+		w->ridge[j] = 1e-9;
+		w->lower[j] = -HUGE_VAL;
+		for (size_t r = 0; s->pinned[j] && r < s->nrows; r++)
+			w->z[r * s->nvars + j] = 0;
+	}
+	struct roi_fit f = {s->nrows, s->nvars, w->z, s->y, s->w, w->prior, w->ridge, w->lower, NULL, NULL};
+	for (int pass = 0; pass < 8; pass++) {
+		bool negative = false;
+		roi_fit_solve(&f, x);
+		for (size_t j = 0; j < s->nvars; j++)
+			if (x[j] < 0 && !s->pinned[j]) {
+				negative = s->pinned[j] = true;
+				for (size_t r = 0; r < s->nrows; r++)
+					w->z[r * s->nvars + j] = 0;
+			}
+		if (!negative)
+			break;
+	}
+	for (size_t j = 0; j < s->nvars; j++)
+		x[j] = s->pinned[j] ? 0 : fmax(x[j], 0);
+}
+
+/* Solves function after function (Gauss-Seidel: each with the others' latest counts), round after
+ * round, the weights of the locations reweighted between rounds from how far all functions
+ * together miss them. One least-squares problem per function keeps the cost at that of the
+ * largest function, where a program's inlined helpers would tie most of it into one. */
 static void solve_target(struct transfer *t)
 {
 	const struct roi_program *to = t->to;
 	size_t nf = to->nfunctions, *parent = roi_xrealloc(NULL, to->nblocks + 1, sizeof *parent);
-	size_t *comp = roi_xrealloc(NULL, nf + 1, sizeof *comp);
 
 	t->uk.var = roi_xrealloc(NULL, to->nblocks + 1, sizeof *t->uk.var);
 	t->uk.edge = roi_xrealloc(NULL, nf + 1, sizeof *t->uk.edge);
+	t->uk.first = roi_xrealloc(NULL, nf + 1, sizeof *t->uk.first);
 	for (size_t k = 0; k < nf; k++)
 		number_function(&t->graph[k], &t->uk, parent + t->fn[k]->gblock0);
-	for (size_t k = 0; k < nf; k++)
-		comp[k] = k;
-	for (size_t a = 0; a < t->nan; a++)
-		for (size_t r = t->an[a].first + 1; t->an[a].in_source && r < t->an[a].first + t->an[a].n; r++)
-			comp[find(comp, t->dst.v[r].fn->gindex)] = find(comp, t->dst.v[t->an[a].first].fn->gindex);
-
+	t->uk.first[nf] = t->uk.n;
+	free(parent);
 	t->x = roi_xrealloc(NULL, t->uk.n + 1, sizeof *t->x);
 	memset(t->x, 0, (t->uk.n + 1) * sizeof *t->x);
-	struct system s = {0};
-	double *xs = NULL;
-	s.col = roi_xrealloc(NULL, t->uk.n + 1, sizeof *s.col);
-	for (size_t c = 0; c < nf; c++) {
-		if (find(comp, c) != c)
-			continue;
-		for (size_t v = 0; v < t->uk.n; v++)
-			s.col[v] = SIZE_MAX;
-		s.nvars = s.nrows = s.cap = 0;
-		for (size_t k = 0; k < nf; k++) {
-			if (find(comp, k) != c)
+	t->calls = roi_xrealloc(NULL, nf + 1, sizeof *t->calls);
+	for (size_t k = 0; k < nf; k++)
+		t->calls[k] = entry_calls(t, t->fn[k]);
+
+	/* Each function's locations: the anchors with a region in it, in anchor order. */
+	size_t *nlist = calloc(nf + 1, sizeof *nlist), *list_off = roi_xrealloc(NULL, nf + 2, sizeof *list_off);
+	size_t *list = roi_xrealloc(NULL, t->dst.n + 1, sizeof *list), *last = roi_xrealloc(NULL, nf + 1, sizeof *last);
+	if (!nlist)
+		abort();
+	for (size_t k = 0; k < nf; k++)
+		last[k] = SIZE_MAX;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t a = 0; a < t->nan; a++) {
+			if (!t->an[a].in_source || t->an[a].value)
 				continue;
-			const struct roi_function *fn = t->fn[k];
-			for (size_t b = 0; b < fn->nblocks; b++) {
-				size_t v = t->uk.var[fn->gblock0 + b];
-				if (v != SIZE_MAX && s.col[v] == SIZE_MAX)
-					s.col[v] = s.nvars++;
-			}
-			for (size_t e = 0; e < t->graph[k].off[fn->nblocks]; e++) {
-				size_t v = t->uk.edge[k][e];
-				if (v != SIZE_MAX && s.col[v] == SIZE_MAX)
-					s.col[v] = s.nvars++;
+			for (size_t r = t->an[a].first; r < t->an[a].first + t->an[a].n; r++) {
+				size_t k = t->dst.v[r].fn->gindex;
+				if (last[k] == a)
+					continue;
+				last[k] = a;
+				if (pass)
+					list[list_off[k] + nlist[k]] = a;
+				nlist[k]++;
 			}
 		}
-		if (!s.nvars)
-			continue;
-		/* in units of the largest evaluation count, so that the weights stay in range */
-		double scale = 1;
-		for (size_t a = 0; a < t->nan; a++)
-			if (t->an[a].in_source && !t->an[a].value && find(comp, t->dst.v[t->an[a].first].fn->gindex) == c)
-				scale = fmax(scale, t->an[a].source);
-		for (size_t k = 0; k < nf; k++) {
-			if (find(comp, k) != c)
-				continue;
-			flow_rows(&s, &t->uk, &t->graph[k]);
-			double calls = entry_calls(t, t->fn[k]);
-			if (calls >= 0) {
-				double y = calls / scale, f = fmax(y, 1 / scale);
-				sys_row(&s, y, 1 / (f * f), true, SIZE_MAX)[s.col[t->uk.var[t->fn[k]->gblock0]]] = 1;
+		if (pass == 0) {
+			list_off[0] = 0;
+			for (size_t k = 0; k < nf; k++) {
+				list_off[k + 1] = list_off[k] + nlist[k];
+				nlist[k] = 0;
+				last[k] = SIZE_MAX;
 			}
+		}
+	}
+
+	/* in units of the largest evaluation count, so that the weights stay in range; relative errors */
+	double scale = 1, *weight = roi_xrealloc(NULL, t->nan + 1, sizeof *weight);
+	for (size_t a = 0; a < t->nan; a++)
+		scale = fmax(scale, t->an[a].source);
+	for (size_t a = 0; a < t->nan; a++) {
+		double f = fmax(t->an[a].source, 1) / scale;
+		weight[a] = 1 / (f * f);
+	}
+	struct system *sys = roi_xrealloc(NULL, nf + 1, sizeof *sys);
+	for (size_t k = 0; k < nf; k++)
+		build_system(t, k, &list[list_off[k]], nlist[k], &sys[k]);
+
+	struct solve_work work = {0};
+	for (int round = 0; round <= IRLS_ROUNDS; round++) {
+		for (size_t k = 0; k < nf; k++) {
+			struct system *s = &sys[k];
+			if (!s->nvars)
+				continue;
+			for (size_t r = 0; r < s->nrows; r++) {
+				size_t a = s->anchor[r];
+				if (a == (size_t)FLOW_ROW)
+					continue;
+				if (a == (size_t)ENTRY_ROW) {
+					double f = fmax(t->calls[k], 1) / scale;
+					s->y[r] = t->calls[k] / scale;
+					s->w[r] = 1 / (f * f);
+					continue;
+				}
+				double others = anchor_sum(t, a, NULL) - anchor_sum(t, a, t->fn[k]);
+				s->y[r] = (t->an[a].source - others) / scale;
+				s->w[r] = weight[a];
+			}
+			solve_nonnegative(s, xs_buf(&work, s), &work);
+			for (size_t j = 0; j < s->nvars; j++)
+				t->x[s->base + j] = work.x[j] * scale;
 		}
 		for (size_t a = 0; a < t->nan; a++) {
-			const struct anchor *an = &t->an[a];
-			if (!an->in_source || an->value || find(comp, t->dst.v[an->first].fn->gindex) != c)
+			if (!t->an[a].in_source || t->an[a].value)
 				continue;
-			double y = an->source / scale, f = fmax(y, 1 / scale);
-			double *row = sys_row(&s, y, 1 / (f * f), true, a);
-			for (size_t r = an->first; r < an->first + an->n; r++) {
-				const struct region *re = &t->dst.v[r];
-				for (size_t i = 0; i < re->nterms; i++)
-					row[s.col[term_var(&t->uk, &t->graph[re->fn->gindex], &re->terms[i])]] += 1;
-			}
+			double y = fmax(t->an[a].source, 1), off = fabs(anchor_sum(t, a, NULL) - t->an[a].source);
+			weight[a] = 1 / ((y / scale) * (y / scale) * fmax(off / y, 1e-3));
 		}
-		xs = roi_xrealloc(xs, s.nvars + 1, sizeof *xs);
-		solve(&s, scale, xs);
-		for (size_t v = 0; v < t->uk.n; v++)
-			if (s.col[v] != SIZE_MAX)
-				t->x[v] = xs[s.col[v]] * scale;
-		/* how far the result is from each location it had */
-		for (size_t r = 0; r < s.nrows; r++) {
-			if (!s.is_anchor[r] || s.anchor[r] == SIZE_MAX)
-				continue;
-			const struct anchor *an = &t->an[s.anchor[r]];
-			double sum = 0;
-			for (size_t j = 0; j < s.nvars; j++)
-				sum += s.z[r * s.nvars + j] * xs[j] * scale;
-			double off = fabs(sum - an->source), rel = off / fmax(an->source, 1);
-			if (off <= 1 || off <= 0.01 * an->source)
-				continue;
-			if (t->st->disagree++ == 0 || rel > t->worst) {
-				t->worst = rel;
-				snprintf(t->st->worst, sizeof t->st->worst, "%s:%u:%u: source %.0f, target %.0f", an->k.file,
-					 an->k.line, an->k.column, an->source, sum);
-			}
-		}
-		free(s.z);
-		s.z = NULL;
 	}
-	free(xs);
-	free(s.col);
-	free(s.y);
-	free(s.w);
-	free(s.base_w);
-	free(s.is_anchor);
-	free(s.anchor);
-	free(comp);
-	free(parent);
+	/* how far the result is from each location it had */
+	for (size_t a = 0; a < t->nan; a++) {
+		const struct anchor *an = &t->an[a];
+		if (!an->in_source || an->value)
+			continue;
+		double sum = anchor_sum(t, a, NULL), off = fabs(sum - an->source), rel = off / fmax(an->source, 1);
+		if (off <= 1 || off <= 0.01 * an->source)
+			continue;
+		if (t->st->disagree++ == 0 || rel > t->worst) {
+			t->worst = rel;
+			snprintf(t->st->worst, sizeof t->st->worst, "%s:%u:%u: source %.0f, target %.0f", an->k.file,
+				 an->k.line, an->k.column, an->source, sum);
+		}
+	}
+	for (size_t k = 0; k < nf; k++)
+		system_free(&sys[k]);
+	free(sys);
+	free(nlist);
+	free(list_off);
+	free(list);
+	free(last);
+	free(work.x);
+	free(work.z);
+	free(work.prior);
+	free(work.ridge);
+	free(work.lower);
+	free(weight);
 }
 
 /* Block counts, then value counters: the source's sum at their location, shared among the
@@ -774,6 +876,8 @@ int roi_transfer(const struct roi_program *to, const struct roi_program *from, c
 	}
 	free(t.uk.edge);
 	free(t.uk.var);
+	free(t.uk.first);
+	free(t.calls);
 	free(t.x);
 	free(t.graph);
 	free(t.fn);
