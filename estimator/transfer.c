@@ -635,7 +635,7 @@ struct solve_work {
 	size_t cap_vars, cap_z;
 };
 
-static double *xs_buf(struct solve_work *w, const struct system *s)
+static double *work_reserve(struct solve_work *w, const struct system *s)
 {
 	if (s->nvars > w->cap_vars) {
 		w->cap_vars = s->nvars;
@@ -773,7 +773,7 @@ static void solve_target(struct transfer *t)
 				s->y[r] = (t->an[a].source - others) / scale;
 				s->w[r] = weight[a];
 			}
-			solve_nonnegative(s, xs_buf(&work, s), &work);
+			solve_nonnegative(s, work_reserve(&work, s), &work);
 			for (size_t j = 0; j < s->nvars; j++)
 				t->x[s->base + j] = work.x[j] * scale;
 		}
