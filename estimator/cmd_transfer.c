@@ -66,6 +66,15 @@ static void report(const char *firmware, const char *program, const char *profil
 		       "most: %s\n", st->disagree, st->disagree == 1 ? "" : "s", program, st->worst);
 }
 
+/* A unit compiled without -g: GCC dropped the scopes of its inlined copies, which "locs" needs. */
+static void warn_no_debug(const struct roi_program *prog)
+{
+	for (size_t u = 0; u < prog->nunits; u++)
+		if (!prog->units[u].debug)
+			roi_warn("%s: %s was compiled without -g, so the copies of an inlined function are not told "
+				 "apart and their evaluations mix (docs/transfer.md)", prog->path, prog->units[u].source);
+}
+
 int cmd_transfer(int argc, char **argv)
 {
 	const char *output = NULL, *pos[3];
@@ -100,8 +109,13 @@ int cmd_transfer(int argc, char **argv)
 		goto out;
 	}
 	if (roi_program_load(pos[0], &to, &err) != 0 || roi_program_load(pos[1], &from, &err) != 0 ||
-	    roi_profile_load(profile, &prof, &err) != 0 || roi_counts_join(&from_counts, &from, &prof, &err) != 0 ||
-	    roi_transfer(&to, &from, &from_counts, &counts, &st, &err) != 0 ||
+	    roi_profile_load(profile, &prof, &err) != 0 || roi_counts_join(&from_counts, &from, &prof, &err) != 0) {
+		rc = roi_data_error(&err);
+		goto out;
+	}
+	warn_no_debug(&to);
+	warn_no_debug(&from);
+	if (roi_transfer(&to, &from, &from_counts, &counts, &st, &err) != 0 ||
 	    roi_run_write_profile(out_path, pos[0], &to, &counts, &err) != 0) {
 		rc = roi_data_error(&err);
 		goto out;

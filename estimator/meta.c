@@ -565,12 +565,14 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 		return jv_fail(v, "unit", "'%s' is not 16 lower-case hex digits", id);
 	u->id = strtoull(id, NULL, 16);
 	memcpy(u->id_hex, id, 17);
+	u->debug = true;        /* records before the field: unknown, no warning */
 	if (jv_string(v, root, "", "source", true, &u->source) ||
 	    jv_string(v, root, "", "source_abs", false, &u->source_abs) ||
 	    jv_string(v, root, "", "compiler", true, &u->compiler) ||
 	    jv_string(v, root, "", "target", true, &u->target) || jv_string(v, root, "", "opt", true, &u->opt) ||
 	    jv_integer(v, root, "", "counter_bits", true, 0, 64, &bits) ||
 	    jv_bool(v, root, "", "atomic", false, &u->atomic) ||
+	    jv_bool(v, root, "", "debug", false, &u->debug) ||
 	    jv_string(v, root, "", "runtime", true, &u->runtime) || jv_one_of(v, "", "runtime", u->runtime, runtimes) ||
 	    roi_abi_parse(v, root, "", "abi", &u->abi) || jv_array(v, root, "", "files", true, &files) ||
 	    jv_array(v, root, "", "ops", true, &ops) || jv_array(v, root, "", "functions", true, &fns))

@@ -137,6 +137,7 @@ struct roi_unit {
 	const char *source, *source_abs, *compiler, *target, *opt, *runtime;
 	int counter_bits;
 	bool atomic;
+	bool debug;                     /* compiled with debug information ("debug"; true when absent) */
 	struct roi_abi abi;
 	const char *const *files;
 	size_t nfiles;

@@ -238,9 +238,10 @@ roi_meta_emit (void)
   roi_buf_printf (&b, ",\"compiler\":\"%s\",", version_string);
   add_target (&b);
   roi_buf_printf (&b, ",\"opt\":\"%s\",\"counter_bits\":%d,\"atomic\":%s,"
-		  "\"runtime\":\"%s\",", roi_opt_level (), roi_opts.counter_bits,
+		  "\"runtime\":\"%s\",\"debug\":%s,", roi_opt_level (), roi_opts.counter_bits,
 		  roi_opts.atomic ? "true" : "false",
-		  roi_opts.runtime == ROI_RUNTIME_HOST ? "host" : "none");
+		  roi_opts.runtime == ROI_RUNTIME_HOST ? "host" : "none",
+		  debug_info_level > DINFO_LEVEL_NONE ? "true" : "false");
   add_abi (&b);
   roi_buf_add (&b, ",\n\"files\":[");
   for (unsigned i = 0; i < unit_files.count; i++)

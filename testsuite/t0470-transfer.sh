@@ -88,6 +88,17 @@ test_expect_success 'a location the two builds evaluate differently is named' '
 	jq -e ".matched > 0 and .matched <= .locations and .profile == \"fir.elf.roi\"" out.json
 '
 
+test_expect_success 'a build without -g: the metadata says so, and transfer warns' '
+	avr_cc -Os -g0 -fplugin="$AVR_PLUGIN" "$EXAMPLES/fir/fir.c" -o fir-nog.elf &&
+	avr-objcopy --dump-section .roi.meta=nog.bin fir-nog.elf /dev/null &&
+	test_equal false "$(tr "\0" "\n" <nog.bin | jq -s ".[0].debug")" &&
+	test_equal true "$(meta_json matrix | jq ".[0].debug")" &&
+	"$ROI" transfer -o nog.roi fir-nog.elf ./fir >out 2>err &&
+	test_grep "^roi: warning: fir-nog.elf: .*fir.c was compiled without -g, so the copies of an inlined function are not told apart and their evaluations mix (docs/transfer.md)$" err &&
+	"$ROI" transfer -o g.roi fir.elf ./fir >out 2>err &&
+	! grep "without -g" err
+'
+
 test_expect_success 'no location in common, another build'"'"'s profile, missing arguments: errors' '
 	test_must_fail "$ROI" transfer fir.elf ./matrix 2>err1 &&
 	test_grep "^roi: ./matrix and fir.elf have no source location in common (not builds of the same sources?)$" err1 &&
