@@ -45,6 +45,7 @@ static void report(const char *firmware, const char *program, const char *profil
 		cJSON_AddNumberToObject(doc, "value_counters", (double)st->values);
 		cJSON_AddNumberToObject(doc, "value_counters_matched", (double)st->values_matched);
 		cJSON_AddNumberToObject(doc, "disagree", (double)st->disagree);
+		cJSON_AddNumberToObject(doc, "flow_off", (double)st->flow_off);
 		if (st->disagree)
 			cJSON_AddStringToObject(doc, "most", st->worst);
 		else
@@ -64,6 +65,9 @@ static void report(const char *firmware, const char *program, const char *profil
 	if (st->disagree)
 		printf("%zu location%s evaluated more than 1 %% otherwise than in %s (the builds differ there); "
 		       "most: %s\n", st->disagree, st->disagree == 1 ? "" : "s", program, st->worst);
+	if (st->flow_off)
+		printf("%zu block%s where the counts coming in and going out differ by more than 1 %% (no counts "
+		       "fit every location there)\n", st->flow_off, st->flow_off == 1 ? "" : "s");
 }
 
 /* A unit compiled without -g: GCC dropped the scopes of its inlined copies, which "locs" needs. */

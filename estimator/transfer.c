@@ -784,6 +784,22 @@ static void solve_target(struct transfer *t)
 			weight[a] = 1 / ((y / scale) * (y / scale) * fmax(off / y, 1e-3));
 		}
 	}
+	/* where the result does not keep a block's flow (flow rows weigh much, but are not enforced) */
+	for (size_t k = 0; k < nf; k++)
+		for (size_t r = 0; r < sys[k].nrows; r++) {
+			const struct system *s = &sys[k];
+			double sum = 0, count = 0;
+			if (s->anchor[r] != (size_t)FLOW_ROW)
+				continue;
+			for (size_t j = 0; j < s->nvars; j++) {
+				double z = s->z[r * s->nvars + j];
+				sum += z * t->x[s->base + j];
+				if (z > 0)
+					count = fmax(count, t->x[s->base + j]);
+			}
+			if (fabs(sum) > fmax(1, 0.01 * count))
+				t->st->flow_off++;
+		}
 	/* how far the result is from each location it had */
 	for (size_t a = 0; a < t->nan; a++) {
 		const struct anchor *an = &t->an[a];

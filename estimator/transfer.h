@@ -22,6 +22,7 @@ struct roi_transfer_stats {
 	char worst[320];        /* the one it misses most, "FILE:LINE:COL: source N, target M"; "" if none */
 	size_t values, values_matched;  /* the target's value counters; those with a source location */
 	size_t functions;       /* target functions given counts */
+	size_t flow_off;        /* blocks whose counts in and out differ by more than 1 % (and 1) */
 };
 
 /* Fills *out (for the program 'to') from the counts of the program 'from'. Both need the metadata's

@@ -45,6 +45,7 @@ test_expect_success 'matrix: host -O0 counts onto the AVR -Os firmware are simav
 	"$ROI" transfer matrix.elf ./matrix >out &&
 	test_grep "^matrix.elf: counts of 1 function from ./matrix (./matrix.roi): [0-9]* of [0-9]* source locations matched; profile matrix.elf.roi$" out &&
 	! grep "otherwise than" out &&
+	! grep "coming in and going out" out &&
 	roi_avr -o run.roi matrix.elf >/dev/null &&
 	fn_lines run.roi >measured &&
 	fn_lines matrix.elf.roi >transferred &&
@@ -84,6 +85,7 @@ test_expect_success 'a location the two builds evaluate differently is named' '
 	test_grep "^1 location evaluated more than 1 % otherwise than in ./fir (the builds differ there); most: fir.c:28:28: source 968, target [0-9]*$" out &&
 	"$ROI" transfer --json fir.elf ./fir >out.json &&
 	test_equal 1 "$(jq .disagree out.json)" &&
+	test_equal 0 "$(jq .flow_off out.json)" &&
 	jq -e ".most | startswith(\"fir.c:28:28: source 968, \")" out.json &&
 	jq -e ".matched > 0 and .matched <= .locations and .profile == \"fir.elf.roi\"" out.json
 '
