@@ -408,11 +408,16 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 			return -1;
 		i++;
 	}
-	for (i = 0; i < fn->nblocks; i++)
-		if (blk[i].site >= 0 && blk[blk[i].site].value) {
-			snprintf(bw, sizeof bw, "%s.blocks[%zu]", w, i);
+	if (blk[0].value)
+		return jv_fail(v, w, "blocks[0]: the entry block is not a value counter");
+	for (i = 0; i < fn->nblocks; i++) {
+		snprintf(bw, sizeof bw, "%s.blocks[%zu]", w, i);
+		if (blk[i].site >= 0 && blk[blk[i].site].value)
 			return jv_fail(v, bw, "block: %lld is a value counter, not a block", blk[i].site);
-		}
+		for (size_t s = 0; s < blk[i].nsucc; s++)
+			if (blk[i].succ[s] >= 0 && blk[blk[i].succ[s]].value)
+				return jv_fail(v, bw, "succ: %d is a value counter, not a block", blk[i].succ[s]);
+	}
 	fn->blocks = blk;
 	long long saved = 0, frame = 0;
 	if (jv_integer(v, f, w, "saved", false, 0, 4096, &saved) != 0 ||

@@ -155,7 +155,12 @@ test_expect_success 'metadata records: what the RTL pass adds, value counters'"'
 		meta.json >value.json &&
 	elf_with_meta value value.json &&
 	fails 1 "^roi: value: .roi.meta record 1: functions\[0\].blocks\[4\]: block: 4 is a value counter, not a block$" \
-		"$ROI" ops value
+		"$ROI" ops value &&
+	sed -e "s/\[\[3, 0, 8, 1\]\]}/&, {\"succ\": [], \"lines\": [], \"ops\": [[0, 0, 6, 1]], \"value\": true, \"block\": 2}/" \
+	    -e "s/{\"succ\": \[2, 3\]/{\"succ\": [2, 4]/" meta.json >to-value.json &&
+	elf_with_meta to-value to-value.json &&
+	fails 1 "^roi: to-value: .roi.meta record 1: functions\[0\].blocks\[1\]: succ: 4 is a value counter, not a block$" \
+		"$ROI" ops to-value
 '
 
 test_expect_success 'malformed model JSON: file, line and column' '
