@@ -11,6 +11,7 @@
 #include "dwarf_lines.h"
 #include "elffile.h"
 #include "estimate.h"
+#include "path.h"
 #include "types.h"
 #include "run_avr_counted.h"
 
@@ -118,12 +119,6 @@ static size_t key_index(struct roi_calib_set *set, const struct roi_opdesc *d, c
 	return set->nkeys++;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
 
 /* What the plugin says ran on one line: (line, key, executions). */
 struct line_op {
@@ -183,11 +178,11 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 		      const uint64_t *pc_cycles, const struct roi_line_addr *const *pc_line, const struct roi_program *prog,
 		      const struct roi_counts *counts)
 {
-	const char *src = base_name(p->source);
+	const char *src = roi_base_name(p->source);
 	unsigned maxline = 0;
 
 	for (size_t i = 0; i < t->nrows; i++)
-		if (t->rows[i].file && strcmp(base_name(t->rows[i].file), src) == 0 && t->rows[i].line > maxline)
+		if (t->rows[i].file && strcmp(roi_base_name(t->rows[i].file), src) == 0 && t->rows[i].line > maxline)
 			maxline = t->rows[i].line;
 
 	/* the operations by line, with their keys */
@@ -201,7 +196,7 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 			const struct roi_function *fn = &unit->functions[f];
 			long frame = -1;
 
-			if (strcmp(base_name(unit->files[fn->file]), src) == 0) {
+			if (strcmp(roi_base_name(unit->files[fn->file]), src) == 0) {
 				decl = roi_xrealloc(decl, nfn + 1, sizeof *decl);
 				frame = (long)nfn;
 				decl[nfn++] = fn->line;
@@ -234,7 +229,7 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 	if (!in_table)
 		abort();
 	for (size_t i = 0; i < t->nrows; i++)
-		if (t->rows[i].file && strcmp(base_name(t->rows[i].file), src) == 0)
+		if (t->rows[i].file && strcmp(roi_base_name(t->rows[i].file), src) == 0)
 			in_table[t->rows[i].line] = true;
 #define PLACED(o) ((o).frame < 0 && (o).line <= maxline && in_table[(o).line])
 	for (size_t i = 0; i < nops; i++) {
@@ -304,7 +299,7 @@ static void block_rows(struct roi_calib_set *set, struct roi_calib_program *p,
 		       const struct roi_line_addr *const *pc_line, const uint64_t *pc_cycles,
 		       const struct roi_program *prog, const struct roi_counts *counts)
 {
-	const char *src = base_name(p->source);
+	const char *src = roi_base_name(p->source);
 	const struct roi_function **fns = NULL;
 	size_t nfn = 0, *first = NULL, nrows;
 	unsigned *decl = NULL;
@@ -313,7 +308,7 @@ static void block_rows(struct roi_calib_set *set, struct roi_calib_program *p,
 		for (size_t f = 0; f < prog->units[u].nfunctions; f++) {
 			const struct roi_function *fn = &prog->units[u].functions[f];
 
-			if (strcmp(base_name(prog->units[u].files[fn->file]), src) != 0)
+			if (strcmp(roi_base_name(prog->units[u].files[fn->file]), src) != 0)
 				continue;
 			fns = roi_xrealloc(fns, nfn + 1, sizeof *fns);
 			decl = roi_xrealloc(decl, nfn + 1, sizeof *decl);
@@ -381,7 +376,7 @@ static void block_rows(struct roi_calib_set *set, struct roi_calib_program *p,
 		if (!pc_cycles[pc] || !(l = pc_line[pc]))
 			continue;
 		size_t row = nfn;
-		const char *file = base_name(l->file);   /* (libdw joins it to the unit's directory) */
+		const char *file = roi_base_name(l->file);   /* (libdw joins it to the unit's directory) */
 		if (strncmp(file, BLOCK_FILE, strlen(BLOCK_FILE)) == 0) {
 			for (size_t f = 0; f < nfn; f++)
 				if (strcmp(fns[f]->asm_name, file + strlen(BLOCK_FILE)) == 0)
@@ -437,8 +432,8 @@ int roi_calib_add(struct roi_calib_set *set, const struct roi_calib_build *b, co
 	for (size_t pc = 0; pc < MAX_FLASH; pc++) {
 		const struct roi_line_addr *l = roi_line_table_find(&lines, pc);
 
-		pc_owned[pc] = l && l->file && (strcmp(base_name(l->file), base_name(source)) == 0 ||
-						strncmp(base_name(l->file), BLOCK_FILE, strlen(BLOCK_FILE)) == 0);
+		pc_owned[pc] = l && l->file && (strcmp(roi_base_name(l->file), roi_base_name(source)) == 0 ||
+						strncmp(roi_base_name(l->file), BLOCK_FILE, strlen(BLOCK_FILE)) == 0);
 		pc_line[pc] = pc_owned[pc] ? l : NULL;
 	}
 	if (roi_run_check_elf(plain, &roi_avr_target, err) != 0 || roi_avr_run(&run, err) != 0)

@@ -15,6 +15,7 @@
 #include "counts.h"
 #include "estimate.h"
 #include "fmt.h"
+#include "path.h"
 #include "profile.h"
 #include "table.h"
 
@@ -70,16 +71,10 @@ static void op_key(const struct roi_opdesc *d, char *buf, size_t size)
 		 d->is_volatile);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
 
 static void fn_key(const struct roi_function *fn, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s|%s", fn->name, base_name(fn->unit->files[fn->file]));
+	snprintf(buf, size, "%s|%s", fn->name, roi_base_name(fn->unit->files[fn->file]));
 }
 
 /* A row of the comparison: an operation or a function seen in A, B or both. */

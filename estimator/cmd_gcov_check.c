@@ -26,6 +26,7 @@
 #include "counts.h"
 #include "elffile.h"
 #include "meta.h"
+#include "path.h"
 #include "profile.h"
 #include "readfile.h"
 
@@ -150,12 +151,6 @@ static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, con
 		qsort(base, n, size, cmp);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
 
 /* The real path of PATH (taken relative to DIR when relative and DIR is known), or that path
  * itself when the file is gone: files of both sides are matched by it. */
@@ -306,14 +301,14 @@ static int find_gcda(struct check *c, const char *program, const char *gcda_dir,
 		return roi_err_set(err, "%s was not built with --coverage: it names no .gcda file", program);
 	}
 	for (size_t i = 0; i < n; i++) {
-		const char *base = base_name(names[i]);
+		const char *base = roi_base_name(names[i]);
 		const char *cand[3];
 		size_t ncand = 0, k;
 
 		bool alike = false;
 
 		for (size_t j = 0; j < n; j++)
-			alike |= j != i && strcmp(base_name(names[j]), base) == 0;
+			alike |= j != i && strcmp(roi_base_name(names[j]), base) == 0;
 		if (alike) {
 			/* two units write files of one name: only the recorded paths tell them apart */
 			cand[ncand++] = names[i];
@@ -936,7 +931,7 @@ static void match_gcov(struct check *c)
 				if (gr->line != f->line || gr->nroi == 0 || strcmp(gr->key, f->name) != 0)
 					continue;
 				if (pass == 0 ? strcmp(gr->file, f->file) == 0
-					      : strcmp(base_name(gr->file), base_name(f->file)) == 0)
+					      : strcmp(roi_base_name(gr->file), roi_base_name(f->file)) == 0)
 					break;
 			}
 			if (pass < 2 && g == c->ngrp)

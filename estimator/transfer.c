@@ -14,6 +14,7 @@
 
 #include "arena.h"
 #include "fit.h"
+#include "path.h"
 #include "transfer.h"
 
 /* A location across builds: the file by its base name (the two builds may name it by different
@@ -23,12 +24,6 @@ struct key {
 	unsigned line, column;
 };
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
 
 static int key_cmp(const struct key *a, const struct key *b)
 {
@@ -199,7 +194,7 @@ static void collect_regions(const struct graph *g, struct regions *out, struct r
 				locs[j].column == locs[i].column && locs[j].instance == locs[i].instance;
 		     j++)
 			;
-		struct key k = {base_name(fn->unit->files[locs[i].file]), locs[i].line, locs[i].column};
+		struct key k = {roi_base_name(fn->unit->files[locs[i].file]), locs[i].line, locs[i].column};
 		/* value counters: each its own */
 		for (size_t m = i; m < j; m++)
 			if (!counted(fn, locs[m].block)) {
@@ -486,7 +481,7 @@ static double entry_calls(const struct transfer *t, const struct roi_function *f
 		for (size_t f = 0; f < t->from->units[u].nfunctions; f++) {
 			const struct roi_function *g = &t->from->units[u].functions[f];
 			if (strcmp(g->name, fn->name) != 0 ||
-			    (fn->is_static && strcmp(base_name(g->unit->source), base_name(fn->unit->source)) != 0))
+			    (fn->is_static && strcmp(roi_base_name(g->unit->source), roi_base_name(fn->unit->source)) != 0))
 				continue;
 			if (has_name(&t->in_from, g->asm_name) || calls >= 0)
 				return -1;      /* inlined, or two of that name */
