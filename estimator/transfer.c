@@ -573,15 +573,16 @@ static int collect_target(struct transfer *t, struct roi_err *err)
 	return 0;
 }
 
-/* The evaluations of anchor a in the target as x has them: all of them, or fn's alone. */
-static double anchor_sum(const struct transfer *t, size_t a, const struct roi_function *only)
+/* The evaluations of anchor a in the target as x has them, in every function but 'skip' (NULL:
+ * in all). */
+static double anchor_sum(const struct transfer *t, size_t a, const struct roi_function *skip)
 {
 	const struct anchor *an = &t->an[a];
 	double sum = 0;
 
 	for (size_t r = an->first; r < an->first + an->n; r++) {
 		const struct region *re = &t->dst.v[r];
-		if (only && re->fn != only)
+		if (re->fn == skip)
 			continue;
 		for (size_t i = 0; i < re->nterms; i++)
 			sum += t->x[term_var(&t->uk, &t->graph[re->fn->gindex], &re->terms[i])];
@@ -764,8 +765,7 @@ static void solve_target(struct transfer *t)
 					s->w[r] = 1 / (f * f);
 					continue;
 				}
-				double others = anchor_sum(t, a, NULL) - anchor_sum(t, a, t->fn[k]);
-				s->y[r] = (t->an[a].source - others) / scale;
+				s->y[r] = (t->an[a].source - anchor_sum(t, a, t->fn[k])) / scale;
 				s->w[r] = weight[a];
 			}
 			solve_nonnegative(s, work_reserve(&work, s), &work);
