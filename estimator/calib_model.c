@@ -178,6 +178,15 @@ static double base_cost_of(const struct roi_model *base, const struct roi_calib_
 	return energy ? roi_cost_energy(base, c) : c->cycles;
 }
 
+/* Whether an amount operand (a shift's or rotate's bits, the N of a division by 2^N) fits TYPE:
+ * a u8 rotated by 29 cannot occur, and the structure would price it like the u32 one. */
+static bool amount_fits(const char *operand, const char *type, const struct roi_abi *abi)
+{
+	if (!operand || strspn(operand, "0123456789") != strlen(operand))
+		return true;
+	return atoi(operand) < 8 * bytes_of(type, abi);
+}
+
 /* Every other combination of a fitted kind with the types of its class (and accesses seen), where
  * the base model has no entry of its own for it (the model keeps the base model's entry then). */
 static void add_generic(struct roi_calib_fit *f, size_t *cap, const struct roi_calib_set *set, struct params *ps,
@@ -197,7 +206,8 @@ static void add_generic(struct roi_calib_fit *f, size_t *cap, const struct roi_c
 				struct roi_calib_entry e = {.key = {s->kind, types[t], s->access, NULL,
 								    froms ? froms[u] : NULL, s->operand, s->subscripts,
 								    NULL}};
-				if (e.key.from && strcmp(e.key.from, e.key.type) == 0)
+				if ((e.key.from && strcmp(e.key.from, e.key.type) == 0) ||
+				    !amount_fits(e.key.operand, e.key.type, abi))
 					continue;
 				key_text(&f->arena, &e.key);
 				if (known(f, e.key.text) || base_cost_of(base, &e.key, false, false) >= 0 ||

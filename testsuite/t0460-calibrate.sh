@@ -87,6 +87,16 @@ test_expect_success 'the shipped -O0 model estimates the matrix example within 5
 	jq -n -e "(($est - $sim) / $sim) | fabs < 0.05"
 '
 
+test_expect_success 'the shipped models price no amount wider than its type (a u8 rotated by 29)' '
+	for m in "$ROI_SRC"/models/atmega32u4-O*.json; do
+		jq -r ".costs[] | select(.operand and .type and (.operand | test(\"^[0-9]+$\"))
+			and (.type | test(\"^[iu][0-9]+$\")))
+			| select((.operand | tonumber) >= (.type[1:] | tonumber))
+			| \"\\(input_filename): \\(.kind) \\(.type) by \\(.operand)\"" "$m"
+	done >wide &&
+	{ ! test -s wide || { cat wide; false; }; }
+'
+
 test_expect_success '--rows: the rows of a program add up to what simavr measured for it' '
 	calibrate -O0 --programs "$corpus/SUBSET" --rows rows.txt -o r.json >/dev/null 2>&1 &&
 	for name in $(grep "^[a-z]" "$corpus/SUBSET"); do
