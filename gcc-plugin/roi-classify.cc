@@ -111,7 +111,9 @@ roi_has_variable_subscript (tree ref)
 /* How a memory reference reaches its object: the outermost access decides,
    because that is the address computation the code performs; but a field of
    an element at a run-time subscript (a[i].f) is reached like the element,
-   through the subscript's arithmetic, not at a constant offset.  */
+   through the subscript's arithmetic, not at a constant offset.  An element
+   at constant subscripts (regs[0], m[1][2]) is at a constant offset too, a
+   "field": one ldd Y+q or lds at -O0 on AVR, no address to compute.  */
 static const char *
 access_kind (tree ref)
 {
@@ -119,7 +121,7 @@ access_kind (tree ref)
     {
     case ARRAY_REF:
     case ARRAY_RANGE_REF:
-      return "array";
+      return roi_has_variable_subscript (ref) ? "array" : "field";
     case COMPONENT_REF:
       if (DECL_BIT_FIELD (TREE_OPERAND (ref, 1)))
 	return "bitfield";
@@ -227,7 +229,7 @@ emit_access (roi_op_sink sink, void *ctx, const char *kind, tree ref)
   for (tree t = ref; TREE_CODE (t) == ARRAY_REF || TREE_CODE (t) == ARRAY_RANGE_REF;
        t = TREE_OPERAND (t, 0))
     n++;
-  if (n >= 2)
+  if (n >= 2 && strcmp (op.access, "array") == 0)
     op.subscripts = n;
   sink (ctx, &op);
   emit_index_scaling (sink, ctx, ref);

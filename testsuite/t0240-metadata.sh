@@ -118,21 +118,22 @@ unsigned f(unsigned a, unsigned b, int i)
 	l[i] = a << 3;
 	l[i + 1] = a * 8 + b * 6 + a * 100000u + (unsigned) (i * -4);
 	g[i] = a + 5 + b;
-	return l[i] + t2[i][i] + g[i] / b;
+	return l[i] + t2[i][i] + g[i] / b + g[2] + t2[1][2];
 }
 CEOF
 
 # By hand from the source: a shift by 3 and a multiply by 8, which is that shift ("shl" by 3),
 # a multiply by a negative power of two ("pow2"), by a small constant and by one wider than 16
 # bits ("wide"), two adds of a constant (i + 1 in int, a + 5 in unsigned), stores and loads of the
-# local l and the global g, one two-subscript load of t2; b's add and the division by b have a
+# local l and the global g, one two-subscript load of t2; g[2] and t2[1][2] are at constant
+# offsets, loads of a "field" of g and t2 with no subscripts and no scaling; b's add and the division by b have a
 # variable operand and no field. Every run-time subscript is scaled by its element size ("index"
 # of size_t): by a shift of 2 for the 4-byte unsigned elements, by a multiply ("const") for t2's
 # 20-byte rows.
 test_expect_success 'operands that decide the code: constants, shift amounts, where a variable lives, subscripts' '
 	unit_ops -O0 operand ".operand or .subscripts" "[.kind, .type, .access, .operand, .subscripts]" >got &&
 	cat >want <<-\EOF &&
-	[["add","i32",null,"const",null],["add","u32",null,"const",null],["index","u64",null,"2",null],["index","u64",null,"const",null],["load","u32","array","global",null],["load","u32","array","global",2],["load","u32","array","local",null],["mul","i32",null,"pow2",null],["mul","u32",null,"const",null],["mul","u32",null,"wide",null],["shl","u32",null,"3",null],["store","u32","array","global",null],["store","u32","array","local",null]]
+	[["add","i32",null,"const",null],["add","u32",null,"const",null],["index","u64",null,"2",null],["index","u64",null,"const",null],["load","u32","array","global",null],["load","u32","array","global",2],["load","u32","array","local",null],["load","u32","field","global",null],["mul","i32",null,"pow2",null],["mul","u32",null,"const",null],["mul","u32",null,"wide",null],["shl","u32",null,"3",null],["store","u32","array","global",null],["store","u32","array","local",null]]
 	EOF
 	test_cmp want got &&
 	jq -e "[.[0].ops[] | select(.kind == \"div\")] | length == 1 and (.[0] | has(\"operand\") | not)" operand.json
