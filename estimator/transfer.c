@@ -531,6 +531,51 @@ static int collect_source(struct transfer *t, struct roi_err *err)
 	return 0;
 }
 
+/* Whether a and b are on the same line of the same file. */
+static bool same_line(const struct key *a, const struct key *b)
+{
+	return a->line == b->line && strcmp(a->file, b->file) == 0;
+}
+
+/* A value counter whose column the source lacks takes the one value counter of the source on its
+ * line, when it is the only one of the target there too: the compilers' columns of one shift can
+ * differ (avr-gcc 5.4 and gcc 12 put kernel-block-float's '(int16_t) seed >> range' at
+ * different columns), its line does not. */
+static void match_values_by_line(struct transfer *t)
+{
+	for (size_t a = 0; a < t->nan; a++) {
+		struct anchor *an = &t->an[a];
+		size_t lo = 0, hi = t->nsrc, found = SIZE_MAX, nfound = 0, ntarget = 0;
+
+		if (!an->value || an->in_source)
+			continue;
+		/* the anchors are in location order: the line's are a's neighbours */
+		for (size_t b = a; b-- > 0 && same_line(&t->an[b].k, &an->k);)
+			ntarget += t->an[b].value;
+		for (size_t b = a; b < t->nan && same_line(&t->an[b].k, &an->k); b++)
+			ntarget += t->an[b].value;
+		/* the first source location at or after (file, line, column 0) */
+		struct key first = {an->k.file, an->k.line, 0};
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (key_cmp(&t->src[mid].k, &first) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t s = lo; s < t->nsrc && same_line(&t->src[s].k, &an->k); s++)
+			if (t->src[s].value) {
+				found = s;
+				nfound++;
+			}
+		if (ntarget != 1 || nfound != 1)
+			continue;
+		an->source = t->src[found].n;
+		an->in_source = true;
+		t->st->values_matched += an->n;
+	}
+}
+
 /* The target's regions, and an anchor per location: what the source says of it. */
 static int collect_target(struct transfer *t, struct roi_err *err)
 {
@@ -570,6 +615,7 @@ static int collect_target(struct transfer *t, struct roi_err *err)
 	if (t->st->matched == 0)
 		return roi_err_set(err, "%s and %s have no source location in common (not builds of the same "
 				   "sources?)", t->from->path, to->path);
+	match_values_by_line(t);
 	return 0;
 }
 

@@ -77,6 +77,18 @@ test_expect_success 'kernel-crc8: the bit loop'"'"'s arms get their counts too' 
 	test_cmp measured-crc8 transferred-crc8
 '
 
+test_expect_success 'a value counter whose column differs between the compilers matches by its line' '
+	roi_link bf -O0 -g "$CORPUS/kernel-block-float.c" &&
+	./bf &&
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" "$CORPUS/kernel-block-float.c" -o bf.elf &&
+	"$ROI" transfer -o bf-transfer.roi bf.elf ./bf >out &&
+	test_grep " 6 of 6 value counters;" out &&
+	roi_avr -o bf-run.roi bf.elf >/dev/null &&
+	fn_lines bf-run.roi >measured-bf &&
+	fn_lines bf-transfer.roi >transferred-bf &&
+	test_cmp measured-bf transferred-bf
+'
+
 test_expect_success 'a location the two builds evaluate differently is named' '
 	roi_link fir -O0 -g "$EXAMPLES/fir/fir.c" &&
 	./fir &&
