@@ -40,7 +40,7 @@ test_expect_success 'switch: one multi-way branch per call' '
 	count switch &&
 	test_equal 10 "$(fn_calls switch.json dispatch)" &&
 	test_equal 10 "$(op_count switch.json switch i32)" &&
-	test_equal 10 "$(op_count switch.json store i32 array)" "one volatile store per case"
+	test_equal 10 "$(op_count switch.json store i32 field)" "one volatile store per case, out[k] at a constant offset"
 '
 
 test_expect_success 'for, while, do-while with break and continue' '
