@@ -60,7 +60,7 @@ int cmd_estimate(int argc, char **argv)
 	}
 	roi_check_inputs(&prog, &counts, profile_path, model_path ? &model : NULL);
 
-	struct roi_source src = {profile_path, counts.runs};
+	struct roi_source src = {profile_path, counts.runs, counts.transferred};
 	roi_estimate_compute(&est, &prog, &counts, model_path ? &model : NULL);
 	if (json) {
 		cJSON *doc = roi_report_json(&est, &src);

@@ -179,7 +179,10 @@ static void text_header(FILE *out, const struct report *r, const struct roi_sour
 	char *excluded = roi_filter_excluded_list(p), hz[CELL], per[CELL], in[CELL];
 
 	fprintf(out, "program   %s\n", p->path);
-	fprintf(out, "profile   %s, %llu run%s\n", src->profile, (unsigned long long)src->runs, src->runs == 1 ? "" : "s");
+	fprintf(out, "profile   %s, %llu run%s", src->profile, (unsigned long long)src->runs, src->runs == 1 ? "" : "s");
+	if (src->transferred)
+		fprintf(out, " of %s, transferred (roi transfer): estimated counts", src->transferred);
+	fputc('\n', out);
 	fprintf(out, "compiler  %s, target %s, -%s (%zu unit%s)\n",
 		roi_program_common(p, offsetof(struct roi_unit, compiler)),
 		roi_program_common(p, offsetof(struct roi_unit, target)),
@@ -424,6 +427,10 @@ static cJSON *report_json(const struct report *r, const struct roi_source *src, 
 	cJSON_AddStringToObject(o, "program", p->path);
 	cJSON_AddStringToObject(o, "profile", src->profile);
 	cJSON_AddNumberToObject(o, "runs", (double)src->runs);
+	if (src->transferred)
+		cJSON_AddStringToObject(o, "transferred_from", src->transferred);
+	else
+		cJSON_AddNullToObject(o, "transferred_from");
 	cJSON_AddStringToObject(o, "target", roi_program_common(p, offsetof(struct roi_unit, target)));
 	cJSON_AddStringToObject(o, "compiler", roi_program_common(p, offsetof(struct roi_unit, compiler)));
 	cJSON_AddStringToObject(o, "opt", roi_program_common(p, offsetof(struct roi_unit, opt)));
@@ -511,7 +518,7 @@ int cmd_report(int argc, char **argv)
 	roi_estimate_compute(&est, &prog, &counts, model_path ? &model : NULL);
 	roi_hier_build(&h, &est);
 	struct report r = {&h, &counts, counts.time_unit ? counts.time_unit : "ns", h.nmeasured > 0};
-	struct roi_source src = {profile_path, counts.runs};
+	struct roi_source src = {profile_path, counts.runs, counts.transferred};
 	if (region) {
 		nfocus = roi_hier_find(&h, region, NULL, 0);
 		if (nfocus == 0) {

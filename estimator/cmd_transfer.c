@@ -120,6 +120,7 @@ int cmd_transfer(int argc, char **argv)
 	warn_no_debug(&to);
 	warn_no_debug(&from);
 	if (roi_transfer(&to, &from, &from_counts, &counts, &st, &err) != 0 ||
+	    (!(counts.transferred = strdup(pos[1])) && roi_err_set(&err, "out of memory")) ||
 	    roi_run_write_profile(out_path, pos[0], &to, &counts, &err) != 0) {
 		rc = roi_data_error(&err);
 		goto out;

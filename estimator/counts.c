@@ -26,6 +26,7 @@ void roi_counts_free(struct roi_counts *c)
 	free(c->block);
 	free(c->present);
 	free(c->region);
+	free(c->transferred);
 	memset(c, 0, sizeof *c);
 }
 
@@ -34,6 +35,8 @@ int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const 
 {
 	roi_counts_init(c, prog);
 	c->runs = prof->runs;
+	if (prof->transferred && !(c->transferred = strdup(prof->transferred)))
+		abort();
 	for (size_t i = 0; i < prof->nfns; i++) {
 		const struct roi_profile_fn *pf = &prof->fns[i];
 		const struct roi_unit *u = roi_program_unit(prog, pf->unit);

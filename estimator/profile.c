@@ -257,6 +257,7 @@ struct parser {
 	struct roi_profile_region *regions;     /* likewise */
 	size_t nregions, rcap;
 	const char *unit_line;          /* "line N": where the time unit was first given */
+	unsigned header_end;            /* the runs line, or the transferred line after it */
 };
 
 static int header_line(struct line *l, struct roi_profile *prof)
@@ -337,9 +338,18 @@ static int next_line(struct line *l, struct parser *ps)
 		return -1;
 	if (n == 3 && strncmp(s, "end", 3) == 0)
 		return end_line(l, ps, s) == 0 ? 1 : -1;
-	if (n == 9 && strncmp(s, "hook-cost", 9) == 0) {
+	if (n == 11 && strncmp(s, "transferred", 11) == 0) {
 		if (l->no != 4)
-			return bad(l, "the hook-cost line must come right after the runs line");
+			return bad(l, "the transferred line must come right after the runs line");
+		if (l->p >= l->end)
+			return bad(l, "expected 'transferred PATH'");
+		ps->prof->transferred = roi_arena_printf(&ps->prof->arena, "%.*s", (int)(l->end - l->p), l->p);
+		ps->header_end = 4;
+		return 0;
+	}
+	if (n == 9 && strncmp(s, "hook-cost", 9) == 0) {
+		if (l->no != ps->header_end + 1)
+			return bad(l, "the hook-cost line must come right after the runs line (or the transferred line)");
 		ps->prof->timing.has_hook_cost = true;
 		if (parse_hook_cost(l, ps->prof, &ps->prof->timing.hook_cost, &ps->unit_line) != 0)
 			return -1;
@@ -347,7 +357,7 @@ static int next_line(struct line *l, struct parser *ps)
 		return 0;
 	}
 	if (n == 11 && strncmp(s, "hook-inside", 11) == 0) {
-		if (l->no != 5 || !ps->prof->timing.has_hook_cost)
+		if (l->no != ps->header_end + 2 || !ps->prof->timing.has_hook_cost)
 			return bad(l, "the hook-inside line must come right after the hook-cost line");
 		return parse_hook_cost(l, ps->prof, &ps->prof->timing.hook_inside, &ps->unit_line);
 	}
@@ -380,7 +390,7 @@ int roi_profile_parse(const char *path, const char *data, size_t size, struct ro
 		      struct roi_err *err)
 {
 	struct line l = {data, data, path, 0, err};
-	struct parser ps = {data, data, size, prof, NULL, 0, NULL, 0, 0, NULL};
+	struct parser ps = {data, data, size, prof, NULL, 0, NULL, 0, 0, NULL, 3};
 	int rc;
 
 	memset(prof, 0, sizeof *prof);
@@ -427,8 +437,9 @@ void roi_profile_free(struct roi_profile *prof)
 	memset(prof, 0, sizeof *prof);
 }
 
-int roi_profile_write(FILE *out, const char *program, uint64_t runs, const struct roi_profile_fn *fns,
-		      size_t nfns, const struct roi_profile_timing *timing, struct roi_err *err)
+int roi_profile_write(FILE *out, const char *program, uint64_t runs, const char *transferred,
+		      const struct roi_profile_fn *fns, size_t nfns, const struct roi_profile_timing *timing,
+		      struct roi_err *err)
 {
 	const char *unit = timing && timing->unit ? timing->unit : "ns";
 
@@ -439,6 +450,8 @@ int roi_profile_write(FILE *out, const char *program, uint64_t runs, const struc
 	if (!m)
 		return roi_err_set(err, "out of memory");
 	fprintf(m, "roi-profile 1\nprogram %s\nruns %llu\n", program, (unsigned long long)runs);
+	if (transferred)
+		fprintf(m, "transferred %s\n", transferred);
 	if (timing && timing->has_hook_cost)
 		fprintf(m, "hook-cost %.2f %s\nhook-inside %.2f %s\n", timing->hook_cost, unit, timing->hook_inside, unit);
 	for (size_t i = 0; i < nfns; i++) {

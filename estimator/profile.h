@@ -43,6 +43,8 @@ struct roi_profile {
 	const char *path;
 	const char *program;    /* the "program" line */
 	uint64_t runs;
+	const char *transferred; /* the optional "transferred" line: the program whose run roi transfer
+				    carried onto this build, else NULL (the counts were measured) */
 	const struct roi_profile_fn *fns;
 	size_t nfns;
 	struct roi_profile_timing timing;
@@ -58,8 +60,10 @@ int roi_profile_parse(const char *path, const char *data, size_t size, struct ro
 void roi_profile_free(struct roi_profile *prof);
 
 /* Writes a profile of the given functions (their counts, in order), the regions of timing (may be
- * NULL: none) and the end line. */
-int roi_profile_write(FILE *out, const char *program, uint64_t runs, const struct roi_profile_fn *fns,
-		      size_t nfns, const struct roi_profile_timing *timing, struct roi_err *err);
+ * NULL: none) and the end line; transferred (NULL: none) names the program whose run roi transfer
+ * carried onto this one. */
+int roi_profile_write(FILE *out, const char *program, uint64_t runs, const char *transferred,
+		      const struct roi_profile_fn *fns, size_t nfns, const struct roi_profile_timing *timing,
+		      struct roi_err *err);
 
 #endif

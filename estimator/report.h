@@ -13,6 +13,7 @@
 struct roi_source {
 	const char *profile;    /* path, or a description such as "simavr run" */
 	uint64_t runs;
+	const char *transferred; /* the program whose run roi transfer carried onto this one, else NULL */
 };
 
 void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src);

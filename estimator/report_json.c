@@ -172,6 +172,10 @@ cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *sr
 	add_str(o, "program", p->path);
 	add_str(o, "profile", src->profile);
 	cJSON_AddNumberToObject(o, "runs", (double)src->runs);
+	if (src->transferred)
+		add_str(o, "transferred_from", src->transferred);
+	else
+		cJSON_AddNullToObject(o, "transferred_from");
 	add_str(o, "target", roi_program_common(p, offsetof(struct roi_unit, target)));
 	add_str(o, "compiler", roi_program_common(p, offsetof(struct roi_unit, compiler)));
 	add_str(o, "opt", roi_program_common(p, offsetof(struct roi_unit, opt)));

@@ -18,8 +18,11 @@ static void header(FILE *out, const struct roi_estimate *e, const struct roi_sou
 	char hz[CELL], *excluded = roi_filter_excluded_list(p);
 
 	fprintf(out, "program   %s\n", p->path);
-	fprintf(out, "profile   %s, %llu run%s\n", src->profile, (unsigned long long)src->runs,
+	fprintf(out, "profile   %s, %llu run%s", src->profile, (unsigned long long)src->runs,
 		src->runs == 1 ? "" : "s");
+	if (src->transferred)
+		fprintf(out, " of %s, transferred (roi transfer): estimated counts", src->transferred);
+	fputc('\n', out);
 	fprintf(out, "compiler  %s, target %s, -%s (%zu unit%s)\n",
 		roi_program_common(p, offsetof(struct roi_unit, compiler)),
 		roi_program_common(p, offsetof(struct roi_unit, target)),

@@ -203,7 +203,7 @@ int roi_run_write_profile(const char *path, const char *program, const struct ro
 		}
 	struct roi_profile_timing timing = {regions, nregions, counts->has_hook_cost, counts->hook_cost,
 					   counts->hook_inside, counts->time_unit};
-	if (roi_profile_write(out, program, 1, fns, nfns, nregions ? &timing : NULL, err) != 0) {
+	if (roi_profile_write(out, program, 1, counts->transferred, fns, nfns, nregions ? &timing : NULL, err) != 0) {
 		roi_err_set(err, "%s: cannot write the profile", path);
 		goto out;
 	}

@@ -25,7 +25,8 @@ static char *terminated(const uint8_t *data, size_t size)
 
 static void same_profile(const struct roi_profile *a, const struct roi_profile *b)
 {
-	if (a->runs != b->runs || a->nfns != b->nfns || a->timing.nregions != b->timing.nregions)
+	if (a->runs != b->runs || a->nfns != b->nfns || a->timing.nregions != b->timing.nregions ||
+	    !a->transferred != !b->transferred || (a->transferred && strcmp(a->transferred, b->transferred) != 0))
 		abort();
 	for (size_t i = 0; i < a->nfns; i++) {
 		const struct roi_profile_fn *x = &a->fns[i], *y = &b->fns[i];
@@ -54,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (roi_profile_parse("fuzz.roi", text, size, &prof, &err) == 0) {
 		FILE *out = open_memstream(&again, &len);
 
-		if (!out || roi_profile_write(out, prof.program, prof.runs, prof.fns, prof.nfns,
+		if (!out || roi_profile_write(out, prof.program, prof.runs, prof.transferred, prof.fns, prof.nfns,
 					      prof.timing.nregions ? &prof.timing : NULL, &err) != 0 || fclose(out) != 0)
 			abort();
 		if (roi_profile_parse("again.roi", again, len, &back, &err) != 0) {

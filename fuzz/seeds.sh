@@ -46,6 +46,10 @@ gcc -O0 -fplugin="$build/host/roi.so" -o multi "$P/multi/a.c" "$P/multi/b.c" "$P
 ROI_OUTPUT=multi.roi ./multi >/dev/null
 cp multi.roi "$out/profile/multi"
 meta multi multi
+# A transferred profile (its "transferred" line): multi's -O0 run onto its -O2 build.
+gcc -O2 -g -fplugin="$build/host/roi.so" -o multi2 "$P/multi/a.c" "$P/multi/b.c" "$P/multi/main.c" "$build/host/libroi.a"
+"$build/bin/roi" transfer -o multi2.roi multi2 ./multi multi.roi >/dev/null 2>&1
+cp multi2.roi "$out/profile/transferred"
 
 # Region lines and hook costs: a filter with hooks on the host runtime.
 gcc -O0 -fplugin="$build/host/roi.so" -fplugin-arg-roi-filter=hooks.txt -o hooked "$P/loops.c" "$build/host/libroi.a"

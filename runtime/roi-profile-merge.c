@@ -129,6 +129,7 @@ static bool region_less(const struct roi_region_stat *a, const struct roi_region
 /* What check() found besides the runs. */
 struct checked {
 	uint64_t runs;
+	bool transferred;       /* a "transferred" line: roi transfer wrote the counts */
 	bool has_hook_cost;
 	double hook_cost, hook_inside;
 	size_t nregions;
@@ -166,11 +167,14 @@ static bool check(const char *text, size_t len, struct checked *c, char *why, si
 		} else if (line == 3) {
 			err = take(&s, "runs ") && dec(&s, UINT64_MAX, &runs) && *s == '\n' && runs > 0
 			    ? NULL : "expected 'runs N'";
-		} else if (line == 4 && take(&s, "hook-cost ")) {
+		} else if (line == 4 && take(&s, "transferred ")) {
+			err = *s != '\n' ? NULL : "expected 'transferred PATH'";
+			c->transferred = true;
+		} else if (line == 4 + (unsigned)c->transferred && take(&s, "hook-cost ")) {
 			err = hook_cost_line(&s, &c->hook_cost) ? NULL : "expected 'hook-cost NS ns'";
 			c->has_hook_cost = true;
 			c->hook_inside = c->hook_cost;         /* unless a hook-inside line follows */
-		} else if (line == 5 && c->has_hook_cost && take(&s, "hook-inside ")) {
+		} else if (line == 5 + (unsigned)c->transferred && c->has_hook_cost && take(&s, "hook-inside ")) {
 			err = hook_cost_line(&s, &c->hook_inside) ? NULL : "expected 'hook-inside NS ns'";
 		} else if (take(&s, "region ")) {
 			err = !region_line(&s, &r) ? "malformed region line"
@@ -328,6 +332,12 @@ enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct r
 
 	if (!check(text, len, &c, why, whysize))
 		return ROI_CORRUPT;
+	/* Counts roi transfer computed for this build from another's run are an estimate: adding a
+	 * measured run to them would pass the sum off as measured. */
+	if (c.transferred) {
+		snprintf(why, whysize, "its counts were transferred from another build's run by roi transfer");
+		return ROI_OTHER_BUILD;
+	}
 	if (!walk(text, prof, false, why, whysize))
 		return ROI_OTHER_BUILD;
 	if (!merge_regions(text, &c, prof))

@@ -102,6 +102,37 @@ test_expect_success 'a location the two builds evaluate differently is named' '
 	jq -e ".matched > 0 and .matched <= .locations and .profile == \"fir.elf.roi\"" out.json
 '
 
+test_expect_success 'a transferred profile names its source; estimate and report say the counts are estimated' '
+	test_equal "transferred ./matrix" "$(sed -n 4p matrix.elf.roi)" &&
+	"$ROI" estimate matrix.elf matrix.elf.roi >est &&
+	test_grep "^profile   matrix.elf.roi, 1 run of ./matrix, transferred (roi transfer): estimated counts$" est &&
+	test_equal "\"./matrix\"" "$(jq .transferred_from t.json)" &&
+	test_equal null "$(jq .transferred_from m.json)" &&
+	"$ROI" report --json matrix.elf matrix.elf.roi >r.json &&
+	test_equal "[\"./matrix\"]" "$(jq -c "[.. | objects | .transferred_from? // empty]" r.json)"
+'
+
+test_expect_success 'a run of the program starts a new profile rather than add to transferred counts' '
+	roi_link matrix-o2 -O2 -g "$EXAMPLES/matrix/matrix.c" &&
+	"$ROI" transfer matrix-o2 ./matrix >out &&
+	test_equal "transferred ./matrix" "$(sed -n 4p matrix-o2.roi)" &&
+	cp matrix-o2.roi transferred.roi &&
+	./matrix-o2 2>err &&
+	test_grep "^roi: profile ..\/matrix-o2.roi. is from a different build (its counts were transferred from another build.s run by roi transfer); kept it as ..\/matrix-o2.roi.stale. and started a new one$" err &&
+	test_cmp transferred.roi matrix-o2.roi.stale &&
+	test_equal 2 "$(sed -n 3,4p matrix-o2.roi | grep -c "^runs 1$\|^fn ")" "a new profile, measured" &&
+	! grep "^transferred" matrix-o2.roi
+'
+
+test_expect_success 'the transferred line: right after runs, with a path' '
+	{ head -3 matrix.elf.roi; echo "transferred"; tail -n +5 matrix.elf.roi; } >t2.roi &&
+	test_must_fail "$ROI" estimate matrix.elf t2.roi 2>err2 &&
+	test_grep "^roi: t2.roi:4: expected .transferred PATH.$" err2 &&
+	{ head -3 matrix.elf.roi; sed -n 5p matrix.elf.roi; sed -n 4p matrix.elf.roi; tail -n +6 matrix.elf.roi; } >t3.roi &&
+	test_must_fail "$ROI" estimate matrix.elf t3.roi 2>err3 &&
+	test_grep "^roi: t3.roi:5: the transferred line must come right after the runs line$" err3
+'
+
 test_expect_success 'a build without -g: the metadata says so, and transfer warns' '
 	avr_cc -Os -g0 -fplugin="$AVR_PLUGIN" "$EXAMPLES/fir/fir.c" -o fir-nog.elf &&
 	avr-objcopy --dump-section .roi.meta=nog.bin fir-nog.elf /dev/null &&
