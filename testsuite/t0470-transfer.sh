@@ -109,7 +109,12 @@ test_expect_success 'a transferred profile names its source; estimate and report
 	test_equal "\"./matrix\"" "$(jq .transferred_from t.json)" &&
 	test_equal null "$(jq .transferred_from m.json)" &&
 	"$ROI" report --json matrix.elf matrix.elf.roi >r.json &&
-	test_equal "[\"./matrix\"]" "$(jq -c "[.. | objects | .transferred_from? // empty]" r.json)"
+	test_equal "[\"./matrix\"]" "$(jq -c "[.. | objects | .transferred_from? // empty]" r.json)" &&
+	echo "function main ops:mul <= 60ops" >b.txt &&
+	"$ROI" budget check --budgets b.txt matrix.elf matrix.elf.roi >b.out &&
+	test_grep "^profile   matrix.elf.roi, 1 run of ./matrix, transferred (roi transfer): estimated counts$" b.out &&
+	"$ROI" budget check --json --budgets b.txt matrix.elf matrix.elf.roi >b.json &&
+	test_equal "\"./matrix\"" "$(jq .transferred_from b.json)"
 '
 
 test_expect_success 'a run of the program starts a new profile rather than add to transferred counts' '
