@@ -119,6 +119,10 @@ int cmd_transfer(int argc, char **argv)
 	}
 	warn_no_debug(&to);
 	warn_no_debug(&from);
+	/* the output names the program whose run it carries over: a chain would name only the last */
+	if (prof.transferred)
+		roi_warn("%s: its counts were themselves transferred from %s's run, not measured; the new "
+			 "profile names %s", profile, prof.transferred, pos[1]);
 	if (roi_transfer(&to, &from, &from_counts, &counts, &st, &err) != 0 ||
 	    (!(counts.transferred = strdup(pos[1])) && roi_err_set(&err, "out of memory")) ||
 	    roi_run_write_profile(out_path, pos[0], &to, &counts, &err) != 0) {

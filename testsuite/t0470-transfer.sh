@@ -129,6 +129,13 @@ test_expect_success 'a run of the program starts a new profile rather than add t
 	! grep "^transferred" matrix-o2.roi
 '
 
+test_expect_success 'transferring a transferred profile again warns: estimates of estimates' '
+	"$ROI" transfer -o again.roi matrix.elf ./matrix-o2 transferred.roi >out 2>err &&
+	test_grep "^roi: warning: transferred.roi: its counts were themselves transferred from ./matrix.s run, not measured; the new profile names ./matrix-o2$" err &&
+	"$ROI" transfer -o once.roi matrix.elf ./matrix-o2 matrix-o2.roi >out 2>err &&
+	! grep "themselves transferred" err
+'
+
 test_expect_success 'the transferred line: right after runs, with a path' '
 	{ head -3 matrix.elf.roi; echo "transferred"; tail -n +5 matrix.elf.roi; } >t2.roi &&
 	test_must_fail "$ROI" estimate matrix.elf t2.roi 2>err2 &&
