@@ -118,6 +118,8 @@ void roi_budget_junit(FILE *out, const struct roi_budget_file *bf, const struct 
 	fputs("    <properties>\n", out);
 	property(out, "program", ev->prog.path);
 	property(out, "profile", ev->profile_path);
+	if (ev->counts.transferred)
+		property(out, "transferred_from", ev->counts.transferred);
 	for (size_t i = 0; i < ev->nmodels; i++)
 		if (ev->models[i]->path)
 			property(out, "model", ev->models[i]->path);

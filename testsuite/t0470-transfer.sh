@@ -114,7 +114,9 @@ test_expect_success 'a transferred profile names its source; estimate and report
 	"$ROI" budget check --budgets b.txt matrix.elf matrix.elf.roi >b.out &&
 	test_grep "^profile   matrix.elf.roi, 1 run of ./matrix, transferred (roi transfer): estimated counts$" b.out &&
 	"$ROI" budget check --json --budgets b.txt matrix.elf matrix.elf.roi >b.json &&
-	test_equal "\"./matrix\"" "$(jq .transferred_from b.json)"
+	test_equal "\"./matrix\"" "$(jq .transferred_from b.json)" &&
+	"$ROI" budget check --junit b.xml --budgets b.txt matrix.elf matrix.elf.roi >/dev/null &&
+	test_grep "<property name=\"transferred_from\" value=\"./matrix\"/>" b.xml
 '
 
 test_expect_success 'a run of the program starts a new profile rather than add to transferred counts' '
