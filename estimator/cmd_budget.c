@@ -13,6 +13,7 @@
 #include "budget_junit.h"
 #include "cli.h"
 #include "fmt.h"
+#include "report.h"
 #include "table.h"
 
 static const char usage[] =
@@ -206,11 +207,7 @@ static void check_text(FILE *out, const struct roi_budget_file *bf, const struct
 	char where[512], what[512], est[CELL], meas[CELL], lim[CELL], margin[CELL], note[512];
 
 	fprintf(out, "program   %s\n", ev->prog.path);
-	fprintf(out, "profile   %s, %llu run%s", ev->profile_path, (unsigned long long)ev->counts.runs,
-		ev->counts.runs == 1 ? "" : "s");
-	if (ev->counts.transferred)
-		fprintf(out, " of %s, transferred (roi transfer): estimated counts", ev->counts.transferred);
-	fputc('\n', out);
+	roi_source_text(out, &(struct roi_source){ev->profile_path, ev->counts.runs, ev->counts.transferred});
 	header_models(out, ev);
 	fprintf(out, "budgets   %s, %zu budget%s%s\n", bf->path, bf->nbudgets, bf->nbudgets == 1 ? "" : "s",
 		a->measured ? "; measured figures checked where hooks measured them" : "");
@@ -272,12 +269,7 @@ static cJSON *check_json(const struct roi_budget_file *bf, const struct roi_budg
 	cJSON_AddNumberToObject(o, "roi_budget", 1);
 	cJSON_AddStringToObject(o, "command", "check");
 	cJSON_AddStringToObject(o, "program", ev->prog.path);
-	cJSON_AddStringToObject(o, "profile", ev->profile_path);
-	cJSON_AddNumberToObject(o, "runs", (double)ev->counts.runs);
-	if (ev->counts.transferred)
-		cJSON_AddStringToObject(o, "transferred_from", ev->counts.transferred);
-	else
-		cJSON_AddNullToObject(o, "transferred_from");
+	roi_source_json(o, &(struct roi_source){ev->profile_path, ev->counts.runs, ev->counts.transferred});
 	cJSON_AddStringToObject(o, "budgets", bf->path);
 	cJSON_AddBoolToObject(o, "measured", a->measured);
 	cJSON_AddBoolToObject(o, "strict", a->strict);

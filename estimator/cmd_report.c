@@ -179,10 +179,7 @@ static void text_header(FILE *out, const struct report *r, const struct roi_sour
 	char *excluded = roi_filter_excluded_list(p), hz[CELL], per[CELL], in[CELL];
 
 	fprintf(out, "program   %s\n", p->path);
-	fprintf(out, "profile   %s, %llu run%s", src->profile, (unsigned long long)src->runs, src->runs == 1 ? "" : "s");
-	if (src->transferred)
-		fprintf(out, " of %s, transferred (roi transfer): estimated counts", src->transferred);
-	fputc('\n', out);
+	roi_source_text(out, src);
 	fprintf(out, "compiler  %s, target %s, -%s (%zu unit%s)\n",
 		roi_program_common(p, offsetof(struct roi_unit, compiler)),
 		roi_program_common(p, offsetof(struct roi_unit, target)),
@@ -425,12 +422,7 @@ static cJSON *report_json(const struct report *r, const struct roi_source *src, 
 
 	cJSON_AddNumberToObject(o, "roi_report", 1);
 	cJSON_AddStringToObject(o, "program", p->path);
-	cJSON_AddStringToObject(o, "profile", src->profile);
-	cJSON_AddNumberToObject(o, "runs", (double)src->runs);
-	if (src->transferred)
-		cJSON_AddStringToObject(o, "transferred_from", src->transferred);
-	else
-		cJSON_AddNullToObject(o, "transferred_from");
+	roi_source_json(o, src);
 	cJSON_AddStringToObject(o, "target", roi_program_common(p, offsetof(struct roi_unit, target)));
 	cJSON_AddStringToObject(o, "compiler", roi_program_common(p, offsetof(struct roi_unit, compiler)));
 	cJSON_AddStringToObject(o, "opt", roi_program_common(p, offsetof(struct roi_unit, opt)));

@@ -16,6 +16,11 @@ struct roi_source {
 	const char *transferred; /* the program whose run roi transfer carried onto this one, else NULL */
 };
 
+/* Where the counts come from, as every command that reads a profile shows it: the "profile" line of
+ * the text, and the "profile", "runs" and "transferred_from" members of the JSON. */
+void roi_source_text(FILE *out, const struct roi_source *src);
+void roi_source_json(cJSON *o, const struct roi_source *src);
+
 void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src);
 cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *src);
 

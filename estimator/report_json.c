@@ -163,6 +163,16 @@ static cJSON *lines_json(const struct roi_estimate *e)
 	return a;
 }
 
+void roi_source_json(cJSON *o, const struct roi_source *src)
+{
+	add_str(o, "profile", src->profile);
+	cJSON_AddNumberToObject(o, "runs", (double)src->runs);
+	if (src->transferred)
+		cJSON_AddStringToObject(o, "transferred_from", src->transferred);
+	else
+		cJSON_AddNullToObject(o, "transferred_from");
+}
+
 cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *src)
 {
 	const struct roi_program *p = e->prog;
@@ -170,12 +180,7 @@ cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *sr
 
 	cJSON_AddNumberToObject(o, "roi_estimate", 1);
 	add_str(o, "program", p->path);
-	add_str(o, "profile", src->profile);
-	cJSON_AddNumberToObject(o, "runs", (double)src->runs);
-	if (src->transferred)
-		add_str(o, "transferred_from", src->transferred);
-	else
-		cJSON_AddNullToObject(o, "transferred_from");
+	roi_source_json(o, src);
 	add_str(o, "target", roi_program_common(p, offsetof(struct roi_unit, target)));
 	add_str(o, "compiler", roi_program_common(p, offsetof(struct roi_unit, compiler)));
 	add_str(o, "opt", roi_program_common(p, offsetof(struct roi_unit, opt)));

@@ -18,11 +18,7 @@ static void header(FILE *out, const struct roi_estimate *e, const struct roi_sou
 	char hz[CELL], *excluded = roi_filter_excluded_list(p);
 
 	fprintf(out, "program   %s\n", p->path);
-	fprintf(out, "profile   %s, %llu run%s", src->profile, (unsigned long long)src->runs,
-		src->runs == 1 ? "" : "s");
-	if (src->transferred)
-		fprintf(out, " of %s, transferred (roi transfer): estimated counts", src->transferred);
-	fputc('\n', out);
+	roi_source_text(out, src);
 	fprintf(out, "compiler  %s, target %s, -%s (%zu unit%s)\n",
 		roi_program_common(p, offsetof(struct roi_unit, compiler)),
 		roi_program_common(p, offsetof(struct roi_unit, target)),
@@ -158,6 +154,15 @@ static void lines_section(FILE *out, const struct roi_estimate *e)
 		roi_table_row(&t, where, ops, roi_fmt_num(l->cycles, cyc, sizeof cyc));
 	}
 	section(out, "lines", &t);
+}
+
+void roi_source_text(FILE *out, const struct roi_source *src)
+{
+	fprintf(out, "profile   %s, %llu run%s", src->profile, (unsigned long long)src->runs,
+		src->runs == 1 ? "" : "s");
+	if (src->transferred)
+		fprintf(out, " of %s, transferred (roi transfer): estimated counts", src->transferred);
+	fputc('\n', out);
 }
 
 void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src)
