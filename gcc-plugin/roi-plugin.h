@@ -191,6 +191,9 @@ struct roi_block_walk
 void roi_block_walk_start (struct roi_block_walk *w, unsigned nblocks);
 /* Whether INSN updates a counter; a block counter's update moves W there.  */
 bool roi_block_walk_counter (struct roi_block_walk *w, rtx_insn *insn);
+/* Whether JUMP only jumps over counter updates to its label: the code the
+   counters' blocks alone stand between, which without them falls through.  */
+bool roi_block_walk_skips_counters_only (const struct roi_block_walk *w, rtx_insn *jump);
 /* Whether the blocks W told hold: some update named the counters' symbol
    (ARM reaches them through a register), or there is one block.  */
 bool roi_block_walk_trusted (const struct roi_block_walk *w);

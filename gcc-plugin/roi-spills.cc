@@ -89,6 +89,22 @@ roi_block_walk_counter (struct roi_block_walk *w, rtx_insn *insn)
 }
 
 bool
+roi_block_walk_skips_counters_only (const struct roi_block_walk *w, rtx_insn *jump)
+{
+  rtx target = JUMP_LABEL (jump);
+  if (!target || !LABEL_P (target))
+    return false;
+  for (rtx_insn *insn = NEXT_INSN (jump); insn; insn = NEXT_INSN (insn))
+    {
+      if (insn == target)
+	return true;
+      if (NONDEBUG_INSN_P (insn) && counter_store (insn, w->counter_bytes) < 0)
+	return false;
+    }
+  return false;
+}
+
+bool
 roi_block_walk_trusted (const struct roi_block_walk *w)
 {
   return w->seen_counter || w->nblocks <= 1;

@@ -616,6 +616,31 @@ test_expect_success 'optimising, a jump the counters alone keep is not counted; 
 	test_equal "[[8,1]]" "$(jq -c "[.functions[0].jumps[] | [.[2], .[3]]]" odd-sum.json)"
 '
 
+cat >skip-arm.c <<\CEOF
+#include <stdint.h>
+uint8_t page[64];
+void fill(uint8_t x)
+{
+	for (uint8_t i = 0; i < 64; i++) {
+		x = (uint8_t) (x * 5u + 1u);
+		page[i] = (x & 0x70u) ? x : 0;
+	}
+}
+CEOF
+
+# Uncounted, the then-arm of the ?: is one move that a branch skips: fill has no rjmp. Counted,
+# the edge that skips the arm has a counter of its own, laid out after the arm, and the arm jumps
+# over it to the store: a jump over nothing but a counter update, which the rows leave out.
+test_expect_success 'optimising, a jump over nothing but counter updates is not counted' '
+	avr_cc -Os -S skip-arm.c -o skip-arm.s &&
+	test_equal 0 "$(grep -c "^	rjmp" skip-arm.s)" &&
+	avr_cc -Os -fplugin="$AVR_PLUGIN" -S skip-arm.c -o skip-arm-counted.s &&
+	test $(grep -c "^	rjmp" skip-arm-counted.s) -gt 0 &&
+	avr_cc -Os -fplugin="$AVR_PLUGIN" -c skip-arm.c -o skip-arm.o &&
+	avr_unit skip-arm.o >skip-arm.json &&
+	test_equal "[]" "$(jq -c ".functions[0].jumps" skip-arm.json)"
+'
+
 # avr-gcc 5.4 runs no dead code elimination after the loop optimisers: at -Os kernel-conv2d's
 # final GIMPLE keeps pointer additions that ivopts rewrote and nothing uses any more, which RTL
 # deletes. They are no operations: the ptradd operations are the pointer additions of the raw dump
