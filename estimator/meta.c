@@ -205,7 +205,7 @@ static int parse_loops(const struct jv *v, const cJSON *loops, const char *w, co
 
 /* The kinds of operation the loader adds from what the plugin's RTL pass saw (add_frame_ops,
  * add_rtl_rows): the plugin's op table has none of them. */
-static const char *const added_kinds[] = {"save", "frame", "spill", "far", "jump"};
+static const char *const added_kinds[] = {"save", "frame", "spill", "far", "adjust", "jump"};
 #define NADDED (sizeof added_kinds / sizeof *added_kinds)
 
 bool roi_op_is_added(const struct roi_op *op)
@@ -425,11 +425,13 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		return -1;
 	if (saved > 0 || frame > 0)
 		add_frame_ops(u, ops, fn, &blk[0], saved, frame, v->arena);
-	const cJSON *spills = NULL, *far = NULL, *jumps = NULL;
+	const cJSON *spills = NULL, *far = NULL, *adjust = NULL, *jumps = NULL;
 	if (jv_array(v, f, w, "spills", false, &spills) != 0 ||
 	    (spills && add_rtl_rows(v, spills, w, "spills", "spill", u, ops, fn, blk) != 0) ||
 	    jv_array(v, f, w, "far", false, &far) != 0 ||
 	    (far && add_rtl_rows(v, far, w, "far", "far", u, ops, fn, blk) != 0) ||
+	    jv_array(v, f, w, "adjust", false, &adjust) != 0 ||
+	    (adjust && add_rtl_rows(v, adjust, w, "adjust", "adjust", u, ops, fn, blk) != 0) ||
 	    jv_array(v, f, w, "jumps", false, &jumps) != 0 ||
 	    (jumps && add_rtl_rows(v, jumps, w, "jumps", "jump", u, ops, fn, blk) != 0))
 		return -1;

@@ -40,14 +40,16 @@ roi_frame_execute (function *fun)
   unsigned nblocks;
   if (!roi_meta_function_blocks (fun->decl, &nblocks))
     return 0;
-  struct roi_buf spills = { NULL, 0, 0 }, far = { NULL, 0, 0 };
+  struct roi_buf spills = { NULL, 0, 0 }, far = { NULL, 0, 0 }, adjust = { NULL, 0, 0 };
   struct roi_buf tables = { NULL, 0, 0 }, jumps = { NULL, 0, 0 };
-  roi_spills_describe (nblocks, &spills, &far);
+  roi_spills_describe (nblocks, &spills, &far, &adjust);
   roi_jumps_describe (nblocks, &tables, &jumps);
   struct roi_buf members = { NULL, 0, 0 };
   roi_buf_printf (&members, ",\"spills\":%s", spills.text);
   if (strcmp (far.text, "[]") != 0)
     roi_buf_printf (&members, ",\"far\":%s", far.text);
+  if (strcmp (adjust.text, "[]") != 0)
+    roi_buf_printf (&members, ",\"adjust\":%s", adjust.text);
   /* (none: the common case, left out) */
   if (strcmp (tables.text, "[]") != 0)
     roi_buf_printf (&members, ",\"tables\":%s", tables.text);
@@ -55,6 +57,7 @@ roi_frame_execute (function *fun)
   roi_meta_set_frame (fun->decl, saved_registers (), roi_frame_size (), members.text);
   free (spills.text);
   free (far.text);
+  free (adjust.text);
   free (tables.text);
   free (jumps.text);
   free (members.text);

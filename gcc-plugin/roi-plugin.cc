@@ -5,10 +5,11 @@
  * Every argument mistake is a compiler error naming the argument: a build that
  * asked for something roi cannot do must not succeed quietly.  */
 #include "roi-plugin.h"
+#include "output.h"
 
 int plugin_is_GPL_compatible;
 
-struct roi_options roi_opts = { 32, false, ROI_RUNTIME_HOST, false, false, false, false };
+struct roi_options roi_opts = { 32, false, ROI_RUNTIME_HOST, false, false, false, false, -1 };
 
 tree roi_gc[ROI_GC_SLOTS];
 
@@ -198,7 +199,14 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 
   if (target_is_bare_metal ())
     roi_opts.runtime = ROI_RUNTIME_NONE;
-  roi_opts.avr_asm_increment = strncmp (configured_target (), "avr", 3) == 0;
+  bool avr = strncmp (configured_target (), "avr", 3) == 0;
+  roi_opts.avr_asm_increment = avr;
+  /* AVR's X (r27:r26): ld/st through it have no displacement, Y's and Z's
+     do; every ARM and x86 base register has one.  By name: the backends'
+     base register classes are macros over target code, which a plugin loaded
+     into another target's compiler must not reference (it would fail to load
+     before it could say why).  */
+  roi_opts.no_displacement_regno = avr ? decode_reg_name ("r26") : -1;
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
     ok &= parse_argument (info->base_name, &info->argv[i]);

@@ -21,6 +21,7 @@ struct roi_options
   bool disabled;             /* nothing is counted in this unit (-flto) */
   bool block_lines;          /* no counters: blocks as lines (roi-block-lines.cc) */
   bool avr_asm_increment;    /* block counters bumped by an asm that needs no register (AVR) */
+  int no_displacement_regno; /* the base register without "reg+q" (AVR's X), or -1 (roi-spills.cc) */
 };
 extern struct roi_options roi_opts;
 
@@ -172,10 +173,13 @@ opt_pass *roi_make_frame_pass (void);
 
 /* ---- roi-spills.cc ---- */
 /* The current function's spill-slot traffic after reload as the JSON array
-   of its "spills" rows [block, file, line, bytes], and its frame accesses out
-   of the displacement's reach as its "far" rows [block, file, line, n]
-   (docs/formats.md); NBLOCKS are its counted blocks.  */
-void roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *far);
+   of its "spills" rows [block, file, line, bytes], its frame accesses out
+   of the displacement's reach as its "far" rows [block, file, line, n], and
+   the moves of a base register without displacement around its accesses as
+   its "adjust" rows [block, file, line, n] (docs/formats.md); NBLOCKS are its
+   counted blocks.  */
+void roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *far,
+			  struct roi_buf *adjust);
 /* Which counted block the insns after reload belong to: the one whose counter
    update came last before them in the insn stream (the plugin's update opens
    every counted block, and before bb-reorder the insns keep the blocks'

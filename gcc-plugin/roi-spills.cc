@@ -178,12 +178,41 @@ frame_member_far (const_rtx x)
   return MEM_P (home) && frame_based (home);
 }
 
-/* Bytes of spill-slot traffic in INSN, and its accesses to the frame out of
-   reach of the target's displacement (spill slots and variables alike).  */
-static void
-frame_traffic (rtx_insn *insn, unsigned *spilled, unsigned *far)
+/* The instructions the output code adds to move the base register of the
+   access X in INSN when it has no displacement (AVR's X).
+   avr-gcc reaches X+q by moving X there and back around the access
+   (adiw r26,q ... sbiw r26,q: two instructions, two cycles each), and a value
+   of several bytes at X by walking it (ld X+ ...) and moving it back (one
+   sbiw); through Y or Z the same access is one ldd a byte.  The move back is
+   left out, as the output code leaves it out, where X dies in INSN.  */
+static unsigned
+base_adjustments (rtx_insn *insn, const_rtx x)
 {
-  *spilled = *far = 0;
+  rtx addr = XEXP (x, 0);
+  HOST_WIDE_INT offset = 0;
+  if (GET_CODE (addr) == PLUS && CONST_INT_P (XEXP (addr, 1)))
+    {
+      offset = INTVAL (XEXP (addr, 1));
+      addr = XEXP (addr, 0);
+    }
+  if (!REG_P (addr) || (int) REGNO (addr) != roi_opts.no_displacement_regno)
+    return 0;
+  unsigned n = offset != 0;
+  rtx set = single_set (insn);
+  bool dies = find_regno_note (insn, REG_DEAD, REGNO (addr))
+	      || (set && reg_overlap_mentioned_p (SET_DEST (set), addr));
+  if ((offset != 0 || ROI_MODE_BYTES (GET_MODE (x)) > UNITS_PER_WORD) && !dies)
+    n++;
+  return n;
+}
+
+/* Bytes of spill-slot traffic in INSN, its accesses to the frame out of
+   reach of the target's displacement (spill slots and variables alike), and
+   the base-register moves its other accesses need (base_adjustments).  */
+static void
+frame_traffic (rtx_insn *insn, unsigned *spilled, unsigned *far, unsigned *adjust)
+{
+  *spilled = *far = *adjust = 0;
   subrtx_iterator::array_type array;
   FOR_EACH_SUBRTX (iter, array, PATTERN (insn), NONCONST)
     {
@@ -194,6 +223,7 @@ frame_traffic (rtx_insn *insn, unsigned *spilled, unsigned *far)
 	{
 	  if (frame_member_far (x))
 	    (*far)++;
+	  *adjust += base_adjustments (insn, x);
 	  continue;
 	}
       if (is_spill_slot (x))
@@ -205,11 +235,12 @@ frame_traffic (rtx_insn *insn, unsigned *spilled, unsigned *far)
 
 struct frame_row
 {
-  unsigned block, file, line, spilled, far;
+  unsigned block, file, line, spilled, far, adjust;
 };
 
 void
-roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *far)
+roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *far,
+		     struct roi_buf *adjust)
 {
   struct roi_block_walk walk;
   roi_block_walk_start (&walk, nblocks);
@@ -222,15 +253,16 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *f
       /* a reload without a location of its own serves the statement before */
       if (!RESERVED_LOCATION_P (INSN_LOCATION (insn)))
 	last = INSN_LOCATION (insn);
-      unsigned spilled, far_accesses;
-      frame_traffic (insn, &spilled, &far_accesses);
-      if ((!spilled && !far_accesses) || RESERVED_LOCATION_P (last))
+      unsigned spilled, far_accesses, adjustments;
+      frame_traffic (insn, &spilled, &far_accesses, &adjustments);
+      if ((!spilled && !far_accesses && !adjustments) || RESERVED_LOCATION_P (last))
 	continue;
       expanded_location loc = roi_expand (last);
-      frame_row at = { walk.block, roi_meta_file (loc.file), (unsigned) loc.line, 0, 0 };
+      frame_row at = { walk.block, roi_meta_file (loc.file), (unsigned) loc.line, 0, 0, 0 };
       frame_row &row = roi_row_at (rows, at);
       row.spilled += spilled;
       row.far += far_accesses;
+      row.adjust += adjustments;
     }
   /* Where the counters are reached through a register (ARM loads their
      address from a literal pool) no store names them, and every spill would
@@ -239,4 +271,5 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *f
     rows.truncate (0);
   roi_rows_print (rows, &frame_row::spilled, spills);
   roi_rows_print (rows, &frame_row::far, far);
+  roi_rows_print (rows, &frame_row::adjust, adjust);
 }

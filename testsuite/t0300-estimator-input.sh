@@ -147,6 +147,10 @@ test_expect_success 'metadata records: what the RTL pass adds, value counters'"'
 	elf_with_meta jumps jumps.json &&
 	fails 1 "^roi: jumps: .roi.meta record 1: functions\[0\].jumps\[0\]\[0\]: 9 is out of range" \
 		"$ROI" ops jumps &&
+	sed "s/\"checksum\": \"0x1a2b3c4d\",/&\"adjust\": [[0, 3, 4, 2]],/" meta.json >adjust.json &&
+	elf_with_meta adjust adjust.json &&
+	fails 1 "^roi: adjust: .roi.meta record 1: functions\[0\].adjust\[0\]\[1\]: 3 is out of range" \
+		"$ROI" ops adjust &&
 	sed "s/\"checksum\": \"0x1a2b3c4d\",/&\"tables\": [4],/" meta.json >tables.json &&
 	elf_with_meta tables tables.json &&
 	fails 1 "^roi: tables: .roi.meta record 1: functions\[0\].tables\[0\]: 4 is out of range" \

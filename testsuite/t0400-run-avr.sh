@@ -535,6 +535,35 @@ test_expect_success 'members of a local past Y+63, reached through a computed ad
 	roi_avr far-member.elf >/dev/null
 '
 
+cat >adjust.c <<\CEOF
+#include <stdint.h>
+struct rec { uint8_t tag; uint16_t when; uint8_t id; };
+struct rec a[4] = {{1, 100, 7}, {2, 200, 8}, {3, 300, 9}, {4, 400, 10}};
+__attribute__((noinline)) void copy(struct rec *to, const struct rec *from)
+{
+	to->when = from->when;
+	to->id = from->id;
+	to->tag = from->tag;
+}
+int main(void) { copy(&a[0], &a[3]); return a[0].when != 400; }
+CEOF
+
+# Two pointers live at once: avr-gcc puts one in Z (std Z+q) and the other in X, which has no
+# displacement: it moves X to from->when and back around the load (adiw, ld X+, ld X, sbiw), and
+# to from->id and back; from->tag is at X itself. Every adiw and sbiw of r26 in copy is such a
+# move: their number is the "adjust" rows', and the run counts each once.
+test_expect_success 'accesses through X at a displacement: the moves of X avr-gcc brackets them with' '
+	avr_cc -Os -fplugin="$AVR_PLUGIN" adjust.c -o adjust.elf &&
+	avr-objdump -d adjust.elf | sed -n "/<copy>:/,/ret$/p" >adjust.dis &&
+	moves=$(grep -cE "(adiw|sbiw)	r26" adjust.dis) &&
+	test $moves -gt 0 &&
+	avr_unit adjust.elf | jq "[.functions[] | select(.name == \"copy\") | .adjust[] | .[3]] | add" >adjust.n &&
+	test_equal $moves "$(cat adjust.n)" &&
+	roi_avr adjust.elf >/dev/null &&
+	"$ROI" estimate --json --model "$ROI_SRC/models/atmega32u4-Os.json" adjust.elf >adjust-est.json &&
+	test_equal $moves "$(op_count adjust-est.json adjust)"
+'
+
 cat >jumps.c <<\CEOF
 #include <stdint.h>
 volatile uint8_t in = 3;

@@ -1003,6 +1003,11 @@ def derive(arch, tmp, trace=None):
     rows.append(dict(kind='far', cycles=4.0 if arch == 'avr' else 1.0,
                      note='one frame access beyond the displacement (%s)' % (
                          'subi/sbci r28/r29 there and back 4' if arch == 'avr' else 'add 1')))
+    # a move of a base register that has no displacement around an access through it (the
+    # plugin's "adjust"): AVR's X, adiw/sbiw r26 2 each; every ARM base register has an offset
+    rows.append(dict(kind='adjust', cycles=2.0 if arch == 'avr' else 1.0,
+                     note='one move of the base register around an access (%s)' % (
+                         'adiw/sbiw r26 2' if arch == 'avr' else 'none on ARM: every base has an offset')))
     # the callee's frame cost stands for no size; a frame of every small size and one of
     # SMALL_FRAME bytes (the large frames' cost, the entry without operand) are measured on
     # functions of their own; a small size gets an entry where its cost differs from a large one's
