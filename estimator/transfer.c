@@ -730,6 +730,88 @@ static void solve_nonnegative(struct system *s, double *x, struct solve_work *w)
 		x[j] = s->pinned[j] ? 0 : fmax(x[j], 0);
 }
 
+/* Each function's locations: the anchors (of the source, not value counters) with a region in
+ * it, in anchor order; function k's are list[off[k]] .. list[off[k] + n[k] - 1]. */
+struct anchor_lists {
+	size_t *n, *off, *list;
+};
+
+static void function_anchors(const struct transfer *t, struct anchor_lists *out)
+{
+	size_t nf = t->to->nfunctions;
+	size_t *n = calloc(nf + 1, sizeof *n), *off = roi_xrealloc(NULL, nf + 2, sizeof *off);
+	size_t *list = roi_xrealloc(NULL, t->dst.n + 1, sizeof *list), *last = roi_xrealloc(NULL, nf + 1, sizeof *last);
+
+	if (!n)
+		abort();
+	for (size_t k = 0; k < nf; k++)
+		last[k] = SIZE_MAX;
+	/* the first pass counts, the second fills */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t a = 0; a < t->nan; a++) {
+			if (!t->an[a].in_source || t->an[a].value)
+				continue;
+			for (size_t r = t->an[a].first; r < t->an[a].first + t->an[a].n; r++) {
+				size_t k = t->dst.v[r].fn->gindex;
+				if (last[k] == a)
+					continue;
+				last[k] = a;
+				if (pass)
+					list[off[k] + n[k]] = a;
+				n[k]++;
+			}
+		}
+		if (pass == 0) {
+			off[0] = 0;
+			for (size_t k = 0; k < nf; k++) {
+				off[k + 1] = off[k] + n[k];
+				n[k] = 0;
+				last[k] = SIZE_MAX;
+			}
+		}
+	}
+	free(last);
+	*out = (struct anchor_lists){n, off, list};
+}
+
+/* Counts the flow rows of S the result does not keep (flow rows weigh much, but are not
+ * enforced): a sum off by more than 1 and 1 % of its largest inflow. */
+static void count_flow_off(struct transfer *t, const struct system *s)
+{
+	for (size_t r = 0; r < s->nrows; r++) {
+		double sum = 0, count = 0;
+		if (s->anchor[r] != (size_t)FLOW_ROW)
+			continue;
+		for (size_t j = 0; j < s->nvars; j++) {
+			double z = s->z[r * s->nvars + j];
+			sum += z * t->x[s->base + j];
+			if (z > 0)
+				count = fmax(count, t->x[s->base + j]);
+		}
+		if (fabs(sum) > fmax(1, 0.01 * count))
+			t->st->flow_off++;
+	}
+}
+
+/* How far the result is from each location it had: the locations it misses by more than 1 and
+ * 1 %, and the one it misses most, relatively. */
+static void find_disagreements(struct transfer *t)
+{
+	for (size_t a = 0; a < t->nan; a++) {
+		const struct anchor *an = &t->an[a];
+		if (!an->in_source || an->value)
+			continue;
+		double sum = anchor_sum(t, a, NULL), off = fabs(sum - an->source), rel = off / fmax(an->source, 1);
+		if (off <= 1 || off <= 0.01 * an->source)
+			continue;
+		if (t->st->disagree++ == 0 || rel > t->worst) {
+			t->worst = rel;
+			snprintf(t->st->worst, sizeof t->st->worst, "%s:%u:%u: source %.0f, target %.0f", an->k.file,
+				 an->k.line, an->k.column, an->source, sum);
+		}
+	}
+}
+
 /* Solves function after function (Gauss-Seidel: each with the others' latest counts), round after
  * round, the weights of the locations reweighted between rounds from how far all functions
  * together miss them. One least-squares problem per function keeps the cost at that of the
@@ -752,36 +834,8 @@ static void solve_target(struct transfer *t)
 	for (size_t k = 0; k < nf; k++)
 		t->calls[k] = entry_calls(t, t->fn[k]);
 
-	/* Each function's locations: the anchors with a region in it, in anchor order. */
-	size_t *nlist = calloc(nf + 1, sizeof *nlist), *list_off = roi_xrealloc(NULL, nf + 2, sizeof *list_off);
-	size_t *list = roi_xrealloc(NULL, t->dst.n + 1, sizeof *list), *last = roi_xrealloc(NULL, nf + 1, sizeof *last);
-	if (!nlist)
-		abort();
-	for (size_t k = 0; k < nf; k++)
-		last[k] = SIZE_MAX;
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t a = 0; a < t->nan; a++) {
-			if (!t->an[a].in_source || t->an[a].value)
-				continue;
-			for (size_t r = t->an[a].first; r < t->an[a].first + t->an[a].n; r++) {
-				size_t k = t->dst.v[r].fn->gindex;
-				if (last[k] == a)
-					continue;
-				last[k] = a;
-				if (pass)
-					list[list_off[k] + nlist[k]] = a;
-				nlist[k]++;
-			}
-		}
-		if (pass == 0) {
-			list_off[0] = 0;
-			for (size_t k = 0; k < nf; k++) {
-				list_off[k + 1] = list_off[k] + nlist[k];
-				nlist[k] = 0;
-				last[k] = SIZE_MAX;
-			}
-		}
-	}
+	struct anchor_lists lists;
+	function_anchors(t, &lists);
 
 	/* in units of the largest evaluation count, so that the weights stay in range; relative errors */
 	double scale = 1, *weight = roi_xrealloc(NULL, t->nan + 1, sizeof *weight);
@@ -793,7 +847,7 @@ static void solve_target(struct transfer *t)
 	}
 	struct system *sys = roi_xrealloc(NULL, nf + 1, sizeof *sys);
 	for (size_t k = 0; k < nf; k++)
-		build_system(t, k, &list[list_off[k]], nlist[k], &sys[k]);
+		build_system(t, k, &lists.list[lists.off[k]], lists.n[k], &sys[k]);
 
 	struct solve_work work = {0};
 	for (int round = 0; round <= IRLS_ROUNDS; round++) {
@@ -825,43 +879,15 @@ static void solve_target(struct transfer *t)
 			weight[a] = 1 / ((y / scale) * (y / scale) * fmax(off / y, 1e-3));
 		}
 	}
-	/* where the result does not keep a block's flow (flow rows weigh much, but are not enforced) */
 	for (size_t k = 0; k < nf; k++)
-		for (size_t r = 0; r < sys[k].nrows; r++) {
-			const struct system *s = &sys[k];
-			double sum = 0, count = 0;
-			if (s->anchor[r] != (size_t)FLOW_ROW)
-				continue;
-			for (size_t j = 0; j < s->nvars; j++) {
-				double z = s->z[r * s->nvars + j];
-				sum += z * t->x[s->base + j];
-				if (z > 0)
-					count = fmax(count, t->x[s->base + j]);
-			}
-			if (fabs(sum) > fmax(1, 0.01 * count))
-				t->st->flow_off++;
-		}
-	/* how far the result is from each location it had */
-	for (size_t a = 0; a < t->nan; a++) {
-		const struct anchor *an = &t->an[a];
-		if (!an->in_source || an->value)
-			continue;
-		double sum = anchor_sum(t, a, NULL), off = fabs(sum - an->source), rel = off / fmax(an->source, 1);
-		if (off <= 1 || off <= 0.01 * an->source)
-			continue;
-		if (t->st->disagree++ == 0 || rel > t->worst) {
-			t->worst = rel;
-			snprintf(t->st->worst, sizeof t->st->worst, "%s:%u:%u: source %.0f, target %.0f", an->k.file,
-				 an->k.line, an->k.column, an->source, sum);
-		}
-	}
+		count_flow_off(t, &sys[k]);
+	find_disagreements(t);
 	for (size_t k = 0; k < nf; k++)
 		system_free(&sys[k]);
 	free(sys);
-	free(nlist);
-	free(list_off);
-	free(list);
-	free(last);
+	free(lists.n);
+	free(lists.off);
+	free(lists.list);
 	free(work.x);
 	free(work.z);
 	free(work.prior);
