@@ -257,8 +257,13 @@ struct parser {
 	struct roi_profile_region *regions;     /* likewise */
 	size_t nregions, rcap;
 	const char *unit_line;          /* "line N": where the time unit was first given */
-	unsigned header_end;            /* the runs line, or the transferred line after it */
 };
+
+/* The last line of the header: the runs line, or the transferred line after it. */
+static unsigned header_end(const struct parser *ps)
+{
+	return ps->prof->transferred ? 4 : 3;
+}
 
 static int header_line(struct line *l, struct roi_profile *prof)
 {
@@ -344,11 +349,10 @@ static int next_line(struct line *l, struct parser *ps)
 		if (l->p >= l->end)
 			return bad(l, "expected 'transferred PATH'");
 		ps->prof->transferred = roi_arena_printf(&ps->prof->arena, "%.*s", (int)(l->end - l->p), l->p);
-		ps->header_end = 4;
 		return 0;
 	}
 	if (n == 9 && strncmp(s, "hook-cost", 9) == 0) {
-		if (l->no != ps->header_end + 1)
+		if (l->no != header_end(ps) + 1)
 			return bad(l, "the hook-cost line must come right after the runs line (or the transferred line)");
 		ps->prof->timing.has_hook_cost = true;
 		if (parse_hook_cost(l, ps->prof, &ps->prof->timing.hook_cost, &ps->unit_line) != 0)
@@ -357,7 +361,7 @@ static int next_line(struct line *l, struct parser *ps)
 		return 0;
 	}
 	if (n == 11 && strncmp(s, "hook-inside", 11) == 0) {
-		if (l->no != ps->header_end + 2 || !ps->prof->timing.has_hook_cost)
+		if (l->no != header_end(ps) + 2 || !ps->prof->timing.has_hook_cost)
 			return bad(l, "the hook-inside line must come right after the hook-cost line");
 		return parse_hook_cost(l, ps->prof, &ps->prof->timing.hook_inside, &ps->unit_line);
 	}
@@ -390,7 +394,7 @@ int roi_profile_parse(const char *path, const char *data, size_t size, struct ro
 		      struct roi_err *err)
 {
 	struct line l = {data, data, path, 0, err};
-	struct parser ps = {data, data, size, prof, NULL, 0, NULL, 0, 0, NULL, 3};
+	struct parser ps = {data, data, size, prof, NULL, 0, NULL, 0, 0, NULL};
 	int rc;
 
 	memset(prof, 0, sizeof *prof);
