@@ -270,10 +270,16 @@ static void add_frame_ops(struct roi_unit *u, struct roi_op *ops, struct roi_fun
 	add_rows(arena, entry, true, rows, n);
 }
 
-/* "spills", "far" and "jumps": [block, file, line, n] rows of what the plugin's RTL pass saw in a
- * block (roi-spills.cc, roi-jumps.cc): the bytes of spill-slot traffic, the frame accesses out of
- * reach of the displacement and the unconditional jumps. Each becomes the operation KIND ("spill",
- * "far", "jump"), n per execution of its block, after its rows. */
+/* The members of [block, file, line, n] rows of what the plugin's RTL pass saw in a block
+ * (roi-spills.cc, roi-jumps.cc), and the operation each row becomes, n per execution of its block:
+ * the bytes of spill-slot traffic, the frame accesses out of reach of the displacement, the moves of
+ * a base register without displacement and the unconditional jumps. Every kind is one of
+ * added_kinds, which also sizes the room the unit's op table keeps for them. */
+static const struct {
+	const char *member, *kind;
+} rtl_rows[] = {{"spills", "spill"}, {"far", "far"}, {"adjust", "adjust"}, {"jumps", "jump"}};
+
+/* One member's rows (rtl_rows), each the operation KIND after its block's rows. */
 static int add_rtl_rows(const struct jv *v, const cJSON *rows, const char *w, const char *member,
 			const char *kind, struct roi_unit *u, struct roi_op *ops, struct roi_function *fn,
 			struct roi_block *blk)
@@ -425,16 +431,12 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		return -1;
 	if (saved > 0 || frame > 0)
 		add_frame_ops(u, ops, fn, &blk[0], saved, frame, v->arena);
-	const cJSON *spills = NULL, *far = NULL, *adjust = NULL, *jumps = NULL;
-	if (jv_array(v, f, w, "spills", false, &spills) != 0 ||
-	    (spills && add_rtl_rows(v, spills, w, "spills", "spill", u, ops, fn, blk) != 0) ||
-	    jv_array(v, f, w, "far", false, &far) != 0 ||
-	    (far && add_rtl_rows(v, far, w, "far", "far", u, ops, fn, blk) != 0) ||
-	    jv_array(v, f, w, "adjust", false, &adjust) != 0 ||
-	    (adjust && add_rtl_rows(v, adjust, w, "adjust", "adjust", u, ops, fn, blk) != 0) ||
-	    jv_array(v, f, w, "jumps", false, &jumps) != 0 ||
-	    (jumps && add_rtl_rows(v, jumps, w, "jumps", "jump", u, ops, fn, blk) != 0))
-		return -1;
+	for (size_t m = 0; m < sizeof rtl_rows / sizeof *rtl_rows; m++) {
+		const cJSON *rows = NULL;
+		if (jv_array(v, f, w, rtl_rows[m].member, false, &rows) != 0 ||
+		    (rows && add_rtl_rows(v, rows, w, rtl_rows[m].member, rtl_rows[m].kind, u, ops, fn, blk) != 0))
+			return -1;
+	}
 	const cJSON *tables = NULL;
 	if (jv_array(v, f, w, "tables", false, &tables) != 0 ||
 	    (tables && add_tables(v, tables, w, u, ops, fn, blk) != 0))
