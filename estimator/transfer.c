@@ -5,7 +5,9 @@
  * block that does not hold it, at the function's entry, or along a loop's back edge. Entering
  * one of its blocks from another of its blocks (a decision tree of one switch, the arms of one
  * &&) is the same evaluation going on. Counted so on both builds, the evaluations of a location
- * are the same number, whatever blocks each compiler made of it. */
+ * are the same number, whatever blocks each compiler made of it. A loop is entered as often in
+ * both builds too, mostly: that is a weak pull where no location decides. */
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,12 +20,22 @@
 #include "transfer.h"
 
 /* A location across builds: the file by its base name (the two builds may name it by different
- * paths), line and column. */
+ * paths), line and column. A loop's entries have the key of its line and the column LOOP_COLUMN. */
 struct key {
 	const char *file;
 	unsigned line, column;
 };
 
+/* The column of a loop's entries: after every real column of its line. */
+#define LOOP_COLUMN UINT_MAX
+
+/* How much a loop's entries count against a location's evaluations: a weak pull, which decides
+ * only what no location does. Locations count what the source says; a loop's entries can differ
+ * where one compiler rotated a loop that sometimes runs no iteration (its guard then keeps those
+ * entries out) or distributed it into two. In micro-global at avr-gcc -Os nothing of the outer
+ * loop's own code has a location the host build has, and the inner loops' bodies are evaluated
+ * as often whether the loops are entered 40 times or 214: only the loops' entries tell. */
+#define LOOP_WEIGHT 1e-2
 
 static int key_cmp(const struct key *a, const struct key *b)
 {
@@ -237,6 +249,43 @@ static void collect_regions(const struct graph *g, struct regions *out, struct r
 	}
 	free(mark);
 	free(locs);
+}
+
+/* The loops of fn as regions: each entered along the edges into its header from outside it
+ * (the function's entry, if the header is its first block). A loop without a line (nothing
+ * but counter updates of its own) is left out: nothing ties it to the other build. */
+static void collect_loop_regions(const struct graph *g, struct regions *out, struct roi_arena *arena)
+{
+	const struct roi_function *fn = g->fn;
+	bool *inside = calloc(fn->nblocks + 1, sizeof *inside);
+
+	if (!inside)
+		abort();
+	for (size_t l = 0; l < fn->nloops; l++) {
+		const struct roi_loop *lp = &fn->loops[l];
+		size_t h = lp->header, nterms = 0;
+
+		if (!lp->line || !counted(fn, h))
+			continue;
+		for (size_t i = 0; i < lp->nblocks; i++)
+			inside[lp->blocks[i]] = true;
+		struct term *terms = roi_arena_array(arena, g->in_off[h + 1] - g->in_off[h] + 1, sizeof *terms);
+		if (h == 0)
+			terms[nterms++] = (struct term){SIZE_MAX, 0, 0};
+		for (size_t q = g->in_off[h]; q < g->in_off[h + 1]; q++)
+			if (counted(fn, g->in[q].p) && !inside[g->in[q].p])
+				terms[nterms++] = (struct term){g->in[q].p, g->in[q].i, h};
+		for (size_t i = 0; i < lp->nblocks; i++)
+			inside[lp->blocks[i]] = false;
+		if (!nterms)
+			continue;
+		struct region *r = region_add(out);
+		r->k = (struct key){roi_base_name(fn->unit->files[lp->file]), lp->line, LOOP_COLUMN};
+		r->fn = fn;
+		r->terms = terms;
+		r->nterms = nterms;
+	}
+	free(inside);
 }
 
 static int region_cmp(const void *pa, const void *pb)
@@ -504,6 +553,7 @@ static int collect_source(struct transfer *t, struct roi_err *err)
 			any |= fn->has_locs;
 			graph_build(&g, fn);
 			collect_regions(&g, &src, &t->arena);
+			collect_loop_regions(&g, &src, &t->arena);
 			graph_free(&g);
 		}
 	if (!any) {
@@ -591,6 +641,7 @@ static int collect_target(struct transfer *t, struct roi_err *err)
 			any |= t->fn[k]->has_locs;
 			graph_build(&t->graph[k], t->fn[k]);
 			collect_regions(&t->graph[k], &t->dst, &t->arena);
+			collect_loop_regions(&t->graph[k], &t->dst, &t->arena);
 		}
 	if (!any)
 		return roi_err_set(err, "%s: its roi metadata has no source locations (\"locs\": compiled by an "
@@ -607,7 +658,7 @@ static int collect_target(struct transfer *t, struct roi_err *err)
 		if (r->value) {
 			t->st->values += j - i;
 			t->st->values_matched += e ? j - i : 0;
-		} else {
+		} else if (r->k.column != LOOP_COLUMN) {
 			t->st->locations++;
 			t->st->matched += e != NULL;
 		}
@@ -799,7 +850,7 @@ static void find_disagreements(struct transfer *t)
 {
 	for (size_t a = 0; a < t->nan; a++) {
 		const struct anchor *an = &t->an[a];
-		if (!an->in_source || an->value)
+		if (!an->in_source || an->value || an->k.column == LOOP_COLUMN)
 			continue;
 		double sum = anchor_sum(t, a, NULL), off = fabs(sum - an->source), rel = off / fmax(an->source, 1);
 		if (off <= 1 || off <= 0.01 * an->source)
@@ -843,7 +894,7 @@ static void solve_target(struct transfer *t)
 		scale = fmax(scale, t->an[a].source);
 	for (size_t a = 0; a < t->nan; a++) {
 		double f = fmax(t->an[a].source, 1) / scale;
-		weight[a] = 1 / (f * f);
+		weight[a] = (t->an[a].k.column == LOOP_COLUMN ? LOOP_WEIGHT : 1) / (f * f);
 	}
 	struct system *sys = roi_xrealloc(NULL, nf + 1, sizeof *sys);
 	for (size_t k = 0; k < nf; k++)
@@ -876,7 +927,8 @@ static void solve_target(struct transfer *t)
 			if (!t->an[a].in_source || t->an[a].value)
 				continue;
 			double y = fmax(t->an[a].source, 1), off = fabs(anchor_sum(t, a, NULL) - t->an[a].source);
-			weight[a] = 1 / ((y / scale) * (y / scale) * fmax(off / y, 1e-3));
+			weight[a] = (t->an[a].k.column == LOOP_COLUMN ? LOOP_WEIGHT : 1) /
+				    ((y / scale) * (y / scale) * fmax(off / y, 1e-3));
 		}
 	}
 	for (size_t k = 0; k < nf; k++)

@@ -77,6 +77,21 @@ test_expect_success 'kernel-crc8: the bit loop'"'"'s arms get their counts too' 
 	test_cmp measured-crc8 transferred-crc8
 '
 
+test_expect_success 'micro-global: the inner loops'"'"' entries come from the source'"'"'s loops' '
+	# avr-gcc -Os leaves the outer loop nothing but counter updates and its for
+	# keyword, which the host build lacks: only the inner loops'"'"' entries (40 each,
+	# the host'"'"'s) tell 640 evaluations of their bodies from 40 runs of 16
+	# rather than 214 of 3
+	roi_link global -O0 -g "$CORPUS/micro-global.c" &&
+	./global &&
+	avr_cc -Os -fplugin="$AVR_PLUGIN" "$CORPUS/micro-global.c" -o global.elf &&
+	"$ROI" transfer -o global-transfer.roi global.elf ./global >out &&
+	roi_avr -o global-run.roi global.elf >/dev/null &&
+	fn_lines global-run.roi >measured-global &&
+	fn_lines global-transfer.roi >transferred-global &&
+	test_cmp measured-global transferred-global
+'
+
 test_expect_success 'a value counter whose column differs between the compilers matches by its line' '
 	roi_link bf -O0 -g "$CORPUS/kernel-block-float.c" &&
 	./bf &&
