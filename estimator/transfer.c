@@ -30,11 +30,12 @@ struct key {
 #define LOOP_COLUMN UINT_MAX
 
 /* How much a loop's entries count against a location's evaluations: a weak pull, which decides
- * only what no location does. Locations count what the source says; a loop's entries can differ
- * where one compiler rotated a loop that sometimes runs no iteration (its guard then keeps those
- * entries out) or distributed it into two. In micro-global at avr-gcc -Os nothing of the outer
- * loop's own code has a location the host build has, and the inner loops' bodies are evaluated
- * as often whether the loops are entered 40 times or 214: only the loops' entries tell. */
+ * only what no location does. In micro-global at avr-gcc -Os nothing of the outer loop's own code
+ * has a location the host build has, and the inner loops' bodies are evaluated as often whether
+ * the loops are entered 40 times or 214: only the loops' entries tell. The entries can differ
+ * (a rotated loop that sometimes runs no iteration is not entered then, its guard keeps it out,
+ * where the source's -O0 loop tests first; a distributed loop is two), so the weight stays weak
+ * in every round, where a location's grows as the result meets it. */
 #define LOOP_WEIGHT 1e-2
 
 static int key_cmp(const struct key *a, const struct key *b)
@@ -927,8 +928,9 @@ static void solve_target(struct transfer *t)
 			if (!t->an[a].in_source || t->an[a].value)
 				continue;
 			double y = fmax(t->an[a].source, 1), off = fabs(anchor_sum(t, a, NULL) - t->an[a].source);
-			weight[a] = (t->an[a].k.column == LOOP_COLUMN ? LOOP_WEIGHT : 1) /
-				    ((y / scale) * (y / scale) * fmax(off / y, 1e-3));
+			/* a loop's stays weak, however well the result meets it */
+			weight[a] = t->an[a].k.column == LOOP_COLUMN ? LOOP_WEIGHT / ((y / scale) * (y / scale))
+				    : 1 / ((y / scale) * (y / scale) * fmax(off / y, 1e-3));
 		}
 	}
 	for (size_t k = 0; k < nf; k++)
