@@ -16,6 +16,18 @@ roi_avr () { "$ROI" run --target avr --mcu atmega32u4 "$@"; }
 CORPUS=$TEST_DIRECTORY/../contrib/calibration
 # fn_lines PROFILE: its counter lines, what two profiles of one build must share
 fn_lines () { grep "^fn " "$1"; }
+# corpus_transfer NAME SOURCE OPT: the host -O0 run of SOURCE transferred onto its AVR OPT
+# firmware (the command's output in out), and the firmware's own run: fn lines in
+# transferred-NAME and measured-NAME
+corpus_transfer () {
+	roi_link "$1" -O0 -g "$2" &&
+	"./$1" &&
+	avr_cc "$3" -fplugin="$AVR_PLUGIN" "$2" -o "$1.elf" &&
+	"$ROI" transfer -o "$1-transfer.roi" "$1.elf" "./$1" >out &&
+	roi_avr -o "$1-run.roi" "$1.elf" >/dev/null &&
+	fn_lines "$1-run.roi" >"measured-$1" &&
+	fn_lines "$1-transfer.roi" >"transferred-$1"
+}
 
 cat >twice.c <<'CEOF'
 static inline int sq(int v) { return v * v; }
@@ -67,40 +79,22 @@ test_expect_success 'an AVR -O0 run transfers onto the -Os build of the same sou
 '
 
 test_expect_success 'kernel-crc8: the bit loop'"'"'s arms get their counts too' '
-	roi_link crc8 -O0 -g "$CORPUS/kernel-crc8.c" &&
-	./crc8 &&
-	avr_cc -Os -fplugin="$AVR_PLUGIN" "$CORPUS/kernel-crc8.c" -o crc8.elf &&
-	"$ROI" transfer -o crc8-transfer.roi crc8.elf ./crc8 >out &&
-	roi_avr -o crc8-run.roi crc8.elf >/dev/null &&
-	fn_lines crc8-run.roi >measured-crc8 &&
-	fn_lines crc8-transfer.roi >transferred-crc8 &&
+	corpus_transfer crc8 "$CORPUS/kernel-crc8.c" -Os &&
 	test_cmp measured-crc8 transferred-crc8
 '
 
 test_expect_success 'micro-global: the inner loops'"'"' entries come from the source'"'"'s loops' '
-	# avr-gcc -Os leaves the outer loop nothing but counter updates and its for
-	# keyword, which the host build lacks: only the inner loops'"'"' entries (40 each,
-	# the host'"'"'s) tell 640 evaluations of their bodies from 40 runs of 16
-	# rather than 214 of 3
-	roi_link global -O0 -g "$CORPUS/micro-global.c" &&
-	./global &&
-	avr_cc -Os -fplugin="$AVR_PLUGIN" "$CORPUS/micro-global.c" -o global.elf &&
-	"$ROI" transfer -o global-transfer.roi global.elf ./global >out &&
-	roi_avr -o global-run.roi global.elf >/dev/null &&
-	fn_lines global-run.roi >measured-global &&
-	fn_lines global-transfer.roi >transferred-global &&
+	# avr-gcc -Os leaves the outer loop no location the host build has (its test
+	# carries the for keyword'"'"'s): only the inner loops'"'"' entries (40 each, the
+	# host'"'"'s) tell 640 evaluations of their bodies from 40 runs of 16 rather
+	# than 214 of 3
+	corpus_transfer global "$CORPUS/micro-global.c" -Os &&
 	test_cmp measured-global transferred-global
 '
 
 test_expect_success 'a value counter whose column differs between the compilers matches by its line' '
-	roi_link bf -O0 -g "$CORPUS/kernel-block-float.c" &&
-	./bf &&
-	avr_cc -O0 -fplugin="$AVR_PLUGIN" "$CORPUS/kernel-block-float.c" -o bf.elf &&
-	"$ROI" transfer -o bf-transfer.roi bf.elf ./bf >out &&
+	corpus_transfer bf "$CORPUS/kernel-block-float.c" -O0 &&
 	test_grep " 6 of 6 value counters;" out &&
-	roi_avr -o bf-run.roi bf.elf >/dev/null &&
-	fn_lines bf-run.roi >measured-bf &&
-	fn_lines bf-transfer.roi >transferred-bf &&
 	test_cmp measured-bf transferred-bf
 '
 
