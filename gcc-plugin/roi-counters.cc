@@ -262,6 +262,25 @@ narrowest_amount (tree amount)
   return amount;
 }
 
+/* Whether STMT is a shift or rotate, whose value counter counts by its
+   amount, not a call's length.  */
+static bool
+shift_amount_p (roi_stmt stmt)
+{
+  if (!is_gimple_assign (stmt))
+    return false;
+  switch (gimple_assign_rhs_code (stmt))
+    {
+    case LSHIFT_EXPR:
+    case RSHIFT_EXPR:
+    case LROTATE_EXPR:
+    case RROTATE_EXPR:
+      return true;
+    default:
+      return false;
+    }
+}
+
 /* counters[idx] += AMOUNT just before STMT: a value counter adds up what
    its site ran with (the bits a shift moved, the bytes memcpy copied), so it
    wraps or, 16 bits wide, saturates like a block counter.  An AMOUNT that is
@@ -296,7 +315,20 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
   if (!is_gimple_val (amount))
     amount = force_gimple_operand_gsi (&gsi, amount, true, NULL_TREE, true, GSI_SAME_STMT);
   if (avr_asm_counters ())
-    amount = narrowest_amount (amount);
+    {
+      amount = narrowest_amount (amount);
+      /* A shift's amount is below 64 where the shift is defined (a 64-bit
+	 shift's passes below 15), and avr-gcc shifts by its low byte: the asm
+	 takes that byte, as the shift does, where the int's high byte is
+	 computed for nobody else (24 - off - w, in int since C promotes).  */
+      if (shift_amount_p (stmt) && INTEGRAL_TYPE_P (TREE_TYPE (amount))
+	  && (TYPE_PRECISION (TREE_TYPE (amount)) > 8 || !TYPE_UNSIGNED (TREE_TYPE (amount))))
+	{
+	  tree byte = make_ssa_name (unsigned_char_type_node);
+	  gsi_insert_before (&gsi, gimple_build_assign (byte, NOP_EXPR, amount), GSI_SAME_STMT);
+	  amount = byte;
+	}
+    }
   if (avr_asm_counters () && INTEGRAL_TYPE_P (TREE_TYPE (amount)) && TYPE_UNSIGNED (TREE_TYPE (amount))
       && (TYPE_PRECISION (TREE_TYPE (amount)) == 8 || TYPE_PRECISION (TREE_TYPE (amount)) == 16))
     {

@@ -784,17 +784,18 @@ CEOF
 # registers at -O0 and spilled at -Os. The counted mix saves the registers the plain one pushes,
 # and its four adds and two subtracts are counted.
 # C promotes a shift's amount to int; avr-gcc shifts by its byte. A value counter given the int
-# needs a zero-extended copy in two more registers: micro-shift-var's loop-invariant amounts,
-# kept so beside its own values, made main spill (65 frame accesses through Y at -Os, 166 at
-# -O2, where the plain build has 44). Given the byte it was widened from, the counted build
-# accesses the frame as often as the plain one.
+# needs it whole in two registers: micro-shift-var's loop-invariant amounts, kept so beside its
+# own values, made main spill (65 frame accesses through Y at -Os, 166 at -O2, where the plain
+# build has 44), and kernel-time-convert's, int arithmetic (n % 5 * 2), 180 for 172. Given the
+# byte the shift takes, the counted build accesses the frame as often as the plain one.
 frame_accesses () { avr-objdump -d "$1" | awk "/<main>:/,/^\$/" | grep -cE "(ldd|std).*Y\+|(ld|st)[[:space:]].*Y\$|, Y\$"; }
 test_expect_success 'a shift amount'"'"'s count takes the byte the shift takes, not the int C made of it' '
-	for prog in micro-shift-var kernel-block-float; do
+	for case in -Os:micro-shift-var -Os:kernel-block-float -Os:kernel-time-convert -O2:kernel-block-float; do
+		opt=${case%%:*} prog=${case#*:} &&
 		src="$TEST_DIRECTORY/../contrib/calibration/$prog.c" &&
-		avr_cc -Os "$src" -o plain.elf &&
-		avr_cc -Os -fplugin="$AVR_PLUGIN" "$src" -o counted.elf &&
-		test_equal "$(frame_accesses plain.elf)" "$(frame_accesses counted.elf)" "$prog: frame accesses in main" ||
+		avr_cc $opt "$src" -o plain.elf &&
+		avr_cc $opt -fplugin="$AVR_PLUGIN" "$src" -o counted.elf &&
+		test_equal "$(frame_accesses plain.elf)" "$(frame_accesses counted.elf)" "$opt $prog: frame accesses in main" ||
 		return 1
 	done
 '
