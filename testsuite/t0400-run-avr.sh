@@ -783,6 +783,20 @@ CEOF
 # counter through __tmp_reg__, with one scratch register, where GIMPLE arithmetic took callee-saved
 # registers at -O0 and spilled at -Os. The counted mix saves the registers the plain one pushes,
 # and its four adds and two subtracts are counted.
+test_expect_success 'a float add'"'"'s count takes none of the registers the program saves' '
+	for opt in -O0 -Os; do
+		avr_cc $opt -S mix.c -o mix.s &&
+		pushes=$(awk "/^mix:/,/ret/" mix.s | grep -c "^	push") &&
+		avr_cc $opt -fplugin="$AVR_PLUGIN" mix.c -o mix.elf &&
+		test_equal "$pushes" "$(avr_unit mix.elf | jq ".functions[] | select(.name == \"mix\") | .saved")" \
+			"$opt registers saved" &&
+		roi_avr mix.elf >/dev/null &&
+		"$ROI" estimate --json mix.elf >mix.json &&
+		test_equal 6 "$(($(op_count mix.json add f32) + $(op_count mix.json sub f32)))" \
+			"$opt float adds and subtracts" || return 1
+	done
+'
+
 # C promotes a shift's amount to int; avr-gcc shifts by its byte. A value counter given the int
 # needs it whole in two registers: micro-shift-var's loop-invariant amounts, kept so beside its
 # own values, made main spill (65 frame accesses through Y at -Os, 166 at -O2, where the plain
@@ -797,20 +811,6 @@ test_expect_success 'a shift amount'"'"'s count takes the byte the shift takes, 
 		avr_cc $opt -fplugin="$AVR_PLUGIN" "$src" -o counted.elf &&
 		test_equal "$(frame_accesses plain.elf)" "$(frame_accesses counted.elf)" "$opt $prog: frame accesses in main" ||
 		return 1
-	done
-'
-
-test_expect_success 'a float add'"'"'s count takes none of the registers the program saves' '
-	for opt in -O0 -Os; do
-		avr_cc $opt -S mix.c -o mix.s &&
-		pushes=$(awk "/^mix:/,/ret/" mix.s | grep -c "^	push") &&
-		avr_cc $opt -fplugin="$AVR_PLUGIN" mix.c -o mix.elf &&
-		test_equal "$pushes" "$(avr_unit mix.elf | jq ".functions[] | select(.name == \"mix\") | .saved")" \
-			"$opt registers saved" &&
-		roi_avr mix.elf >/dev/null &&
-		"$ROI" estimate --json mix.elf >mix.json &&
-		test_equal 6 "$(($(op_count mix.json add f32) + $(op_count mix.json sub f32)))" \
-			"$opt float adds and subtracts" || return 1
 	done
 '
 
