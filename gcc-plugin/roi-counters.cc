@@ -235,6 +235,14 @@ roi_counter_increment (basic_block bb, tree counters, unsigned idx)
 		     GSI_SAME_STMT);
 }
 
+/* Whether insert_avr_add takes an amount of TYPE: unsigned, of 8 or 16 bits.  */
+static bool
+avr_add_type_p (const_tree type)
+{
+  return INTEGRAL_TYPE_P (type) && TYPE_UNSIGNED (type)
+	 && (TYPE_PRECISION (type) == 8 || TYPE_PRECISION (type) == 16);
+}
+
 /* AMOUNT, or the unsigned value it was widened from, the same number: C
    promotes a shift's amount to int, (int) s for a uint8_t s, while avr-gcc
    shifts by the byte s itself.  Given the int, the asm needs a zero-extended
@@ -250,12 +258,10 @@ narrowest_amount (tree amount)
       if (!is_gimple_assign (def) || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (def)))
 	break;
       tree from = gimple_assign_rhs1 (def);
-      /* (of 8 or 16 bits, the asm's: a bool's one bit would take the
-	 32-bit load-add-store instead) */
-      if (TREE_CODE (from) != SSA_NAME
-	  || !INTEGRAL_TYPE_P (TREE_TYPE (from)) || !TYPE_UNSIGNED (TREE_TYPE (from))
-	  || TYPE_PRECISION (TREE_TYPE (from)) > TYPE_PRECISION (TREE_TYPE (amount))
-	  || (TYPE_PRECISION (TREE_TYPE (from)) != 8 && TYPE_PRECISION (TREE_TYPE (from)) != 16))
+      /* (one the asm takes: a bool's one bit would take the 32-bit
+	 load-add-store instead) */
+      if (TREE_CODE (from) != SSA_NAME || !avr_add_type_p (TREE_TYPE (from))
+	  || TYPE_PRECISION (TREE_TYPE (from)) > TYPE_PRECISION (TREE_TYPE (amount)))
 	break;
       amount = from;
     }
@@ -328,12 +334,11 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
 	  gsi_insert_before (&gsi, gimple_build_assign (byte, NOP_EXPR, amount), GSI_SAME_STMT);
 	  amount = byte;
 	}
-    }
-  if (avr_asm_counters () && INTEGRAL_TYPE_P (TREE_TYPE (amount)) && TYPE_UNSIGNED (TREE_TYPE (amount))
-      && (TYPE_PRECISION (TREE_TYPE (amount)) == 8 || TYPE_PRECISION (TREE_TYPE (amount)) == 16))
-    {
-      insert_avr_add (&gsi, ref, amount);
-      return;
+      if (avr_add_type_p (TREE_TYPE (amount)))
+	{
+	  insert_avr_add (&gsi, ref, amount);
+	  return;
+	}
     }
   tree value = make_ssa_name (type);
   gsi_insert_before (&gsi, gimple_build_assign (value, NOP_EXPR, amount), GSI_SAME_STMT);

@@ -83,6 +83,11 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
       if (!JUMP_P (insn) || !simplejump_p (insn) || RESERVED_LOCATION_P (last)
 	  || BLOCK_FOR_INSN (insn) != walk.counter_bb)
 	continue;
+      /* A jump over nothing but counter updates (an arm's past the counter
+	 of the edge that skips it, a block of the counted build alone) is
+	 no jump in the uncounted code, where the arm falls through.  */
+      if (optimize && roi_block_walk_skips_counters_only (&walk, insn))
+	continue;
       unsigned at_block = walk.block;
       /* A block of the counter update and the jump alone is, optimising, a
 	 forwarder GCC removes from the uncounted code: a branch to it goes
@@ -90,11 +95,6 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
 	 with its jump (a then-arm's jump back to its loop's condition, where
 	 the latch holds nothing but the counter).  At -O0 GCC keeps a jump
 	 whose line differs from its target's.  */
-      /* A jump over nothing but counter updates (an arm's past the counter
-	 of the edge that skips it, a block of the counted build alone) is
-	 no jump in the uncounted code, where the arm falls through.  */
-      if (optimize && roi_block_walk_skips_counters_only (&walk, insn))
-	continue;
       if (!busy && optimize)
 	{
 	  if (!falls_in)
