@@ -38,6 +38,11 @@ struct key {
  * in every round, where a location's grows as the result meets it. */
 #define LOOP_WEIGHT 1e-2
 
+static bool is_loop(const struct key *k)
+{
+	return k->column == LOOP_COLUMN;
+}
+
 static int key_cmp(const struct key *a, const struct key *b)
 {
 	int c = strcmp(a->file, b->file);
@@ -659,7 +664,7 @@ static int collect_target(struct transfer *t, struct roi_err *err)
 		if (r->value) {
 			t->st->values += j - i;
 			t->st->values_matched += e ? j - i : 0;
-		} else if (r->k.column != LOOP_COLUMN) {
+		} else if (!is_loop(&r->k)) {
 			t->st->locations++;
 			t->st->matched += e != NULL;
 		}
@@ -851,7 +856,7 @@ static void find_disagreements(struct transfer *t)
 {
 	for (size_t a = 0; a < t->nan; a++) {
 		const struct anchor *an = &t->an[a];
-		if (!an->in_source || an->value || an->k.column == LOOP_COLUMN)
+		if (!an->in_source || an->value || is_loop(&an->k))
 			continue;
 		double sum = anchor_sum(t, a, NULL), off = fabs(sum - an->source), rel = off / fmax(an->source, 1);
 		if (off <= 1 || off <= 0.01 * an->source)
@@ -862,6 +867,16 @@ static void find_disagreements(struct transfer *t)
 				 an->k.line, an->k.column, an->source, sum);
 		}
 	}
+}
+
+/* The weight of anchor an's row, with counts in units of SCALE, when the result misses it by REL
+ * of its evaluations (1 before the first round): relative errors, reweighted towards the least
+ * absolute relative error; a loop's stays weak, however well the result meets it. */
+static double anchor_weight(const struct anchor *an, double scale, double rel)
+{
+	double y = fmax(an->source, 1) / scale;
+
+	return is_loop(&an->k) ? LOOP_WEIGHT / (y * y) : 1 / (y * y * fmax(rel, 1e-3));
 }
 
 /* Solves function after function (Gauss-Seidel: each with the others' latest counts), round after
@@ -893,10 +908,8 @@ static void solve_target(struct transfer *t)
 	double scale = 1, *weight = roi_xrealloc(NULL, t->nan + 1, sizeof *weight);
 	for (size_t a = 0; a < t->nan; a++)
 		scale = fmax(scale, t->an[a].source);
-	for (size_t a = 0; a < t->nan; a++) {
-		double f = fmax(t->an[a].source, 1) / scale;
-		weight[a] = (t->an[a].k.column == LOOP_COLUMN ? LOOP_WEIGHT : 1) / (f * f);
-	}
+	for (size_t a = 0; a < t->nan; a++)
+		weight[a] = anchor_weight(&t->an[a], scale, 1);
 	struct system *sys = roi_xrealloc(NULL, nf + 1, sizeof *sys);
 	for (size_t k = 0; k < nf; k++)
 		build_system(t, k, &lists.list[lists.off[k]], lists.n[k], &sys[k]);
@@ -927,10 +940,8 @@ static void solve_target(struct transfer *t)
 		for (size_t a = 0; a < t->nan; a++) {
 			if (!t->an[a].in_source || t->an[a].value)
 				continue;
-			double y = fmax(t->an[a].source, 1), off = fabs(anchor_sum(t, a, NULL) - t->an[a].source);
-			/* a loop's stays weak, however well the result meets it */
-			weight[a] = t->an[a].k.column == LOOP_COLUMN ? LOOP_WEIGHT / ((y / scale) * (y / scale))
-				    : 1 / ((y / scale) * (y / scale) * fmax(off / y, 1e-3));
+			double off = fabs(anchor_sum(t, a, NULL) - t->an[a].source);
+			weight[a] = anchor_weight(&t->an[a], scale, off / fmax(t->an[a].source, 1));
 		}
 	}
 	for (size_t k = 0; k < nf; k++)
