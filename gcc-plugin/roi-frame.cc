@@ -34,6 +34,15 @@ saved_registers (void)
   return n;
 }
 
+/* ,"NAME":ROWS appended to MEMBERS, unless ROWS is empty (the common case,
+   left out).  */
+static void
+add_member_unless_empty (struct roi_buf *members, const char *name, const struct roi_buf *rows)
+{
+  if (strcmp (rows->text, "[]") != 0)
+    roi_buf_printf (members, ",\"%s\":%s", name, rows->text);
+}
+
 static unsigned int
 roi_frame_execute (function *fun)
 {
@@ -46,13 +55,9 @@ roi_frame_execute (function *fun)
   roi_jumps_describe (nblocks, &tables, &jumps);
   struct roi_buf members = { NULL, 0, 0 };
   roi_buf_printf (&members, ",\"spills\":%s", spills.text);
-  if (strcmp (far.text, "[]") != 0)
-    roi_buf_printf (&members, ",\"far\":%s", far.text);
-  if (strcmp (adjust.text, "[]") != 0)
-    roi_buf_printf (&members, ",\"adjust\":%s", adjust.text);
-  /* (none: the common case, left out) */
-  if (strcmp (tables.text, "[]") != 0)
-    roi_buf_printf (&members, ",\"tables\":%s", tables.text);
+  add_member_unless_empty (&members, "far", &far);
+  add_member_unless_empty (&members, "adjust", &adjust);
+  add_member_unless_empty (&members, "tables", &tables);
   roi_buf_printf (&members, ",\"jumps\":%s", jumps.text);
   roi_meta_set_frame (fun->decl, saved_registers (), roi_frame_size (), members.text);
   free (spills.text);
