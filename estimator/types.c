@@ -13,7 +13,7 @@ const char *const roi_kinds[] = {
 	"lognot", "logand", "logor", "logxor", "eq", "ne", "lt", "le", "gt", "ge",
 	"unord", "ord", "uneq", "unlt", "unle", "ungt", "unge", "ltgt",
 	"conv", "move", "load", "store", "copy", "addr", "ptradd", "ptrdiff", "select", "fma",
-	"br", "switch", "call", "ret", "asm", "vec", "other", "steps", "bytes", "save", "frame", "index", "spill", "far", "adjust", "jump", NULL,
+	"br", "switch", "call", "ret", "asm", "vec", "other", "steps", "qbits", "bytes", "save", "frame", "index", "spill", "far", "adjust", "jump", NULL,
 };
 
 const char *const roi_type_names[] = {

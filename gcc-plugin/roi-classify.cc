@@ -989,10 +989,78 @@ roi_float_add_operands (roi_stmt stmt, tree *a, tree *b)
   return true;
 }
 
+/* A division of 16 or 32 bits is a loop of one step per bit on an 8-bit
+   core (avr's __udivmodhi4 and __udivmodsi4, which the signed ones call),
+   and a step that subtracts, one that makes a 1 bit of the quotient, costs
+   more than one that does not: in simavr 1 cycle at 16 bits, 3 at 32 (u32
+   0xffffffff / 1 takes 96 cycles more than 1 / 2, 100 / 7 nine).  Not a
+   division by a power of two (a shift), nor the second of a quotient and
+   remainder of the same operands (the first's call returns both).  8-bit
+   divisions cost the same whatever their operands; a 64-bit one (avr's
+   __udivmod64) skips the quotient's leading zero bytes, then takes 34 cycles
+   a bit, 8 more for a 1: its magnitude more than its 1 bits.  */
+bool
+roi_division_quotient (roi_stmt stmt, tree *quotient, bool *before)
+{
+  tree lhs, type, a, b;
+  *before = false;
+  if (roi_divmod_call_p (stmt) && (lhs = gimple_call_lhs (stmt))
+      && TREE_CODE (TREE_TYPE (lhs)) == COMPLEX_TYPE)
+    {
+      /* GCC 7 on: a quotient and remainder in one internal call
+	 (classify_call), the quotient its result's real part */
+      type = TREE_TYPE (TREE_TYPE (lhs));
+      a = gimple_call_arg (stmt, 0);
+      b = gimple_call_arg (stmt, 1);
+      *quotient = fold_build1 (REALPART_EXPR, type, lhs);
+    }
+  else if (is_gimple_assign (stmt)
+	   && (gimple_assign_rhs_code (stmt) == TRUNC_DIV_EXPR
+	       || gimple_assign_rhs_code (stmt) == TRUNC_MOD_EXPR))
+    {
+      lhs = gimple_assign_lhs (stmt);
+      type = TREE_TYPE (lhs);
+      a = gimple_assign_rhs1 (stmt);
+      b = gimple_assign_rhs2 (stmt);
+      if (divmod_paired (stmt))
+	return false;
+      /* a remainder's quotient computed just before it, as a program's own
+	 quotient and remainder are written, which GCC computes with the same
+	 call or instruction */
+      *before = gimple_assign_rhs_code (stmt) == TRUNC_MOD_EXPR;
+      *quotient = *before ? fold_build2 (TRUNC_DIV_EXPR, type, a, b) : lhs;
+    }
+  else
+    return false;
+  return INTEGRAL_TYPE_P (type) && TYPE_PRECISION (type) >= 16 && TYPE_PRECISION (type) <= 32
+	 && !multiplier_log2 (b) && !(TREE_CODE (b) == INTEGER_CST && is_negative_pow2 (b))
+	 && TREE_CODE (lhs) == SSA_NAME && !stmt_ends_bb_p (stmt)
+	 && !(TREE_CODE (a) == INTEGER_CST && TREE_CODE (b) == INTEGER_CST);
+}
+
+tree
+roi_quotient_magnitude (tree quotient)
+{
+  tree type = TREE_TYPE (quotient);
+  if (!TYPE_UNSIGNED (type))
+    quotient = fold_build1 (ABS_EXPR, type, quotient);
+  return fold_convert (unsigned_type_for (type), quotient);
+}
+
 bool
 roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
 {
   memset (op, 0, sizeof *op);
+  /* a division's quotient, whose 1 bits roi_counter_add counts; one routine
+     per width for signed and unsigned alike, whatever the divisor: the key is
+     the width's unsigned type */
+  bool before;
+  if (roi_division_quotient (stmt, amount, &before))
+    {
+      op->kind = "qbits";
+      op->type = unsigned_type_for (TREE_TYPE (*amount));
+      return true;
+    }
   if (is_gimple_assign (stmt))
     {
       enum tree_code code = gimple_assign_rhs_code (stmt);

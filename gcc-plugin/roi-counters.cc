@@ -192,6 +192,104 @@ insert_avr_float_passes (gimple_stmt_iterator *gsi, tree ref, tree a, tree b)
   gsi_insert_before (gsi, asm_stmt, GSI_SAME_STMT);
 }
 
+/* Whether the division routines' copies fit the core (roi-divide.cc): not
+   the reduced one of avrtiny, which has no r0 to r15 (GCC marks them fixed
+   there), whose libgcc divides in other registers.  By that fact rather
+   than by the -mmcu option, which the plugin has no target-independent way
+   to read.  */
+static bool
+avr_division_routines_fit (void)
+{
+  int r2 = decode_reg_name ("r2");
+  return r2 >= 0 && !fixed_regs[r2];
+}
+
+/* Where to read the steps of the division STMT: after the statement that
+   expands it.  GCC expands a value used once, in the same block, where it is
+   used (temporary expression replacement), so a division whose quotient
+   feeds an addition that feeds a store is computed at the store: the chain
+   of single uses ends there, and the read goes after it.  Following the
+   chain further than GCC would is harmless, the count waits; an asm that
+   used the quotient would keep it computed where it is written, and the
+   program's values around it spilled (micro-div32's main accessed the
+   frame 82 times where the uncounted build does 46).  A chain that ends in
+   the block's branch, switch or return, which no asm can follow, is read
+   before it, with the value that statement uses as the asm's input, which
+   is computed there anyway.  Returns the statement to insert after, or
+   before when *BEFORE is set, and in *INPUT that value.  */
+static roi_stmt
+division_read_point (roi_stmt stmt, bool *before, tree *input)
+{
+  roi_stmt cur = stmt;
+  *before = false;
+  *input = NULL_TREE;
+  while (is_gimple_assign (cur))
+    {
+      tree lhs = gimple_assign_lhs (cur);
+      use_operand_p use_p;
+      roi_stmt use;
+      if (TREE_CODE (lhs) != SSA_NAME || !single_imm_use (lhs, &use_p, &use)
+	  || gimple_bb (use) != gimple_bb (stmt) || gimple_code (use) == GIMPLE_PHI)
+	break;
+      if (stmt_ends_bb_p (use))
+	{
+	  *before = true;
+	  /* (a scalar in registers: what an asm input can take) */
+	  if (INTEGRAL_TYPE_P (TREE_TYPE (lhs)) || POINTER_TYPE_P (TREE_TYPE (lhs))
+	      || SCALAR_FLOAT_TYPE_P (TREE_TYPE (lhs)))
+	    *input = lhs;
+	  return use;
+	}
+      cur = use;
+    }
+  if (stmt_ends_bb_p (cur))
+    *before = true;
+  return cur;
+}
+
+/* counters[idx] += the steps that subtracted in the division STMT of
+   QUOTIENT's width, on AVR, where the division routines count them
+   themselves (roi-divide.cc, a byte per width): an asm where the division has
+   been computed (division_read_point) adds that byte to the counter's low
+   byte through __zero_reg__, clears both and carries on.  It takes no register.  Nothing
+   clears the byte before the division: a division that another pass moved
+   before such an asm would lose its steps, one the program calls outside a
+   counted site (code built without roi) gives them to the next site read.
+   A popcount of the quotient at the site would keep the quotient in
+   registers a remainder's code does not have.  The asm's first operand is
+   the counter's address, as every counter asm's (roi_block_walk_counter).  */
+static void
+insert_avr_division_steps (roi_stmt stmt, tree ref, tree quotient)
+{
+  static char text[2][1024];
+  bool wide = TYPE_PRECISION (TREE_TYPE (quotient)) > 16;
+  char *t = text[wide];
+  if (!t[0])
+    {
+      const char *steps = wide ? ROI_DIVISION_STEPS_32 : ROI_DIVISION_STEPS_16;
+      size_t n = snprintf (t, sizeof text[0],
+			   "lds __zero_reg__,%s\n\tlds __tmp_reg__,%%0+0\n\t"
+			   "add __tmp_reg__,__zero_reg__\n\tclr __zero_reg__\n\t"
+			   "sts %%0+0,__tmp_reg__\n\tsts %s,__zero_reg__", steps, steps);
+      avr_carry_on (t, sizeof text[0], n, 0, 1, "brcc", 1);
+    }
+  bool before;
+  tree input;
+  roi_stmt at = division_read_point (stmt, &before, &input);
+  vec<tree, va_gc> *inputs = NULL;
+  asm_operand (&inputs, "i", build_fold_addr_expr (ref));
+  if (input)
+    asm_operand (&inputs, "r", input);
+  gasm *read = gimple_build_asm_vec (t, inputs, NULL, NULL, NULL);
+  gimple_asm_set_volatile (read, true);
+  gimple_stmt_iterator gsi = gsi_for_stmt (at);
+  if (before)
+    gsi_insert_before (&gsi, read, GSI_SAME_STMT);
+  else
+    gsi_insert_after (&gsi, read, GSI_NEW_STMT);
+  roi_divide_routines_used = true;
+}
+
 /* counters[idx] += 1 at the start of BB, after its labels.  A plain
    load-add-store unless -fplugin-arg-roi-atomic asked for a relaxed atomic
    add; 16-bit counters saturate at 65535 instead of wrapping, so the
@@ -305,7 +403,26 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
       insert_avr_float_passes (&gsi, ref, a, b);
       return;
     }
-  if (is_gimple_call (stmt) && amount == gimple_call_lhs (stmt))
+  tree quotient;
+  bool before;
+  if (roi_division_quotient (stmt, &quotient, &before))
+    {
+      if (avr_asm_counters () && avr_division_routines_fit ())
+	{
+	  insert_avr_division_steps (stmt, ref, quotient);
+	  return;
+	}
+      /* Elsewhere the popcount of the quotient's magnitude, after STMT.  */
+      if (before)
+	quotient = force_gimple_operand_gsi (&gsi, quotient, true, NULL_TREE, true,
+					     GSI_SAME_STMT);
+      gsi_next (&gsi);
+      quotient = force_gimple_operand_gsi (&gsi, roi_quotient_magnitude (quotient), true,
+					   NULL_TREE, true, GSI_SAME_STMT);
+      amount = build_call_expr (builtin_decl_explicit (BUILT_IN_POPCOUNTL), 1,
+				fold_convert (long_unsigned_type_node, quotient));
+    }
+  else if (is_gimple_call (stmt) && amount == gimple_call_lhs (stmt))
     {
       gsi_next (&gsi);
       if (!is_gimple_val (amount))

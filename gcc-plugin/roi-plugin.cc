@@ -148,6 +148,7 @@ on_finish_unit (void *, void *)
   if (roi_opts.block_lines)
     return;
   roi_meta_emit ();
+  roi_divide_emit_routines ();
 }
 
 /* The plugin's RTL passes: GCC's pass boilerplate once, around a function

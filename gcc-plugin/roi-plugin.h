@@ -112,14 +112,23 @@ void roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx);
 bool roi_dead_stmt (roi_stmt stmt);
 /* A statement whose cost grows with a run-time value: a shift or rotate by a
    variable amount (an AVR loop per bit), a single-precision add or subtract
-   (the alignment of its operands' mantissas), memcpy, memmove, memset or
-   memcmp of a length, strlen (the length it returns).  Fills OP ("steps" or
-   "bytes") and *AMOUNT, the value to add up in a counter of its own
-   (docs/formats.md, "Value counters").  */
+   (the alignment of its operands' mantissas), a division (its quotient's 1
+   bits), memcpy, memmove, memset or memcmp of a length, strlen (the length
+   it returns).  Fills OP ("steps", "qbits" or "bytes") and *AMOUNT, the
+   value to add up in a counter of its own (docs/formats.md, "Value
+   counters").  */
 bool roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount);
 /* Whether STMT is a single-precision add or subtract (a value site: its
    alignment passes), and its operands.  */
 bool roi_float_add_operands (roi_stmt stmt, tree *a, tree *b);
+/* Whether STMT is an integer division or remainder of 16 or 32 bits (a
+   value site: its quotient's 1 bits, the steps of the division routine that
+   subtract), and *QUOTIENT: an expression of STMT's result to evaluate after
+   it, or, *BEFORE set, of its operands to evaluate just before it (a
+   remainder's quotient).  */
+bool roi_division_quotient (roi_stmt stmt, tree *quotient, bool *before);
+/* A quotient's magnitude, unsigned: its 1 bits are the steps that subtract.  */
+tree roi_quotient_magnitude (tree quotient);
 
 /* A value site of the function being instrumented and its counter.  */
 struct roi_value_site
@@ -167,6 +176,16 @@ void roi_counter_increment (basic_block bb, tree counters, unsigned idx);
 void roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount);
 void roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n, tree counters);
 void roi_constructor_create (void);
+
+/* ---- roi-divide.cc ---- */
+/* The bytes AVR's counting division routines add their subtracting steps
+   to: __udivmodhi4's, __udivmodsi4's (the signed ones call them).  */
+#define ROI_DIVISION_STEPS_16 "__roi_div16_steps"
+#define ROI_DIVISION_STEPS_32 "__roi_div32_steps"
+/* Whether a division site of this unit takes the counting routines.  */
+extern bool roi_divide_routines_used;
+/* Their text into the unit's assembly, once, if it has such a site.  */
+void roi_divide_emit_routines (void);
 
 /* ---- roi-frame.cc ---- */
 opt_pass *roi_make_frame_pass (void);

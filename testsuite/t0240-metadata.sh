@@ -338,6 +338,23 @@ test_expect_success 'value counters add up shift amounts and memory lengths' '
 	values_by_hand values2.json
 '
 
+# programs/divisions.c by hand, in the host's 32-bit int: a16 / b16 (16666, 5 one bits) and
+# a16 % c16 (quotient 50, 3) are unsigned short divisions, C's int promotion undone by GCC; s16 %
+# t16 (-4285, 7 in magnitude) is an int one, beside a32 % b32 (0xffffffff, 32), s32 / t32 (-142857,
+# 7) and x / d with x % d (429496729, 15), which GCC computes at once when optimising (GCC 12: one
+# .DIVMOD) and twice at -O0; three turns. The 8- and 64-bit divisions are not counted.
+test_expect_success 'value counters add up the 1 bits of 16- and 32-bit quotients' '
+	roi_link divisions -O0 "$TEST_DIRECTORY/programs/divisions.c" && ./divisions &&
+	"$ROI" estimate --json divisions >div0.json &&
+	test_equal 24 "$(op_count div0.json qbits u16)" "-O0 16-bit quotient bits" &&
+	test_equal 228 "$(op_count div0.json qbits u32)" "-O0 32-bit quotient bits" &&
+	rm -f divisions.roi && roi_link divisions -O2 "$TEST_DIRECTORY/programs/divisions.c" && ./divisions &&
+	"$ROI" estimate --json divisions >div2.json &&
+	test_equal 24 "$(op_count div2.json qbits u16)" "-O2 16-bit quotient bits" &&
+	test_equal 183 "$(op_count div2.json qbits u32)" "-O2 32-bit quotient bits" &&
+	test_equal 0 "$(op_count div2.json qbits u64)" "64-bit divisions"
+'
+
 test_expect_success 'value counters with 16-bit and with atomic counters' '
 	rm -f values.roi &&
 	roi_link values -O0 -fplugin-arg-roi-counter-bits=16 "$TEST_DIRECTORY/programs/values.c" && ./values &&
