@@ -1034,7 +1034,39 @@ def derive(arch, tmp, trace=None):
     rows.append(float_alignment_pass(T, tmp) if arch == 'avr' else dict(
         kind='steps', type='f32', cycles=0.0,
         note='none: VADD.F32/VSUB.F32 align in hardware, the same cycles whatever the exponents'))
+    rows.extend(division_steps(T, tmp) if arch == 'avr' else [dict(
+        kind='qbits', type=t, cycles=0.0,
+        note='none: UDIV and SDIV in hardware, 2 to 12 cycles by the operands\' magnitudes, not by '
+             'the quotient\'s 1 bits') for t in ('u16', 'u32')])
     return T, without_index_scaling(t, rows)
+
+
+def division_steps(T, tmp):
+    """The "qbits" entries of u16 and u32: one step of __udivmodhi4's or __udivmodsi4's loop that
+    subtracts the divisor (a 1 bit of the quotient) beyond one that does not, which the plugin counts
+    per division (roi-divide.cc). Measured in simavr: a / 1 a hundred times for a of 0 .. W one bits,
+    the slope of the cycles against the bits (least squares); the div and mod entries are the
+    routines' path of a quotient of none."""
+    rows = []
+    for width, ctype in ((16, 'unsigned int'), (32, 'unsigned long')):
+        xs, ys = [], []
+        for bits in range(width + 1):
+            c = os.path.join(tmp, 'divsteps-%d-%d.c' % (width, bits))
+            elf = c[:-2] + '.elf'
+            with open(c, 'w') as f:
+                f.write('volatile %s x = %#xUL, y = 1, r;\n'
+                        'int main(void) { for (unsigned char i = 0; i < 100; i++) r = x / y; return 0; }\n'
+                        % (ctype, (1 << bits) - 1))
+            run(T.t['cc'] + [c, '-o', elf])
+            xs.append(bits)
+            ys.append(simavr_cycles(elf) / 100.0)
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+        rows.append(dict(kind='qbits', type='u%d' % width, cycles=round(slope, 1),
+                         note='one step of __udivmod%s4 that subtracts (a 1 bit of the quotient): the slope '
+                              'of simavr\'s cycles for x / 1 against the 1 bits of x, 0 .. %d'
+                              % ('hi' if width == 16 else 'si', width)))
+    return rows
 
 
 def alignment_passes(d):
