@@ -1041,6 +1041,12 @@ def derive(arch, tmp, trace=None):
     return T, without_index_scaling(t, rows)
 
 
+def slope(xs, ys):
+    """The least-squares slope of ys over xs: simavr's cycles per unit of a counted value."""
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
 def division_steps(T, tmp):
     """The "qbits" entries of u16 and u32: one step of __udivmodhi4's or __udivmodsi4's loop that
     subtracts the divisor (a 1 bit of the quotient) beyond one that does not, which the plugin counts
@@ -1060,9 +1066,7 @@ def division_steps(T, tmp):
             run(T.t['cc'] + [c, '-o', elf])
             xs.append(bits)
             ys.append(simavr_cycles(elf) / 100.0)
-        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-        rows.append(dict(kind='qbits', type='u%d' % width, cycles=round(slope, 1),
+        rows.append(dict(kind='qbits', type='u%d' % width, cycles=round(slope(xs, ys), 1),
                          note='one step of __udivmod%s4 that subtracts (a 1 bit of the quotient): the slope '
                               'of simavr\'s cycles for x / 1 against the 1 bits of x, 0 .. %d'
                               % ('hi' if width == 16 else 'si', width)))
@@ -1090,9 +1094,7 @@ def float_alignment_pass(T, tmp):
         run(T.t['cc'] + [c, '-o', elf])
         xs.append(alignment_passes(d))
         ys.append(simavr_cycles(elf) / 100.0)
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-    return dict(kind='steps', type='f32', cycles=round(slope, 1),
+    return dict(kind='steps', type='f32', cycles=round(slope(xs, ys), 1),
                 note='one pass (a byte or a bit) of __addsf3\'s alignment of the smaller mantissa: the '
                      'slope of simavr\'s cycles for 1.5 + 1.5 / 2^d, d = 0 .. 32, against the passes')
 
