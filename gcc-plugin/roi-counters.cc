@@ -231,6 +231,14 @@ division_read_point (roi_stmt stmt, bool *before, tree *input)
       if (TREE_CODE (lhs) != SSA_NAME || !single_imm_use (lhs, &use_p, &use)
 	  || gimple_bb (use) != gimple_bb (stmt) || gimple_code (use) == GIMPLE_PHI)
 	break;
+      /* (not optimising, GCC replaces only within one location and scope:
+	 read on the division's line, where the rows at -O0 put its cycles,
+	 not at a later line's where another division's read would take its
+	 steps) */
+      if ((!optimize || optimize_debug)
+	  && (LOCATION_LOCUS (gimple_location (use)) != LOCATION_LOCUS (gimple_location (cur))
+	      || LOCATION_BLOCK (gimple_location (use)) != LOCATION_BLOCK (gimple_location (cur))))
+	break;
       if (stmt_ends_bb_p (use))
 	{
 	  *before = true;
