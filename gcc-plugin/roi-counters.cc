@@ -208,15 +208,16 @@ avr_division_routines_fit (void)
    expands it.  GCC expands a value used once, in the same block, where it is
    used (temporary expression replacement), so a division whose quotient
    feeds an addition that feeds a store is computed at the store: the chain
-   of single uses ends there, and the read goes after it.  Following the
-   chain further than GCC would is harmless, the count waits; an asm that
-   used the quotient would keep it computed where it is written, and the
-   program's values around it spilled (micro-div32's main accessed the
-   frame 82 times where the uncounted build does 46).  A chain that ends in
-   the block's branch, switch or return, which no asm can follow, is read
-   before it, with the value that statement uses as the asm's input, which
-   is computed there anyway.  Returns the statement to insert after, or
-   before when *BEFORE is set, and in *INPUT that value.  */
+   of single uses ends there, and the read goes after it.  A read further on
+   than GCC's expansion loses no step, they wait, but may take a later
+   division's with its own.  An asm that used the quotient would keep it
+   computed where it is written, and the program's values around it
+   spilled (micro-div32's main accessed the frame 82 times where the
+   uncounted build does 46).  A chain that ends in the block's branch,
+   switch or return, which no asm can follow, is read before it, with the
+   value that statement uses as the asm's input, which is computed there
+   anyway.  Returns the statement to insert after, or before when *BEFORE is
+   set, and in *INPUT that value.  */
 static roi_stmt
 division_read_point (roi_stmt stmt, bool *before, tree *input)
 {
@@ -250,22 +251,18 @@ division_read_point (roi_stmt stmt, bool *before, tree *input)
 	}
       cur = use;
     }
-  if (stmt_ends_bb_p (cur))
-    *before = true;
   return cur;
 }
 
 /* counters[idx] += the steps that subtracted in the division STMT of
    QUOTIENT's width, on AVR, where the division routines count them
-   themselves (roi-divide.cc, a byte per width): an asm where the division has
-   been computed (division_read_point) adds that byte to the counter's low
-   byte through __zero_reg__, clears both and carries on.  It takes no register.  Nothing
-   clears the byte before the division: a division that another pass moved
-   before such an asm would lose its steps, one the program calls outside a
-   counted site (code built without roi) gives them to the next site read.
-   A popcount of the quotient at the site would keep the quotient in
-   registers a remainder's code does not have.  The asm's first operand is
-   the counter's address, as every counter asm's (roi_block_walk_counter).  */
+   themselves (roi-divide.cc, a byte per width): an asm where the division
+   has been computed (division_read_point) adds that byte to the counter's
+   low byte through __zero_reg__, clears both and carries on.  It takes no
+   register.  Nothing clears the byte before the division: the steps of a
+   routine the program calls outside a counted site (code built without
+   roi) go to the next site read.  The asm's first operand is the counter's
+   address, as every counter asm's (roi_block_walk_counter).  */
 static void
 insert_avr_division_steps (roi_stmt stmt, tree ref, tree quotient)
 {
