@@ -178,13 +178,17 @@ static double base_cost_of(const struct roi_model *base, const struct roi_calib_
 	return energy ? roi_cost_energy(base, c) : c->cycles;
 }
 
-/* Whether an amount operand (a shift's or rotate's bits, the N of a division by 2^N) fits TYPE:
- * a u8 rotated by 29 cannot occur, and the structure would price it like the u32 one. */
-static bool amount_fits(const char *operand, const char *type, const struct roi_abi *abi)
+/* Whether a key the structure would add can occur: an amount operand (a shift's or rotate's bits,
+ * the N of a division by 2^N) must fit its type (a u8 rotated by 29 cannot occur, and the structure
+ * would price it like the u32 one), and quotient bits are counted of 16- and 32-bit divisions only
+ * (docs/formats.md), so a "qbits u8" would be a row no profile ever asks for. */
+static bool can_occur(const struct roi_calib_key *k, const struct roi_abi *abi)
 {
-	if (!operand || strspn(operand, "0123456789") != strlen(operand))
+	if (strcmp(k->kind, "qbits") == 0)
+		return k->type && (strcmp(k->type, "u16") == 0 || strcmp(k->type, "u32") == 0);
+	if (!k->operand || strspn(k->operand, "0123456789") != strlen(k->operand))
 		return true;
-	return atoi(operand) < 8 * bytes_of(type, abi);
+	return atoi(k->operand) < 8 * bytes_of(k->type, abi);
 }
 
 /* Every other combination of a fitted kind with the types of its class (and accesses seen), where
@@ -206,8 +210,7 @@ static void add_generic(struct roi_calib_fit *f, size_t *cap, const struct roi_c
 				struct roi_calib_entry e = {.key = {s->kind, types[t], s->access, NULL,
 								    froms ? froms[u] : NULL, s->operand, s->subscripts,
 								    NULL}};
-				if ((e.key.from && strcmp(e.key.from, e.key.type) == 0) ||
-				    !amount_fits(e.key.operand, e.key.type, abi))
+				if ((e.key.from && strcmp(e.key.from, e.key.type) == 0) || !can_occur(&e.key, abi))
 					continue;
 				key_text(&f->arena, &e.key);
 				if (known(f, e.key.text) || base_cost_of(base, &e.key, false, false) >= 0 ||

@@ -97,6 +97,13 @@ test_expect_success 'the shipped models price no amount wider than its type (a u
 	{ ! test -s wide || { cat wide; false; }; }
 '
 
+test_expect_success 'the shipped models price quotient bits of 16- and 32-bit divisions only' '
+	for m in "$ROI_SRC"/models/atmega32u4-O*.json; do
+		test_equal "[\"u16\",\"u32\"]" "$(jq -c "[.costs[] | select(.kind == \"qbits\") | .type] | sort" "$m")" ||
+		return 1
+	done
+'
+
 test_expect_success '--rows: the rows of a program add up to what simavr measured for it' '
 	calibrate -O0 --programs "$corpus/SUBSET" --rows rows.txt -o r.json >/dev/null 2>&1 &&
 	for name in $(grep "^[a-z]" "$corpus/SUBSET"); do
