@@ -23,6 +23,10 @@ ROI_CC="gcc -fplugin=$ROI_PLUGIN"
 EXAMPLES=$ROI_SRC/contrib/examples
 export ROI_SRC ROI_BUILD ROI ROI_PLUGIN ROI_LIB ROI_CC EXAMPLES TEST_DIRECTORY
 
+# -v (--verbose): show every test's output, not only a failing one's.
+test_verbose=
+case "${1:-}" in -v|--verbose) test_verbose=t ;; esac
+
 test_name=$(basename "$0" .sh)
 TRASH_DIRECTORY="$TEST_DIRECTORY/trash/$test_name"
 rm -rf "$TRASH_DIRECTORY"
@@ -59,6 +63,7 @@ test_expect_success () {
 	fi
 	if (set -e; eval "$2") >"$TRASH_DIRECTORY/.out.$test_count" 2>&1; then
 		echo "ok $test_count - $1"
+		[ -z "$test_verbose" ] || sed -e 's/^/#   /' "$TRASH_DIRECTORY/.out.$test_count"
 	else
 		test_failures=$((test_failures + 1))
 		echo "not ok $test_count - $1"
