@@ -254,12 +254,25 @@ division_read_point (roi_stmt stmt, bool *before, tree *input)
   return cur;
 }
 
+/* Whether a division's quotient bits are the steps the AVR division
+   routines count (roi-divide.cc) whatever the counters' width: not the
+   popcount of the quotient in GIMPLE, which also counts a division avr-gcc
+   computes without a routine (at -O0 a 16-bit one by a constant, a
+   reciprocal multiply), so that 16- and 32-bit counters agree.  Not atomic
+   counters: the asm's update is not.  */
+static bool
+avr_division_steps_counted (void)
+{
+  return roi_opts.avr_asm_increment && !roi_opts.atomic && avr_division_routines_fit ();
+}
+
 /* counters[idx] += the steps that subtracted in the division STMT of
    QUOTIENT's width, on AVR, where the division routines count them
    themselves (roi-divide.cc, a byte per width): an asm where the division
    has been computed (division_read_point) adds that byte to the counter's
-   low byte through __zero_reg__, clears both and carries on.  It takes no
-   register.  Nothing clears the byte before the division: the steps of a
+   low byte through __zero_reg__, clears both and carries on; a 16-bit
+   counter that carries out of its top byte saturates at 65535, as its
+   block counters do.  It takes no register.  Nothing clears the byte before the division: the steps of a
    routine the program calls outside a counted site (code built without
    roi) go to the next site read.  The asm's first operand is the counter's
    address, as every counter asm's (roi_block_walk_counter).  */
@@ -276,7 +289,13 @@ insert_avr_division_steps (roi_stmt stmt, tree ref, tree quotient)
 			   "lds __zero_reg__,%s\n\tlds __tmp_reg__,%%0+0\n\t"
 			   "add __tmp_reg__,__zero_reg__\n\tclr __zero_reg__\n\t"
 			   "sts %%0+0,__tmp_reg__\n\tsts %s,__zero_reg__", steps, steps);
-      avr_carry_on (t, sizeof text[0], n, 0, 1, "brcc", 1);
+      if (roi_opts.counter_bits == 16)
+	n += snprintf (t + n, sizeof text[0] - n,
+		       "\n\tbrcc 1f\n\tlds __tmp_reg__,%%0+1\n\tinc __tmp_reg__"
+		       "\n\tsts %%0+1,__tmp_reg__\n\tbrne 1f\n\tdec __tmp_reg__"
+		       "\n\tsts %%0+1,__tmp_reg__\n\tsts %%0+0,__tmp_reg__\n1:");
+      else
+	avr_carry_on (t, sizeof text[0], n, 0, 1, "brcc", 1);
     }
   bool before;
   tree input;
@@ -412,7 +431,7 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
   bool before;
   if (roi_division_quotient (stmt, &quotient, &before))
     {
-      if (avr_asm_counters () && avr_division_routines_fit ())
+      if (avr_division_steps_counted ())
 	{
 	  insert_avr_division_steps (stmt, ref, quotient);
 	  return;

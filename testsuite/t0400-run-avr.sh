@@ -355,15 +355,48 @@ test_expect_success 'value counters in simavr: the sums of shift amounts and len
 # quotient and remainder and exits 0 only if all are right.
 test_expect_success 'the division routines count the steps that subtract: quotients'"'"' 1 bits by hand' '
 	for opt in -O0 -Os -O2; do
-		avr_cc $opt -fplugin="$AVR_PLUGIN" "$TEST_DIRECTORY/programs/divisions.c" -o div.elf &&
+	for bits in 32 16; do
+		avr_cc $opt -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-counter-bits=$bits \
+			"$TEST_DIRECTORY/programs/divisions.c" -o div.elf &&
 		roi_avr div.elf >out 2>err &&
 		test_cmp /dev/null err &&
 		"$ROI" estimate --json div.elf >div.json &&
-		test_equal 45 "$(op_count div.json qbits u16)" "$opt 16-bit quotient bits" &&
+		test_equal 45 "$(op_count div.json qbits u16)" "$opt $bits-bit counters: 16-bit quotient bits" &&
 		if test "$opt" = -O0; then want=207; else want=162; fi &&
-		test_equal $want "$(op_count div.json qbits u32)" "$opt 32-bit quotient bits" ||
+		test_equal $want "$(op_count div.json qbits u32)" "$opt $bits-bit counters: 32-bit quotient bits" ||
 		return 1
 	done
+	done
+'
+
+cat >divconst.c <<\CEOF
+#include <stdint.h>
+volatile uint16_t v16 = 50000, one = 1;
+volatile uint32_t sink;
+int main(void)
+{
+	uint32_t acc = 0;
+	for (uint16_t i = 0; i < 4100; i++)
+		acc += (uint16_t) (v16 / 10) + (uint16_t) (0xffffu / one);
+	sink = acc;
+	return acc != 4100UL * (5000 + 65535);
+}
+CEOF
+
+# At -O0 avr-gcc divides a 16-bit value by a constant with a reciprocal multiply: no division
+# routine runs, so the v16 / 10 has no steps, whichever the counters' width (16-bit counters once
+# counted the quotient's 1 bits in GIMPLE, 5000 = 0x1388: 5 a turn). 0xffff / one takes 16
+# subtracting steps, 4100 x 16 = 65600 in all, which a 16-bit counter saturates at 65535.
+test_expect_success 'quotient bits are the routine'"'"'s steps at every counter width; 16 bits saturate' '
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" divconst.c -o divconst32.elf &&
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-counter-bits=16 divconst.c -o divconst16.elf &&
+	test_equal 1 "$(avr-objdump -d divconst32.elf | grep -c "call.*<__udivmodhi4>")" \
+		"call sites of __udivmodhi4: the variable divisor only" &&
+	roi_avr divconst32.elf >/dev/null && "$ROI" estimate --json divconst32.elf >d32.json &&
+	roi_avr divconst16.elf >/dev/null 2>err16 && "$ROI" estimate --json divconst16.elf >d16.json 2>>err16 &&
+	test_equal 65600 "$(op_count d32.json qbits u16)" "32-bit counters" &&
+	test_equal 65535 "$(op_count d16.json qbits u16)" "16-bit counters, saturated" &&
+	test_grep "saturated" err16
 '
 
 cat >prologue.c <<\CEOF
