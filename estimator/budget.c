@@ -501,7 +501,7 @@ int roi_budget_load(const char *path, struct roi_budget_file *bf, struct roi_dia
 	size_t len;
 
 	memset(bf, 0, sizeof *bf);
-	if (roi_read_file(path, &text, &len, err) != 0)
+	if (roi_read_file(path, ROI_MAX_TEXT, &text, &len, err) != 0)
 		return -1;
 	roi_budget_parse(path, text, bf, diags);
 	free(text);

@@ -12,6 +12,7 @@
 #include "arena.h"
 #include "crc32.h"
 #include "elffile.h"
+#include "readfile.h"
 
 struct roi_elf {
 	char *path;
@@ -31,18 +32,13 @@ int roi_elf_open(const char *path, struct roi_elf **out, struct roi_err *err)
 	struct stat st;
 	GElf_Ehdr eh;
 	size_t shnum;
-	int fd, serr;
+	int fd;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return roi_err_set(err, "%s: libelf: %s", path, elf_errmsg(-1));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = roi_open_regular(path, &st, err);
 	if (fd < 0)
-		return roi_err_set(err, "%s: %s", path, strerror(errno));
-	serr = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-	if (serr) {
-		close(fd);
-		return roi_err_set(err, "%s: %s", path, strerror(serr));
-	}
+		return -1;
 	e = calloc(1, sizeof *e);
 	if (e)
 		e->path = strdup(path);

@@ -128,7 +128,7 @@ int roi_model_load(const char *path, struct roi_model *m, struct roi_err *err)
 	int rc;
 
 	memset(m, 0, sizeof *m);
-	if (roi_read_file(path, &text, &len, err) != 0)
+	if (roi_read_file(path, ROI_MAX_MODEL, &text, &len, err) != 0)
 		return -1;
 	rc = roi_model_parse(path, text, len, m, err);
 	free(text);
