@@ -22,6 +22,15 @@ fails () {
 	test_grep "$pattern" err
 }
 
+# past_end ELF SECTION: the section's size in the (x86-64) header set to 2^62, far past the end.
+past_end () {
+	shoff=$(readelf -h "$1" | sed -n "s/.*Start of section headers: *\([0-9]*\).*/\1/p") &&
+	idx=$(readelf -S -W "$1" | sed -n "s/^ *\[ *\([0-9]*\)\] $2 .*/\1/p") &&
+	test -n "$shoff" && test -n "$idx" &&
+	printf "\000\000\000\000\000\000\000\100" |
+		dd of="$1" bs=1 seek=$((shoff + idx * 64 + 32)) conv=notrunc 2>/dev/null
+}
+
 test_expect_success 'setup: a counted program, its profile, a model' '
 	cat >prog.c <<-\EOF &&
 	volatile unsigned sink;
@@ -64,6 +73,16 @@ test_expect_success 'a file larger than its format can hold is refused by its si
 	fails "^roi: big.json: larger than 64 MiB" "$ROI" estimate --model big.json prog prog.roi &&
 	cp budgets.txt big.txt && truncate -s 17M big.txt &&
 	fails "^roi: big.txt: larger than 16 MiB" "$ROI" budget check --budgets big.txt prog prog.roi
+'
+
+test_expect_success 'an ELF section larger than the file is named, not "no error"' '
+	cp prog meta-past && past_end meta-past .roi.meta &&
+	fails "^roi: meta-past: damaged ELF file: section .roi.meta extends past the end of the file" \
+		"$ROI" estimate meta-past prog.roi &&
+	fails "^roi: meta-past: damaged ELF file: section .roi.meta extends past the end of the file" \
+		"$ROI" ops meta-past &&
+	cp prog names-past && past_end names-past .shstrtab &&
+	fails "^roi: names-past: damaged ELF file: section [0-9]* extends past the end of the file" "$ROI" ops names-past
 '
 
 test_done
