@@ -650,14 +650,12 @@ int roi_program_from_records(const char *path, const char *const *text, size_t n
 	for (size_t r = 0; r < n; r++) {
 		char prefix[1024];
 		struct jv v = {err, prefix, &prog->arena};
-		const char *end = NULL;
 		cJSON *root;
 		int rc;
 
 		snprintf(prefix, sizeof prefix, "%s: .roi.meta record %zu", path, r + 1);
-		root = cJSON_ParseWithOpts(text[r], &end, 1);
-		if (!root)
-			return jv_fail(&v, "", "malformed JSON at byte %zu", end ? (size_t)(end - text[r]) : 0);
+		if (!(root = jv_parse(&v, text[r], strlen(text[r]), false)))
+			return -1;
 		units[r].record = r + 1;
 		rc = parse_unit(&v, root, &units[r]);
 		cJSON_Delete(root);

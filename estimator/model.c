@@ -51,6 +51,61 @@ static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct 
 	return 0;
 }
 
+static int cmp_field(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
+/* Entries by their match fields: equal ones match the same operations. */
+static int cmp_match(const struct roi_cost *a, const struct roi_cost *b)
+{
+	int c = strcmp(a->kind, b->kind);
+
+	if (!c)
+		c = cmp_field(a->type, b->type);
+	if (!c)
+		c = cmp_field(a->cls, b->cls);
+	if (!c)
+		c = cmp_field(a->access, b->access);
+	if (!c)
+		c = cmp_field(a->callee, b->callee);
+	if (!c)
+		c = cmp_field(a->from, b->from);
+	if (!c)
+		c = cmp_field(a->operand, b->operand);
+	return c ? c : a->subscripts < b->subscripts ? -1 : a->subscripts > b->subscripts;
+}
+
+static int by_match(const void *x, const void *y)
+{
+	const struct roi_cost *a = *(const struct roi_cost *const *)x, *b = *(const struct roi_cost *const *)y;
+	int c = cmp_match(a, b);
+
+	return c ? c : a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Two entries with the same match fields: the lookup takes the first, and the second would be
+ * silently ignored. */
+static int no_duplicate_entries(const struct jv *v, const struct roi_cost *c, size_t n)
+{
+	const struct roi_cost **s = roi_xrealloc(NULL, n ? n : 1, sizeof *s);
+	char w[64], what[256];
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s[i] = &c[i];
+	qsort(s, n, sizeof *s, by_match);
+	for (size_t i = 1; i < n && rc == 0; i++) {
+		if (cmp_match(s[i - 1], s[i]) != 0)
+			continue;
+		snprintf(w, sizeof w, "costs[%zu]", s[i]->index);
+		rc = jv_fail(v, w, "the same operation as costs[%zu] (%s): one of them would be ignored", s[i - 1]->index,
+			     roi_cost_describe(s[i], what, sizeof what));
+	}
+	free(s);
+	return rc;
+}
+
 static int parse_model(const struct jv *v, const cJSON *root, struct roi_model *m)
 {
 	const cJSON *costs, *x;
@@ -86,36 +141,20 @@ static int parse_model(const struct jv *v, const cJSON *root, struct roi_model *
 	}
 	m->costs = c;
 	m->ncosts = i;
-	return 0;
+	return no_duplicate_entries(v, c, i);
 }
 
 int roi_model_parse(const char *path, const char *text, size_t len, struct roi_model *m, struct roi_err *err)
 {
 	struct jv v = {err, path, &m->arena};
-	const char *end = NULL, *nul;
 	cJSON *root;
 	int rc;
 
 	memset(m, 0, sizeof *m);
 	m->path = roi_arena_strdup(&m->arena, path);
 	v.prefix = m->path;
-	/* text[len] is NUL; counting it lets cJSON check that nothing follows the document. */
-	nul = memchr(text, '\0', len);
-	root = nul ? NULL : cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-	if (!root) {
-		const char *at = nul ? nul : end ? end : text;
-		unsigned line = 1, col = 1;
-
-		for (const char *p = text; p < at; p++) {
-			if (*p == '\n') {
-				line++;
-				col = 1;
-			} else {
-				col++;
-			}
-		}
-		return roi_err_set(err, "%s:%u:%u: malformed JSON", path, line, col);
-	}
+	if (!(root = jv_parse(&v, text, len, true)))
+		return -1;
 	rc = parse_model(&v, root, m);
 	cJSON_Delete(root);
 	return rc;

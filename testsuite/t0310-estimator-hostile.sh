@@ -22,6 +22,14 @@ fails () {
 	test_grep "$pattern" err
 }
 
+# edit_meta IN OUT SED-SCRIPT: a copy of IN whose .roi.meta went through sed (which must change it).
+edit_meta () {
+	objcopy --dump-section .roi.meta=meta.bin "$1" /dev/null &&
+	sed "$3" meta.bin >meta.new &&
+	! cmp -s meta.bin meta.new &&
+	objcopy --update-section .roi.meta=meta.new "$1" "$2"
+}
+
 # past_end ELF SECTION: the section's size in the (x86-64) header set to 2^62, far past the end.
 past_end () {
 	shoff=$(readelf -h "$1" | sed -n "s/.*Start of section headers: *\([0-9]*\).*/\1/p") &&
@@ -83,6 +91,59 @@ test_expect_success 'an ELF section larger than the file is named, not "no error
 		"$ROI" ops meta-past &&
 	cp prog names-past && past_end names-past .shstrtab &&
 	fails "^roi: names-past: damaged ELF file: section [0-9]* extends past the end of the file" "$ROI" ops names-past
+'
+
+test_expect_success 'a key twice in a model: an error naming the file, the path and the key' '
+	sed "s/\"clock_hz\": 16000000,/\"clock_hz\": 1, &/" model.json >clock.json &&
+	fails "^roi: clock.json: duplicate key .clock_hz.$" "$ROI" estimate --model clock.json prog prog.roi &&
+	sed "0,/\"cycles\": \([0-9.]*\)/s//\"cycles\": \1, \"cycles\": 1000/" model.json >cycles.json &&
+	fails "^roi: cycles.json: costs\[0\]: duplicate key .cycles.$" "$ROI" estimate --model cycles.json prog prog.roi &&
+	sed "s/\"char_signed\": true/&, \"int\": 32/" model.json >abi.json &&
+	fails "^roi: abi.json: abi: duplicate key .int.$" "$ROI" estimate --model abi.json prog prog.roi
+'
+
+test_expect_success 'a model with two entries for the same operation: the second is not ignored silently' '
+	cat >twice.json <<-\EOF &&
+	{"roi_model": 1, "part": "P", "arch": "avr", "clock_hz": 16000000, "energy_per_cycle_j": 1e-9,
+	 "abi": {"char": 8, "short": 16, "int": 16, "long": 32, "long long": 64, "pointer": 16,
+	         "float": 32, "double": 32, "long double": 32, "char_signed": true},
+	 "costs": [{"kind": "add", "type": "u16", "cycles": 2},
+	           {"kind": "add", "class": "int", "cycles": 3},
+	           {"kind": "load", "type": "u16", "access": "var", "cycles": 4},
+	           {"kind": "add", "type": "u16", "cycles": 5, "note": "the same add"},
+	           {"kind": "load", "type": "u16", "cycles": 4}]}
+	EOF
+	fails "^roi: twice.json: costs\[3\]: the same operation as costs\[0\] (add type=u16): one of them would be ignored$" \
+		"$ROI" estimate --model twice.json prog prog.roi
+'
+
+test_expect_success 'a key twice in a metadata record: an error naming the record, the path and the key' '
+	edit_meta prog dup-root "s/{\"roi\":1,/{\"roi\":1,\"opt\":\"O2\",/" &&
+	fails "^roi: dup-root: .roi.meta record 1: duplicate key .opt.$" "$ROI" estimate dup-root prog.roi &&
+	edit_meta prog dup-fn "s/\"static\":false,/&\"static\":true,/" &&
+	fails "^roi: dup-fn: .roi.meta record 1: functions\[0\]: duplicate key .static.$" "$ROI" estimate dup-fn prog.roi &&
+	edit_meta prog dup-block "s/{\"succ\":\[-1\],/&\"succ\":[],/" &&
+	fails "^roi: dup-block: .roi.meta record 1: functions\[0\].blocks\[4\]: duplicate key .succ.$" "$ROI" ops dup-block
+'
+
+test_expect_success 'JSON nested deeper than cJSON reads is said to be, with the position' '
+	awk "BEGIN { for (i = 0; i < 100000; i++) printf \"[\"; for (i = 0; i < 100000; i++) printf \"]\" }" >deep.json &&
+	fails "^roi: deep.json:1:1001: JSON nested deeper than 1000 levels$" "$ROI" estimate --model deep.json prog prog.roi &&
+	awk "BEGIN { for (i = 0; i < 2000; i++) printf \"{\\\"a\\\":\"; printf 1; for (i = 0; i < 2000; i++) printf \"}\" }" \
+		>deep.meta && printf "\0" >>deep.meta &&
+	objcopy --update-section .roi.meta=deep.meta prog deep &&
+	fails "^roi: deep: .roi.meta record 1: JSON nested deeper than 1000 levels at byte 5000$" "$ROI" ops deep
+'
+
+test_expect_success 'a NUL byte, or the escape \\u0000 that makes one, in a model or a record' '
+	{ head -c 100 model.json && printf "\0" && tail -c +101 model.json; } >nul.json &&
+	fails "^roi: nul.json:[0-9]*:[0-9]*: NUL byte$" "$ROI" estimate --model nul.json prog prog.roi &&
+	sed "s/\"part\": \"ATmega32U4\"/\"part\": \"AT\\\\u0000mega\"/" model.json >esc.json &&
+	! cmp -s model.json esc.json &&
+	fails "^roi: esc.json:[0-9]*:[0-9]*: .u0000 in a string" "$ROI" estimate --model esc.json prog prog.roi &&
+	edit_meta prog esc "s/\"name\":\"main\"/\"name\":\"main\\\\u0000x\"/" &&
+	fails "^roi: esc: .roi.meta record 1: .u0000 in a string (a NUL byte would cut it short) at byte [0-9]*$" \
+		"$ROI" ops esc
 '
 
 test_done
