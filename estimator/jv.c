@@ -317,3 +317,16 @@ cJSON *jv_parse(const struct jv *v, const char *text, size_t len, bool by_line)
 	}
 	return root;
 }
+
+int jv_keys(const struct jv *v, const cJSON *obj, const char *where, const char *const *allowed)
+{
+	for (const cJSON *m = cJSON_IsObject(obj) ? obj->child : NULL; m; m = m->next) {
+		size_t i = 0;
+
+		while (allowed[i] && strcmp(allowed[i], m->string) != 0)
+			i++;
+		if (!allowed[i])
+			return jv_fail(v, where, "unknown key '%s'", m->string);
+	}
+	return 0;
+}

@@ -27,6 +27,10 @@ struct jv {
  * the document: a reader would take one of them and silently drop the other. */
 cJSON *jv_parse(const struct jv *v, const char *text, size_t len, bool by_line);
 
+/* Every key of obj is in the NULL-terminated list allowed, else "PREFIX: WHERE: unknown key 'K'"
+ * (-1): a misspelt key is otherwise an optional one silently left out. */
+int jv_keys(const struct jv *v, const cJSON *obj, const char *where, const char *const *allowed);
+
 /* Sets "PREFIX: WHERE: <fmt>" (or "PREFIX: <fmt>" when where is "") and returns -1. */
 int jv_fail(const struct jv *v, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -16,8 +16,6 @@ static const char *const cost_fields[] = {
 
 static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct roi_cost *c)
 {
-	const cJSON *f;
-
 	if (jv_object(v, o, w) || jv_string(v, o, w, "kind", true, &c->kind) ||
 	    jv_number(v, o, w, "cycles", true, 0, HUGE_VAL, &c->cycles) ||
 	    jv_one_of(v, w, "kind", c->kind, roi_kinds) || jv_string(v, o, w, "type", false, &c->type) ||
@@ -38,18 +36,19 @@ static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct 
 			return -1;
 		c->has_energy = true;
 	}
-	/* An unknown field is most likely a misspelt match field, which would silently widen the match. */
-	cJSON_ArrayForEach(f, o) {
-		size_t i = 0;
-		while (cost_fields[i] && strcmp(cost_fields[i], f->string) != 0)
-			i++;
-		if (!cost_fields[i])
-			return jv_fail(v, w, "unknown field '%s'", f->string);
-	}
+	/* An unknown key is most likely a misspelt match field, which would silently widen the match. */
+	if (jv_keys(v, o, w, cost_fields) != 0)
+		return -1;
 	c->specificity = 2 * !!c->type + !!c->cls + !!c->access + !!c->callee + !!c->from + !!c->operand +
 			 !!c->subscripts;
 	return 0;
 }
+
+/* The keys of a model (models/README.md); "calibration" and the free text are roi calibrate's. */
+static const char *const model_keys[] = {
+	"roi_model", "part", "arch", "core", "clock_hz", "supply_v", "energy_per_cycle_j", "energy_source",
+	"compiler", "opt", "abi", "provenance", "costs", "mcu", "flags", "calibration", NULL,
+};
 
 static int cmp_field(const char *a, const char *b)
 {
@@ -121,6 +120,8 @@ static int parse_model(const struct jv *v, const cJSON *root, struct roi_model *
 		return -1;
 	if (version != 1)
 		return jv_fail(v, "", "unsupported model version %lld (this roi reads version 1)", version);
+	if (jv_keys(v, root, "", model_keys) != 0)
+		return -1;
 	if (jv_string(v, root, "", "part", true, &m->part) || jv_string(v, root, "", "arch", true, &m->arch) ||
 	    jv_string(v, root, "", "core", false, &m->core) ||
 	    jv_number(v, root, "", "clock_hz", true, 1, HUGE_VAL, &m->clock_hz) ||

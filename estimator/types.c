@@ -100,6 +100,10 @@ static const struct {
 	{"long double", offsetof(struct roi_abi, ldouble_bits)},
 };
 
+static const char *const abi_keys[] = {
+	"char", "short", "int", "long", "long long", "pointer", "float", "double", "long double", "char_signed", NULL,
+};
+
 int roi_abi_parse(const struct jv *v, const cJSON *obj, const char *where, const char *key, struct roi_abi *abi)
 {
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -108,7 +112,7 @@ int roi_abi_parse(const struct jv *v, const cJSON *obj, const char *where, const
 	if (!a)
 		return jv_fail(v, where, "missing '%s'", key);
 	snprintf(w, sizeof w, "%s%s%s", where, *where ? "." : "", key);
-	if (jv_object(v, a, w) != 0)
+	if (jv_object(v, a, w) != 0 || jv_keys(v, a, w, abi_keys) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof abi_fields / sizeof abi_fields[0]; i++) {
 		long long bits;

@@ -146,4 +146,30 @@ test_expect_success 'a NUL byte, or the escape \\u0000 that makes one, in a mode
 		"$ROI" ops esc
 '
 
+test_expect_success 'an unknown key in a record: a misspelt one drops what it holds ("jumpz": no jumps)' '
+	"$ROI" estimate --json prog prog.roi >est.json &&
+	test_equal 1 "$(op_count est.json jump)" "the loop jumps to its test once" &&
+	edit_meta prog jumpz "s/\"jumps\":/\"jumpz\":/" &&
+	fails "^roi: jumpz: .roi.meta record 1: functions\[0\]: unknown key .jumpz.$" "$ROI" estimate jumpz prog.roi &&
+	edit_meta prog colour "s/{\"roi\":1,/&\"colour\":\"red\",/" &&
+	fails "^roi: colour: .roi.meta record 1: unknown key .colour.$" "$ROI" ops colour &&
+	edit_meta prog ctyp "0,/\"ctype\":/s//\"ctyp\":/" &&
+	fails "^roi: ctyp: .roi.meta record 1: ops\[0\]: unknown key .ctyp.$" "$ROI" ops ctyp &&
+	edit_meta prog labels "s/{\"succ\":\[-1\],/&\"label\":true,/" &&
+	fails "^roi: labels: .roi.meta record 1: functions\[0\].blocks\[4\]: unknown key .label.$" "$ROI" ops labels &&
+	edit_meta prog loops "s/\"parent\":-1,/&\"depth\":1,/" &&
+	fails "^roi: loops: .roi.meta record 1: functions\[0\].loops\[0\]: unknown key .depth.$" "$ROI" ops loops &&
+	edit_meta prog abi "s/\"char_signed\":/\"wchar\":32,&/" &&
+	fails "^roi: abi: .roi.meta record 1: abi: unknown key .wchar.$" "$ROI" ops abi
+'
+
+test_expect_success 'an unknown key in a model, at the top, in the ABI or in an entry' '
+	sed "s/\"clock_hz\":/\"colour\": \"red\", &/" model.json >colour.json &&
+	fails "^roi: colour.json: unknown key .colour.$" "$ROI" estimate --model colour.json prog prog.roi &&
+	sed "s/\"char_signed\":/\"wchar\": 32, &/" model.json >wchar.json &&
+	fails "^roi: wchar.json: abi: unknown key .wchar.$" "$ROI" estimate --model wchar.json prog prog.roi &&
+	sed "0,/\"cycles\":/s//\"cost\": 1, &/" model.json >entry.json &&
+	fails "^roi: entry.json: costs\[0\]: unknown key .cost.$" "$ROI" estimate --model entry.json prog prog.roi
+'
+
 test_done
