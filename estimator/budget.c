@@ -440,7 +440,8 @@ static const char *key_of(struct roi_arena *a, const struct roi_budget *b)
 				roi_budget_quantity_name(b, q, sizeof q), b->per, b->model ? b->model : "");
 }
 
-void roi_budget_parse(const char *path, const char *text, struct roi_budget_file *bf, struct roi_diags *diags)
+void roi_budget_parse(const char *path, const char *text, size_t size, struct roi_budget_file *bf,
+		      struct roi_diags *diags)
 {
 	struct word *words = NULL;
 	size_t wcap = 0, cap = 0;
@@ -449,13 +450,17 @@ void roi_budget_parse(const char *path, const char *text, struct roi_budget_file
 	unsigned lineno = 0;
 
 	bf->path = roi_arena_strdup(&bf->arena, path);
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+	for (const char *p = text, *end = text + size; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *nul = memchr(p, '\0', len);
 		struct line_ctx c = {.path = path, .line = ++lineno, .d = diags, .a = &bf->arena};
 		struct roi_budget b = {0};
 
-		if (split(&c, p, len, &words, &wcap)) {
+		/* the line's words are C strings: a NUL would end the line there, and the file too */
+		if (nul) {
+			roi_diag(diags, path, lineno, (unsigned)(nul - p) + 1, "NUL byte");
+		} else if (split(&c, p, len, &words, &wcap)) {
 			b.line = lineno;
 			if (parse_budget(&c, &b)) {
 				const char *key = key_of(&bf->arena, &b);
@@ -503,7 +508,7 @@ int roi_budget_load(const char *path, struct roi_budget_file *bf, struct roi_dia
 	memset(bf, 0, sizeof *bf);
 	if (roi_read_file(path, ROI_MAX_TEXT, &text, &len, err) != 0)
 		return -1;
-	roi_budget_parse(path, text, bf, diags);
+	roi_budget_parse(path, text, len, bf, diags);
 	free(text);
 	return 0;
 }

@@ -188,6 +188,10 @@ static int corpus_sources(const char *dir, const char *list, char ***out, size_t
 	char *text = NULL;
 	if (roi_read_file(list, ROI_MAX_TEXT, &text, &len, err) != 0)
 		return -1;
+	if (roi_text_check_nul(list, text, len, err) != 0) {
+		free(text);
+		return -1;
+	}
 	unsigned line = 0;
 	for (char *s = text, *next; s && *s; s = next) {
 		next = strchr(s, '\n');
@@ -229,6 +233,10 @@ static int load_energy(const char *path, const struct roi_calib_set *set, double
 		y[p] = -1;
 	if (roi_read_file(path, ROI_MAX_TEXT, &text, &len, err) != 0)
 		return -1;
+	if (roi_text_check_nul(path, text, len, err) != 0) {
+		free(text);
+		return -1;
+	}
 	for (char *s = text, *next; s && *s; s = next) {
 		next = strchr(s, '\n');
 		if (next)

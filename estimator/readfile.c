@@ -76,3 +76,15 @@ int roi_read_file(const char *path, size_t max, char **data, size_t *size, struc
 	*size = len;
 	return 0;
 }
+
+int roi_text_check_nul(const char *path, const char *data, size_t size, struct roi_err *err)
+{
+	const char *nul = memchr(data, '\0', size), *bol = data;
+	unsigned line = 1;
+
+	if (!nul)
+		return 0;
+	for (const char *p = data; (p = memchr(p, '\n', (size_t)(nul - p))); bol = ++p)
+		line++;
+	return roi_err_set(err, "%s:%u:%zu: NUL byte", path, line, (size_t)(nul - bol) + 1);
+}

@@ -30,4 +30,9 @@ int roi_open_regular(const char *path, struct stat *st, struct roi_err *err);
  * bytes. */
 int roi_read_file(const char *path, size_t max, char **data, size_t *size, struct roi_err *err);
 
+/* The first NUL byte of data[0, size), as "PATH:LINE:COL: NUL byte" (0 when there is none): text
+ * formats read line by line would take it for the end of the line, or of the file, and silently
+ * drop what follows it. */
+int roi_text_check_nul(const char *path, const char *data, size_t size, struct roi_err *err);
+
 #endif

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 	memset(&bf, 0, sizeof bf);
 	memset(&diags, 0, sizeof diags);
-	roi_budget_parse("fuzz.budget", text, &bf, &diags);
+	roi_budget_parse("fuzz.budget", text, size, &bf, &diags);
 	for (size_t i = 0; i < diags.n; i++) {
 		if (strncmp(diags.msg[i], "fuzz.budget:", 12) != 0)
 			abort();

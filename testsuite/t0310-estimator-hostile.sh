@@ -172,4 +172,19 @@ test_expect_success 'an unknown key in a model, at the top, in the ABI or in an 
 	fails "^roi: entry.json: costs\[0\]: unknown key .cost.$" "$ROI" estimate --model entry.json prog prog.roi
 '
 
+test_expect_success 'a NUL byte in a budget file does not hide the failing budget after it' '
+	printf "total ops <= 1000000ops\n\0\nfunction main ops <= 1ops\n" >nul-budget.txt &&
+	if "$ROI" budget check --budgets nul-budget.txt prog prog.roi >out 2>err; then got=0; else got=$?; fi &&
+	test_equal 1 "$got" "exit status" &&
+	test_grep "^roi: nul-budget.txt:2:1: NUL byte$" err &&
+	printf "function main ops <= 1ops # \0 \n" >nul-comment.txt &&
+	fails "^roi: nul-comment.txt:1:29: NUL byte$" "$ROI" budget check --budgets nul-comment.txt prog prog.roi
+'
+
+test_expect_success 'a NUL byte in the program list of roi calibrate' '
+	printf "\0\nkernel-crc8\n" >list.txt &&
+	fails "^roi: list.txt:1:1: NUL byte$" "$ROI" calibrate --target avr --mcu atmega32u4 \
+		--base "$ROI_SRC/models/atmega32u4.json" --programs list.txt -o calibrated.json
+'
+
 test_done
