@@ -308,7 +308,7 @@ static bool quantity(struct line_ctx *c, struct roi_budget *b)
 				 "docs/formats.md: add, mul, load, call, ...)", kind);
 			return false;
 		}
-		if (type && !roi_type_valid(type)) {
+		if (type && !roi_type_known(type)) {
 			roi_diag(c->d, c->path, c->line, w->col + 5 + (unsigned)strlen(kind), "unknown type '%s' (i8, u16, "
 				 "f32, ptr, ... as in docs/formats.md)", type);
 			return false;

@@ -24,10 +24,10 @@ static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct 
 	    jv_string(v, o, w, "operand", false, &c->operand) || jv_string(v, o, w, "note", false, &c->note) ||
 	    jv_integer(v, o, w, "subscripts", false, 2, 64, &c->subscripts))
 		return -1;
-	if ((c->type && !roi_type_valid(c->type) && jv_one_of(v, w, "type", c->type, roi_type_names)) ||
+	if ((c->type && !roi_type_known(c->type) && jv_one_of(v, w, "type", c->type, roi_type_names)) ||
 	    (c->cls && jv_one_of(v, w, "class", c->cls, roi_classes)) ||
 	    (c->access && jv_one_of(v, w, "access", c->access, roi_accesses)) ||
-	    (c->from && !roi_type_valid(c->from) && jv_one_of(v, w, "from", c->from, roi_type_names)) ||
+	    (c->from && !roi_type_known(c->from) && jv_one_of(v, w, "from", c->from, roi_type_names)) ||
 	    (c->operand && !roi_operand_valid(c->operand) &&
 	     jv_fail(v, w, "operand '%s' is not " ROI_OPERAND_VALUES, c->operand)))
 		return -1;

@@ -65,6 +65,19 @@ bool roi_type_valid(const char *t)
 	return false;
 }
 
+bool roi_type_known(const char *t)
+{
+	if (sized_type(t) && t[0] != 'f') {
+		int bits = atoi(t + 1);
+
+		return bits % 8 == 0 && bits <= 128;
+	}
+	for (size_t i = 0; roi_type_names[i]; i++)
+		if (strcmp(roi_type_names[i], t) == 0)
+			return true;
+	return false;
+}
+
 enum roi_tclass roi_type_class(const char *t)
 {
 	if (!t)

@@ -187,4 +187,17 @@ test_expect_success 'a NUL byte in the program list of roi calibrate' '
 		--base "$ROI_SRC/models/atmega32u4.json" --programs list.txt -o calibrated.json
 '
 
+test_expect_success 'an operation type no target has is an error in a budget or a model, not a pass' '
+	printf "total ops:add:i99 <= 0ops\n" >i99.txt &&
+	fails "^roi: i99.txt:1:15: unknown type .i99." "$ROI" budget check --budgets i99.txt prog prog.roi &&
+	printf "total ops:load:u12 <= 0ops\n" >u12.txt &&
+	fails "^roi: u12.txt:1:16: unknown type .u12." "$ROI" budget check --budgets u12.txt prog prog.roi &&
+	printf "total ops:add:f24 <= 0ops\n" >f24.txt &&
+	fails "^roi: f24.txt:1:15: unknown type .f24." "$ROI" budget check --budgets f24.txt prog prog.roi &&
+	printf "total ops:add:i24 <= 0ops\ntotal ops:add:u128 <= 0ops\n" >wide.txt &&
+	"$ROI" budget check --budgets wide.txt prog prog.roi >out &&
+	sed "0,/\"type\": \"u16\"/s//\"type\": \"u99\"/" twice.json >u99.json &&
+	fails "^roi: u99.json: costs\[0\].type: unknown value .u99." "$ROI" estimate --model u99.json prog prog.roi
+'
+
 test_done
