@@ -30,6 +30,20 @@ edit_meta () {
 	objcopy --update-section .roi.meta=meta.new "$1" "$2"
 }
 
+# crc32 <FILE: CRC-32 (IEEE) of the input as 8 hex digits; gzip's trailer holds it, little-endian.
+crc32 () {
+	gzip -c | tail -c 8 | head -c 4 | od -An -tx1 | awk '{ print $4 $3 $2 $1 }'
+}
+
+# reseal IN OUT SED-SCRIPT: the profile IN edited by sed (which must change it), with a new end line
+# whose CRC is right: a valid profile, as an editor that knows the format makes one.
+reseal () {
+	sed "/^end /d" "$1" >body &&
+	sed "$3" body >body.new &&
+	! cmp -s body body.new &&
+	{ cat body.new && echo "end $(grep -c "^fn " body.new) $(crc32 <body.new)"; } >"$2"
+}
+
 # past_end ELF SECTION: the section's size in the (x86-64) header set to 2^62, far past the end.
 past_end () {
 	shoff=$(readelf -h "$1" | sed -n "s/.*Start of section headers: *\([0-9]*\).*/\1/p") &&
@@ -198,6 +212,29 @@ test_expect_success 'an operation type no target has is an error in a budget or 
 	"$ROI" budget check --budgets wide.txt prog prog.roi >out &&
 	sed "0,/\"type\": \"u16\"/s//\"type\": \"u99\"/" twice.json >u99.json &&
 	fails "^roi: u99.json: costs\[0\].type: unknown value .u99." "$ROI" estimate --model u99.json prog prog.roi
+'
+
+test_expect_success 'counts whose operations overflow 64 bits are refused, not wrapped' '
+	reseal prog.roi over.roi "s/^\(fn [^ ]* 0 [^ ]* 5 1\) 10 /\1 18446744073709551615 /" &&
+	fails "^roi: over.roi: function main (unit [0-9a-f]*): the program.s operations overflow 64 bits (damaged or edited profile?)$" \
+		"$ROI" estimate prog over.roi &&
+	fails "^roi: over.roi: function main (unit [0-9a-f]*): the program.s operations overflow 64 bits" \
+		"$ROI" report prog over.roi &&
+	printf "total ops <= 1ops\n" >one.txt &&
+	fails "^roi: over.roi: function main (unit [0-9a-f]*): the program.s operations overflow 64 bits" \
+		"$ROI" budget check --budgets one.txt prog over.roi &&
+	reseal prog.roi big.roi "s/^\(fn [^ ]* 0 [^ ]* 5 1\) 10 /\1 1000000000000000000 /" &&
+	"$ROI" estimate prog big.roi >out
+'
+
+test_expect_success 'region calls that add up to more than 64 bits are refused' '
+	printf "hooks include function main\nhooks include loop %s:4\n" "$PWD/prog.c" >hooks.txt &&
+	gcc -O0 -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=hooks.txt -o hooked prog.c "$ROI_LIB" &&
+	ROI_OUTPUT=hooked.roi ./hooked &&
+	test_equal 2 "$(grep -c "^region " hooked.roi)" &&
+	reseal hooked.roi calls.roi "s/^\(region [^ ]* [01]\) [0-9]* /\1 9223372036854775808 /" &&
+	fails "^roi: calls.roi:[0-9]*: region 1 of unit [0-9a-f]*: the program.s region calls overflow 64 bits" \
+		"$ROI" report hooked calls.roi
 '
 
 test_done
