@@ -2,6 +2,7 @@
  *
  * Words are separated by blanks; '#' at the start of a word begins a comment; keywords are
  * case-insensitive, names, units and paths are not (mJ is not MJ). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,6 +239,11 @@ static bool amount(struct line_ctx *c, enum roi_budget_quantity q, const char *w
 		roi_diag(c->d, c->path, c->line, unit_col, "%s %s %s is in %s, got '%s' (%s)",
 			 q == ROI_BUDGET_CYCLES || q == ROI_BUDGET_TIME ? "a" : "an", quantity_names[q], what, units_of[q],
 			 unit_s, u->q == ROI_BUDGET_CYCLES || u->q == ROI_BUDGET_OPS ? "a count" : quantity_names[u->q]);
+		return false;
+	}
+	if (!isfinite(v)) {
+		/* (digits alone: only their number can make it too large for a double) */
+		roi_diag(c->d, c->path, c->line, w->col, "the %s has more digits than a number can hold", what);
 		return false;
 	}
 	*out = v * u->scale;

@@ -13,6 +13,7 @@ void roi_counts_init(struct roi_counts *c, const struct roi_program *prog)
 	memset(c->present, 0, prog->nfunctions * sizeof *c->present);
 	c->nmissing = prog->nfunctions;
 	c->runs = 0;
+	c->transferred = c->profile = NULL;
 	c->region = roi_xrealloc(NULL, prog->nregions ? prog->nregions : 1, sizeof *c->region);
 	memset(c->region, 0, prog->nregions * sizeof *c->region);
 	c->nregions_ran = 0;
@@ -27,6 +28,7 @@ void roi_counts_free(struct roi_counts *c)
 	free(c->present);
 	free(c->region);
 	free(c->transferred);
+	free(c->profile);
 	memset(c, 0, sizeof *c);
 }
 
@@ -71,7 +73,7 @@ int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const 
 
 	roi_counts_init(c, prog);
 	c->runs = prof->runs;
-	if (prof->transferred && !(c->transferred = strdup(prof->transferred)))
+	if ((prof->transferred && !(c->transferred = strdup(prof->transferred))) || !(c->profile = strdup(prof->path)))
 		abort();
 	for (size_t i = 0; i < prof->nfns; i++) {
 		const struct roi_profile_fn *pf = &prof->fns[i];

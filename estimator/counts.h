@@ -26,6 +26,7 @@ struct roi_counts {
 	size_t nmissing;        /* functions without counts (their blocks count 0) */
 	uint64_t runs;
 	char *transferred;      /* the profile's "transferred" program, else NULL (owned) */
+	char *profile;          /* the profile's path when joined from one, else NULL (owned) */
 	struct roi_region_result *region;       /* [prog->nregions], by gindex */
 	size_t nregions_ran;
 	const char *time_unit;  /* "ns" or "cycles"; NULL when no region ran */

@@ -1,5 +1,4 @@
 /* model.c — loading cost models and looking costs up, see model.h. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,15 @@
 #include "model.h"
 #include "readfile.h"
 
+/* The largest numbers a model may hold (models/README.md): far above any part roi models, and
+ * small enough that no estimate from 64-bit counts can overflow a double (2^64 operations at the
+ * largest cost are 2e28 cycles). */
+#define MAX_CYCLES 1e9                  /* per execution of an operation */
+#define MAX_ENERGY_J 1.0                /* per execution of an operation */
+#define MAX_CLOCK_HZ 1e11
+#define MAX_ENERGY_PER_CYCLE_J 1e-3
+#define MAX_SUPPLY_V 1e3
+
 static const char *const cost_fields[] = {
 	"kind", "type", "class", "access", "callee", "from", "operand", "subscripts", "cycles", "energy_j", "note", NULL,
 };
@@ -17,7 +25,7 @@ static const char *const cost_fields[] = {
 static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct roi_cost *c)
 {
 	if (jv_object(v, o, w) || jv_string(v, o, w, "kind", true, &c->kind) ||
-	    jv_number(v, o, w, "cycles", true, 0, HUGE_VAL, &c->cycles) ||
+	    jv_number(v, o, w, "cycles", true, 0, MAX_CYCLES, &c->cycles) ||
 	    jv_one_of(v, w, "kind", c->kind, roi_kinds) || jv_string(v, o, w, "type", false, &c->type) ||
 	    jv_string(v, o, w, "class", false, &c->cls) || jv_string(v, o, w, "access", false, &c->access) ||
 	    jv_string(v, o, w, "callee", false, &c->callee) || jv_string(v, o, w, "from", false, &c->from) ||
@@ -32,7 +40,7 @@ static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct 
 	     jv_fail(v, w, "operand '%s' is not " ROI_OPERAND_VALUES, c->operand)))
 		return -1;
 	if (cJSON_GetObjectItemCaseSensitive(o, "energy_j")) {
-		if (jv_number(v, o, w, "energy_j", true, 0, HUGE_VAL, &c->energy_j) != 0)
+		if (jv_number(v, o, w, "energy_j", true, 0, MAX_ENERGY_J, &c->energy_j) != 0)
 			return -1;
 		c->has_energy = true;
 	}
@@ -124,9 +132,9 @@ static int parse_model(const struct jv *v, const cJSON *root, struct roi_model *
 		return -1;
 	if (jv_string(v, root, "", "part", true, &m->part) || jv_string(v, root, "", "arch", true, &m->arch) ||
 	    jv_string(v, root, "", "core", false, &m->core) ||
-	    jv_number(v, root, "", "clock_hz", true, 1, HUGE_VAL, &m->clock_hz) ||
-	    jv_number(v, root, "", "supply_v", false, 0, HUGE_VAL, &m->supply_v) ||
-	    jv_number(v, root, "", "energy_per_cycle_j", true, 0, HUGE_VAL, &m->energy_per_cycle_j) ||
+	    jv_number(v, root, "", "clock_hz", true, 1, MAX_CLOCK_HZ, &m->clock_hz) ||
+	    jv_number(v, root, "", "supply_v", false, 0, MAX_SUPPLY_V, &m->supply_v) ||
+	    jv_number(v, root, "", "energy_per_cycle_j", true, 0, MAX_ENERGY_PER_CYCLE_J, &m->energy_per_cycle_j) ||
 	    jv_string(v, root, "", "compiler", false, &m->compiler) || jv_string(v, root, "", "opt", false, &m->opt) ||
 	    roi_abi_parse(v, root, "", "abi", &m->abi) || jv_array(v, root, "", "costs", true, &costs))
 		return -1;

@@ -44,7 +44,7 @@ static void use(const struct roi_program *prog)
 	struct roi_estimate est;
 	struct roi_hier hier;
 	struct roi_unmatched_rule *rules;
-	struct roi_source src = {"fuzz.roi", 1};
+	struct roi_source src = {"fuzz.roi", 1, NULL};
 
 	roi_counts_init(&counts, prog);
 	for (size_t u = 0; u < prog->nunits; u++)
@@ -58,8 +58,16 @@ static void use(const struct roi_program *prog)
 	counts.nmissing = 0;
 	counts.runs = 1;
 	for (int with_model = 0; with_model <= have_model; with_model++) {
-		roi_estimate_compute(&est, prog, &counts, with_model ? &model : NULL);
-		roi_hier_build(&hier, &est);
+		struct roi_err err;
+
+		/* a model's costs are bounded and every count is small: its totals are finite */
+		if (roi_estimate_compute(&est, prog, &counts, with_model ? &model : NULL, &err) != 0) {
+			fprintf(stderr, "estimate failed: %s\n", err.msg);
+			abort();
+		}
+		/* a chain of calls in loops can multiply costs past a double: an error, one line */
+		if (roi_hier_build(&hier, &est, &err) != 0 && strchr(err.msg, '\n'))
+			abort();
 		cJSON_Delete(roi_report_json(&est, &src));
 		roi_hier_free(&hier);
 		roi_estimate_free(&est);

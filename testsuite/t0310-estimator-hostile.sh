@@ -237,4 +237,47 @@ test_expect_success 'region calls that add up to more than 64 bits are refused' 
 		"$ROI" report hooked calls.roi
 '
 
+test_expect_success 'model numbers out of any sane range are refused at load, naming the entry' '
+	sed "0,/\"cycles\": [0-9.]*/s//\"cycles\": 1e308/" model.json >cycles.json &&
+	fails "^roi: cycles.json: costs\[0\].cycles: 1e+308 is out of range (0 to 1e+09)$" \
+		"$ROI" estimate --model cycles.json prog prog.roi &&
+	sed "0,/\"cycles\": [0-9.]*/s//&, \"energy_j\": 1e300/" model.json >energy.json &&
+	fails "^roi: energy.json: costs\[0\].energy_j: 1e+300 is out of range (0 to 1)$" \
+		"$ROI" estimate --model energy.json prog prog.roi &&
+	sed "s/\"clock_hz\": 16000000/\"clock_hz\": 1e300/" model.json >clock.json &&
+	fails "^roi: clock.json: clock_hz: 1e+300 is out of range (1 to 1e+11)$" "$ROI" estimate --model clock.json prog prog.roi &&
+	sed "s/\"energy_per_cycle_j\": [0-9.e-]*/\"energy_per_cycle_j\": 2/" model.json >epc.json &&
+	fails "^roi: epc.json: energy_per_cycle_j: 2 is out of range (0 to 0.001)$" "$ROI" estimate --model epc.json prog prog.roi
+'
+
+test_expect_success 'a limit with more digits than a double holds is an error, not a limit of inf' '
+	printf "total ops <= 1%0400dops\n" 0 >huge.txt &&
+	fails "^roi: huge.txt:1:14: the limit has more digits than a number can hold$" \
+		"$ROI" budget check --budgets huge.txt prog prog.roi
+'
+
+test_expect_success 'costs with callees past what a double holds: an error, never inf or nan in a report' '
+	{
+		echo "volatile int sink;" &&
+		echo "__attribute__((noinline)) void f24(void) { sink++; }" &&
+		for i in $(seq 23 -1 1); do
+			echo "__attribute__((noinline)) void f$i(void) { for (int k = 0; k < 2; k++) f$((i + 1))(); }"
+		done &&
+		echo "int main(void) { f1(); return 0; }"
+	} >chain.c &&
+	roi_link chain -O0 chain.c &&
+	ROI_OUTPUT=chain.roi ./chain &&
+	"$ROI" report chain chain.roi >out &&
+	# every f calls the next 2^50 times a call: 2^50^23 operations in f1 with its callees, while
+	# the program itself counts only some 23 x 2^50 x 8 (it fits 64 bits)
+	reseal chain.roi inf.roi "s/^\(fn [^ ]* [0-9]* [^ ]* 4\) [0-9]* [0-9]* [0-9]* [0-9]*$/\1 1 1125899906842624 1 1/" &&
+	"$ROI" estimate chain inf.roi >out &&
+	fails "^roi: inf.roi: function f[0-9]*: the cost with its callees is not a finite number" "$ROI" report chain inf.roi &&
+	test_must_fail "$ROI" report --json --model model.json chain inf.roi >out 2>err &&
+	test_grep "^roi: inf.roi: function f[0-9]*: the cost with its callees is not a finite number" err &&
+	printf "function f1 ops <= 1ops\n" >f1.txt &&
+	fails "^roi: inf.roi: function f[0-9]*: the cost with its callees is not a finite number" \
+		"$ROI" budget check --budgets f1.txt chain inf.roi
+'
+
 test_done
