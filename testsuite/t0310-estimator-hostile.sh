@@ -197,7 +197,7 @@ test_expect_success 'a NUL byte in a budget file does not hide the failing budge
 
 test_expect_success 'a NUL byte in the program list of roi calibrate' '
 	printf "\0\nkernel-crc8\n" >list.txt &&
-	fails "^roi: list.txt:1:1: NUL byte$" "$ROI" calibrate --target avr --mcu atmega32u4 \
+	fails "^roi: list.txt:1:1: NUL byte$" "$ROI" calibrate --target avr --mcu atmega32u4 --plugin "$ROI_PLUGIN" \
 		--base "$ROI_SRC/models/atmega32u4.json" --programs list.txt -o calibrated.json
 '
 
