@@ -204,7 +204,7 @@ SAN_ENV     := ASAN_OPTIONS=$(SAN_OPTIONS):detect_leaks=1:log_path=$(CURDIR)/$(A
 ASAN_RUNTIME_TESTS   := testsuite/t0100-runtime.sh
 ASAN_ESTIMATOR_TESTS := testsuite/t0200-matrix.sh testsuite/t0205-fir.sh testsuite/t0210-control-flow.sh \
                         testsuite/t0220-gcov-check.sh testsuite/t0230-plugin-args.sh \
-                        testsuite/t0240-metadata.sh testsuite/t0300-estimator-input.sh \
+                        testsuite/t0240-metadata.sh testsuite/t0300-estimator-input.sh testsuite/t0310-estimator-hostile.sh \
                         testsuite/t0400-run-avr.sh testsuite/t0410-run-cortex-m.sh \
                         testsuite/t0420-compare.sh testsuite/t0430-size.sh testsuite/t0440-examples-on-targets.sh \
                         testsuite/t0450-regions-avr.sh testsuite/t0460-calibrate.sh testsuite/t0470-transfer.sh \

@@ -2,6 +2,7 @@
  *
  * Words are separated by blanks; '#' at the start of a word begins a comment; keywords are
  * case-insensitive, names, units and paths are not (mJ is not MJ). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +241,11 @@ static bool amount(struct line_ctx *c, enum roi_budget_quantity q, const char *w
 			 unit_s, u->q == ROI_BUDGET_CYCLES || u->q == ROI_BUDGET_OPS ? "a count" : quantity_names[u->q]);
 		return false;
 	}
+	if (!isfinite(v)) {
+		/* (digits alone: only their number can make it too large for a double) */
+		roi_diag(c->d, c->path, c->line, w->col, "the %s has more digits than a number can hold", what);
+		return false;
+	}
 	*out = v * u->scale;
 	return true;
 }
@@ -308,7 +314,7 @@ static bool quantity(struct line_ctx *c, struct roi_budget *b)
 				 "docs/formats.md: add, mul, load, call, ...)", kind);
 			return false;
 		}
-		if (type && !roi_type_valid(type)) {
+		if (type && !roi_type_known(type)) {
 			roi_diag(c->d, c->path, c->line, w->col + 5 + (unsigned)strlen(kind), "unknown type '%s' (i8, u16, "
 				 "f32, ptr, ... as in docs/formats.md)", type);
 			return false;
@@ -440,7 +446,8 @@ static const char *key_of(struct roi_arena *a, const struct roi_budget *b)
 				roi_budget_quantity_name(b, q, sizeof q), b->per, b->model ? b->model : "");
 }
 
-void roi_budget_parse(const char *path, const char *text, struct roi_budget_file *bf, struct roi_diags *diags)
+void roi_budget_parse(const char *path, const char *text, size_t size, struct roi_budget_file *bf,
+		      struct roi_diags *diags)
 {
 	struct word *words = NULL;
 	size_t wcap = 0, cap = 0;
@@ -449,13 +456,17 @@ void roi_budget_parse(const char *path, const char *text, struct roi_budget_file
 	unsigned lineno = 0;
 
 	bf->path = roi_arena_strdup(&bf->arena, path);
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+	for (const char *p = text, *end = text + size; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *nul = memchr(p, '\0', len);
 		struct line_ctx c = {.path = path, .line = ++lineno, .d = diags, .a = &bf->arena};
 		struct roi_budget b = {0};
 
-		if (split(&c, p, len, &words, &wcap)) {
+		/* the line's words are C strings: a NUL would end the line there, and the file too */
+		if (nul) {
+			roi_diag(diags, path, lineno, (unsigned)(nul - p) + 1, "NUL byte");
+		} else if (split(&c, p, len, &words, &wcap)) {
 			b.line = lineno;
 			if (parse_budget(&c, &b)) {
 				const char *key = key_of(&bf->arena, &b);
@@ -501,9 +512,9 @@ int roi_budget_load(const char *path, struct roi_budget_file *bf, struct roi_dia
 	size_t len;
 
 	memset(bf, 0, sizeof *bf);
-	if (roi_read_file(path, &text, &len, err) != 0)
+	if (roi_read_file(path, ROI_MAX_TEXT, &text, &len, err) != 0)
 		return -1;
-	roi_budget_parse(path, text, bf, diags);
+	roi_budget_parse(path, text, len, bf, diags);
 	free(text);
 	return 0;
 }

@@ -62,7 +62,10 @@ void roi_diags_free(struct roi_diags *d);
  * budget is a mistake too: a check that checks nothing must not pass. Free bf with
  * roi_budget_free in either case. */
 int roi_budget_load(const char *path, struct roi_budget_file *bf, struct roi_diags *diags, struct roi_err *err);
-void roi_budget_parse(const char *path, const char *text, struct roi_budget_file *bf, struct roi_diags *diags);
+/* Parses text[0, size); a NUL byte is a mistake ("FILE:LINE:COL: NUL byte"), the line it is on is
+ * not read. */
+void roi_budget_parse(const char *path, const char *text, size_t size, struct roi_budget_file *bf,
+		      struct roi_diags *diags);
 void roi_budget_free(struct roi_budget_file *bf);
 
 /* "cycles", "time", "energy", "ops", "ops:mul", "ops:mul:u16" */

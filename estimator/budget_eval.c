@@ -16,10 +16,12 @@ const char *roi_budget_status_name(enum roi_budget_status s)
 
 /* ---- models ---- */
 
-static void compute(struct roi_budget_eval *ev, struct roi_budget_model *m)
+static int compute(struct roi_budget_eval *ev, struct roi_budget_model *m, struct roi_err *err)
 {
-	roi_estimate_compute(&m->est, &ev->prog, &ev->counts, m->path ? &m->model : NULL);
-	roi_hier_build(&m->h, &m->est);
+	if (roi_estimate_compute(&m->est, &ev->prog, &ev->counts, m->path ? &m->model : NULL, err) != 0 ||
+	    roi_hier_build(&m->h, &m->est, err) != 0)
+		return -1;
+	return 0;
 }
 
 /* The context of a model path (NULL: none), loading it the first time. NULL when it cannot be
@@ -37,14 +39,20 @@ static struct roi_budget_model *model_for(struct roi_budget_eval *ev, const char
 		free(m);
 		return NULL;
 	}
+	if (compute(ev, m, err) != 0) {
+		roi_hier_free(&m->h);
+		roi_estimate_free(&m->est);
+		roi_model_free(&m->model);
+		free(m);
+		return NULL;
+	}
 	ev->models = roi_xrealloc(ev->models, ev->nmodels + 1, sizeof *ev->models);
 	ev->models[ev->nmodels++] = m;
-	compute(ev, m);
 	return m;
 }
 
 static struct roi_budget_kind_view *kind_view_for(struct roi_budget_eval *ev, struct roi_budget_model *m, const char *kind,
-				       const char *type)
+				       const char *type, struct roi_err *err)
 {
 	const struct roi_program *p = &ev->prog;
 
@@ -54,8 +62,6 @@ static struct roi_budget_kind_view *kind_view_for(struct roi_budget_eval *ev, st
 			return m->kinds[i];
 	struct roi_budget_kind_view *k = roi_xrealloc(NULL, 1, sizeof *k);
 	memset(k, 0, sizeof *k);
-	m->kinds = roi_xrealloc(m->kinds, m->nkinds + 1, sizeof *m->kinds);
-	m->kinds[m->nkinds++] = k;
 	k->kind = kind;
 	k->type = type;
 	k->est = m->est;
@@ -91,7 +97,13 @@ static struct roi_budget_kind_view *kind_view_for(struct roi_budget_eval *ev, st
 			}
 	}
 	k->est.fns = fns;
-	roi_hier_build(&k->h, &k->est);
+	if (roi_hier_build(&k->h, &k->est, err) != 0) {
+		roi_hier_free(&k->h);
+		free(k);
+		return NULL;
+	}
+	m->kinds = roi_xrealloc(m->kinds, m->nkinds + 1, sizeof *m->kinds);
+	m->kinds[m->nkinds++] = k;
 	return k;
 }
 
@@ -277,12 +289,15 @@ static const char *measured_as(const struct roi_budget *b, const struct roi_budg
 	return NULL;
 }
 
-static void evaluate(struct roi_budget_eval *ev, struct roi_budget_result *r, struct roi_budget_model *m,
-		     const struct subject *s, const struct roi_budget_options *opt)
+static int evaluate(struct roi_budget_eval *ev, struct roi_budget_result *r, struct roi_budget_model *m,
+		    const struct subject *s, const struct roi_budget_options *opt, struct roi_err *err)
 {
 	const struct roi_budget *b = r->b;
 	const struct roi_node *node = s->fn ? node_of(&m->h, s->fn, s->loop) : NULL;
-	struct roi_budget_kind_view *kv = b->quantity == ROI_BUDGET_OPS && b->kind ? kind_view_for(ev, m, b->kind, b->type) : NULL;
+	struct roi_budget_kind_view *kv = NULL;
+
+	if (b->quantity == ROI_BUDGET_OPS && b->kind && !(kv = kind_view_for(ev, m, b->kind, b->type, err)))
+		return -1;
 	const struct roi_node *knode = kv && s->fn ? node_of(&kv->h, s->fn, s->loop) : NULL;
 	struct roi_cost_sum zero = {0, 0, 0};
 	const struct roi_cost_sum *cost = s->fn ? (node ? &node->cost : &zero) : &m->h.total;
@@ -314,6 +329,7 @@ static void evaluate(struct roi_budget_eval *ev, struct roi_budget_result *r, st
 	r->margin_pct = b->limit > 0 ? 100 * (b->limit - r->value) / b->limit : NAN;
 	r->status = r->value > b->limit ? ROI_BUDGET_FAIL
 		    : b->has_warn && r->value > b->warn_at ? ROI_BUDGET_WARN : ROI_BUDGET_PASS;
+	return 0;
 }
 
 static const char *per_name(const struct roi_budget *b)
@@ -410,7 +426,8 @@ int roi_budget_evaluate(struct roi_budget_eval *ev, const struct roi_budget_file
 	    roi_counts_join(&ev->counts, &ev->prog, &ev->prof, err) != 0)
 		return -1;
 	/* the model-less view first: resolve() asks it whether a subject ran */
-	model_for(ev, NULL, err);
+	if (!model_for(ev, NULL, err))
+		return -1;
 	def = opt->model ? model_for(ev, opt->model, err) : NULL;
 	if (opt->model && !def)
 		return -1;
@@ -456,7 +473,11 @@ int roi_budget_evaluate(struct roi_budget_eval *ev, const struct roi_budget_file
 			continue;
 		}
 		r->model = m;
-		evaluate(ev, r, m, &subjects[i], opt);
+		if (evaluate(ev, r, m, &subjects[i], opt, &merr) != 0) {
+			roi_diag(diags, bf->path, b->line, b->quantity_col, "%s", merr.msg);
+			r->present = false;
+			continue;
+		}
 		ev->npass += r->status == ROI_BUDGET_PASS;
 		ev->nwarn += r->status == ROI_BUDGET_WARN;
 		ev->nfail += r->status == ROI_BUDGET_FAIL;

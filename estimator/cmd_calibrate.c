@@ -186,8 +186,12 @@ static int corpus_sources(const char *dir, const char *list, char ***out, size_t
 	}
 	size_t len;
 	char *text = NULL;
-	if (roi_read_file(list, &text, &len, err) != 0)
+	if (roi_read_file(list, ROI_MAX_TEXT, &text, &len, err) != 0)
 		return -1;
+	if (roi_text_check_nul(list, text, len, err) != 0) {
+		free(text);
+		return -1;
+	}
 	unsigned line = 0;
 	for (char *s = text, *next; s && *s; s = next) {
 		next = strchr(s, '\n');
@@ -227,8 +231,12 @@ static int load_energy(const char *path, const struct roi_calib_set *set, double
 
 	for (size_t p = 0; p < set->nprograms; p++)
 		y[p] = -1;
-	if (roi_read_file(path, &text, &len, err) != 0)
+	if (roi_read_file(path, ROI_MAX_TEXT, &text, &len, err) != 0)
 		return -1;
+	if (roi_text_check_nul(path, text, len, err) != 0) {
+		free(text);
+		return -1;
+	}
 	for (char *s = text, *next; s && *s; s = next) {
 		next = strchr(s, '\n');
 		if (next)
@@ -616,7 +624,7 @@ int cmd_calibrate(int argc, char **argv)
 	{
 		size_t len;
 		char *text;
-		if (roi_read_file(o.base, &text, &len, &err) != 0)
+		if (roi_read_file(o.base, ROI_MAX_MODEL, &text, &len, &err) != 0)
 			goto fail;
 		base = cJSON_ParseWithLength(text, len);
 		free(text);

@@ -49,9 +49,8 @@ static int load_side(struct side *s, const char *profile, const char *program, s
 	if (roi_program_load(program ? program : s->prof.program, &s->prog, err) != 0 ||
 	    roi_counts_join(&s->counts, &s->prog, &s->prof, err) != 0)
 		return -1;
-	roi_estimate_compute(&s->est, &s->prog, &s->counts, NULL);
 	s->computed = true;
-	return 0;
+	return roi_estimate_compute(&s->est, &s->prog, &s->counts, NULL, err);
 }
 
 static void free_side(struct side *s)

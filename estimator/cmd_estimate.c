@@ -61,7 +61,11 @@ int cmd_estimate(int argc, char **argv)
 	roi_check_inputs(&prog, &counts, profile_path, model_path ? &model : NULL);
 
 	struct roi_source src = {profile_path, counts.runs, counts.transferred};
-	roi_estimate_compute(&est, &prog, &counts, model_path ? &model : NULL);
+	if (roi_estimate_compute(&est, &prog, &counts, model_path ? &model : NULL, &err) != 0) {
+		roi_data_error(&err);
+		roi_estimate_free(&est);
+		goto out;
+	}
 	if (json) {
 		cJSON *doc = roi_report_json(&est, &src);
 		char *text = cJSON_Print(doc);

@@ -291,7 +291,7 @@ static int find_gcda(struct check *c, const char *program, const char *gcda_dir,
 
 	if (slash == program)
 		pdir = "/";
-	if (roi_read_file(program, &data, &size, err) != 0)
+	if (roi_read_file(program, ROI_MAX_ELF, &data, &size, err) != 0)
 		return -1;
 	n = gcda_names(c, data, size, &names);
 	free(data);

@@ -481,7 +481,7 @@ int cmd_report(int argc, char **argv)
 	struct roi_model model = {0};
 	struct roi_counts counts = {0};
 	struct roi_estimate est;
-	struct roi_hier h;
+	struct roi_hier h = {0};
 	struct roi_node **focus = NULL;
 	size_t nfocus = 0;
 	char *def = NULL;
@@ -507,8 +507,11 @@ int cmd_report(int argc, char **argv)
 	}
 	roi_check_inputs(&prog, &counts, profile_path, model_path ? &model : NULL);
 
-	roi_estimate_compute(&est, &prog, &counts, model_path ? &model : NULL);
-	roi_hier_build(&h, &est);
+	if (roi_estimate_compute(&est, &prog, &counts, model_path ? &model : NULL, &err) != 0 ||
+	    roi_hier_build(&h, &est, &err) != 0) {
+		roi_data_error(&err);
+		goto out_est;
+	}
 	struct report r = {&h, &counts, counts.time_unit ? counts.time_unit : "ns", h.nmeasured > 0};
 	struct roi_source src = {profile_path, counts.runs, counts.transferred};
 	if (region) {

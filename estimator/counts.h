@@ -26,6 +26,7 @@ struct roi_counts {
 	size_t nmissing;        /* functions without counts (their blocks count 0) */
 	uint64_t runs;
 	char *transferred;      /* the profile's "transferred" program, else NULL (owned) */
+	char *profile;          /* the profile's path when joined from one, else NULL (owned) */
 	struct roi_region_result *region;       /* [prog->nregions], by gindex */
 	size_t nregions_ran;
 	const char *time_unit;  /* "ns" or "cycles"; NULL when no region ran */
@@ -43,7 +44,10 @@ void roi_counts_free(struct roi_counts *c);
  * (profile from another build)" (profile's value first); every region line must name a region of
  * the program, else "PROFILE:LINE: region I of unit U is not in PROGRAM (profile from another
  * build)". Functions of the program absent from
- * the profile count 0 and are flagged in present[]; the caller decides whether to warn. */
+ * the profile count 0 and are flagged in present[]; the caller decides whether to warn. Counts whose
+ * operations, block or edge executions, or region calls add up to more than 64 bits hold are
+ * refused, not wrapped ("PROFILE: function NAME (unit U): the program's operations overflow 64
+ * bits (damaged or edited profile?)"): every total the estimator prints then fits. */
 int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const struct roi_profile *prof,
 		    struct roi_err *err);
 

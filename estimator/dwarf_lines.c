@@ -8,6 +8,7 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf_lines.h"
+#include "readfile.h"
 
 static int by_addr(const void *a, const void *b)
 {
@@ -24,11 +25,12 @@ static int by_addr(const void *a, const void *b)
 int roi_line_table_load(const char *elf, struct roi_line_table *t, struct roi_err *err)
 {
 	size_t cap = 0;
-	int fd = open(elf, O_RDONLY);
+	struct stat st;
+	int fd;
 
 	memset(t, 0, sizeof *t);
-	if (fd < 0)
-		return roi_err_set(err, "%s: %s", elf, strerror(errno));
+	if ((fd = roi_open_regular(elf, &st, err)) < 0)
+		return -1;
 	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
 	if (!dw) {
 		close(fd);

@@ -12,17 +12,37 @@
 #include "arena.h"
 #include "crc32.h"
 #include "elffile.h"
+#include "readfile.h"
 
 struct roi_elf {
 	char *path;
 	int fd;
 	Elf *elf;
 	size_t shstrndx;
+	uint64_t size;          /* of the file */
 };
 
 static int damaged(const struct roi_elf *e, struct roi_err *err)
 {
-	return roi_err_set(err, "%s: damaged ELF file: %s", e->path, elf_errmsg(-1));
+	int code = elf_errno();
+
+	/* (libelf fails on some damage without an error of its own: it would say "no error") */
+	return roi_err_set(err, "%s: damaged ELF file: %s", e->path, code ? elf_errmsg(code) : "unreadable");
+}
+
+/* The section's contents lie within the file: libelf fails on a section that does not without
+ * saying why ("no error"), or first tries to allocate its size (2^64 bytes of a 20 kB file). Its
+ * name, when known, says which. */
+static int contents_in_file(const struct roi_elf *e, Elf_Scn *scn, const GElf_Shdr *sh, const char *name,
+			    struct roi_err *err)
+{
+	if (sh->sh_type == SHT_NOBITS || (sh->sh_offset <= e->size && sh->sh_size <= e->size - sh->sh_offset))
+		return 0;
+	if (name)
+		return roi_err_set(err, "%s: damaged ELF file: section %s extends past the end of the file "
+				   "(truncated file?)", e->path, name);
+	return roi_err_set(err, "%s: damaged ELF file: section %zu extends past the end of the file (truncated file?)",
+			   e->path, elf_ndxscn(scn));
 }
 
 int roi_elf_open(const char *path, struct roi_elf **out, struct roi_err *err)
@@ -31,18 +51,13 @@ int roi_elf_open(const char *path, struct roi_elf **out, struct roi_err *err)
 	struct stat st;
 	GElf_Ehdr eh;
 	size_t shnum;
-	int fd, serr;
+	int fd;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return roi_err_set(err, "%s: libelf: %s", path, elf_errmsg(-1));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = roi_open_regular(path, &st, err);
 	if (fd < 0)
-		return roi_err_set(err, "%s: %s", path, strerror(errno));
-	serr = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-	if (serr) {
-		close(fd);
-		return roi_err_set(err, "%s: %s", path, strerror(serr));
-	}
+		return -1;
 	e = calloc(1, sizeof *e);
 	if (e)
 		e->path = strdup(path);
@@ -64,11 +79,20 @@ int roi_elf_open(const char *path, struct roi_elf **out, struct roi_err *err)
 		roi_elf_close(e);
 		return roi_err_set(err, "%s: damaged ELF file: section headers past the end (truncated file?)", path);
 	}
+	e->size = (uint64_t)st.st_size;
 	if (elf_getshdrstrndx(e->elf, &e->shstrndx) != 0) {
 		damaged(e, err);
 		roi_elf_close(e);
 		return -1;
 	}
+	/* Every section's name is in this one: past the end, no section can be named. */
+	Elf_Scn *names = e->shstrndx ? elf_getscn(e->elf, e->shstrndx) : NULL;
+	GElf_Shdr nsh;
+	if (names && gelf_getshdr(names, &nsh) && contents_in_file(e, names, &nsh, NULL, err) != 0) {
+		roi_elf_close(e);
+		return -1;
+	}
+	elf_errno();    /* (a table libelf could not find is for the lookups to report) */
 	*out = e;
 	return 0;
 }
@@ -109,6 +133,19 @@ static const char *section_name(const struct roi_elf *e, Elf_Scn *scn, GElf_Shdr
 	return elf_strptr(e->elf, e->shstrndx, sh->sh_name);
 }
 
+/* The string table a symbol table's names are in (its sh_link) lies within the file. */
+static int names_in_file(const struct roi_elf *e, const GElf_Shdr *symtab, struct roi_err *err)
+{
+	Elf_Scn *names = elf_getscn(e->elf, symtab->sh_link);
+	GElf_Shdr sh;
+
+	if (!names || !gelf_getshdr(names, &sh)) {
+		elf_errno();    /* (no such section: looking a name up says so) */
+		return 0;
+	}
+	return contents_in_file(e, names, &sh, elf_strptr(e->elf, e->shstrndx, sh.sh_name), err);
+}
+
 /* Appends the contents of every .roi.meta section (a relocatable link may keep several). */
 static int read_meta(struct roi_elf *e, char **buf, size_t *size, struct roi_err *err)
 {
@@ -129,6 +166,11 @@ static int read_meta(struct roi_elf *e, char **buf, size_t *size, struct roi_err
 		if (sh.sh_type == SHT_NOBITS) {
 			free(*buf);
 			return roi_err_set(err, "%s: section .roi.meta has no contents", e->path);
+		}
+		if (contents_in_file(e, scn, &sh, name, err) != 0) {
+			free(*buf);
+			*buf = NULL;
+			return -1;
 		}
 		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
 			goto bad;
@@ -210,6 +252,9 @@ int roi_elf_symbol(struct roi_elf *e, const char *name, struct roi_symbol *sym, 
 		if (sh.sh_type != SHT_SYMTAB)
 			continue;
 		have_symtab = true;
+		if (contents_in_file(e, scn, &sh, elf_strptr(e->elf, e->shstrndx, sh.sh_name), err) != 0 ||
+		    names_in_file(e, &sh, err) != 0)
+			return -1;
 		d = elf_getdata(scn, NULL);
 		if (!d || !sh.sh_entsize)
 			return damaged(e, err);
@@ -275,6 +320,8 @@ int roi_elf_check_structure(struct roi_elf *e, struct roi_err *err)
 
 		if (!name)
 			return damaged_section(e, index, "its name is not in the section name table", err);
+		if (contents_in_file(e, scn, &sh, name, err) != 0)
+			return -1;
 		d = elf_getdata(scn, NULL);
 		if (!d)
 			return damaged_section(e, index, "its contents cannot be read", err);
@@ -289,6 +336,8 @@ int roi_elf_check_structure(struct roi_elf *e, struct roi_err *err)
 			return damaged_section(e, index, "its contents cannot be read", err);
 		if (sh.sh_type != SHT_SYMTAB)
 			continue;
+		if (names_in_file(e, &sh, err) != 0)
+			return -1;
 		if (sh.sh_entsize != gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT) || d->d_size != sh.sh_size)
 			return damaged_section(e, index, "a symbol table with entries of the wrong size", err);
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
@@ -352,6 +401,8 @@ int roi_elf_image_crc(struct roi_elf *e, uint32_t *crc, struct roi_err *err)
 			return damaged(e, err);
 		if (!(sh.sh_flags & SHF_ALLOC) || sh.sh_type == SHT_NOBITS)
 			continue;
+		if (contents_in_file(e, scn, &sh, elf_strptr(e->elf, e->shstrndx, sh.sh_name), err) != 0)
+			return -1;
 		uint64_t where[2] = {sh.sh_addr, sh.sh_size};
 		*crc = roi_crc32(*crc, where, sizeof where);
 		while ((d = elf_getdata(scn, d)))

@@ -1,4 +1,5 @@
 /* estimate.c — aggregation of executed operations by kind/type, function and line. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,8 +126,8 @@ static void compute_ops(struct roi_estimate *e, struct uop **unit_ops)
 	qsort(e->ops, e->nops, sizeof *e->ops, by_cost);
 }
 
-void roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, const struct roi_counts *counts,
-			  const struct roi_model *m)
+int roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, const struct roi_counts *counts,
+			 const struct roi_model *m, struct roi_err *err)
 {
 	struct roi_line_total *lines = NULL;
 	size_t nlines = 0, cap = 0;
@@ -223,6 +224,12 @@ void roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, c
 		}
 	}
 	free(lines);
+	/* Every figure is a non-negative part of these: when they are finite, so is each of them (the
+	 * model's bounds and roi_counts_join's see to it; this says so should either change). */
+	if (!isfinite(e->cycles) || !isfinite(e->seconds) || !isfinite(e->energy_j))
+		return roi_err_set(err, "%s: the estimate of %s is not a finite number (%g cycles, %g J)",
+				   m ? m->path : "(no model)", p->path, e->cycles, e->energy_j);
+	return 0;
 }
 
 void roi_estimate_free(struct roi_estimate *e)

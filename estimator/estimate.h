@@ -84,9 +84,11 @@ bool roi_unit_mapped(const struct roi_unit *u, const struct roi_model *model);
 void roi_estimate_row(const struct roi_estimate *e, const struct roi_function *fn, size_t b, size_t r,
 		      struct roi_row_total *out);
 
-/* Aggregates counts (and costs, when model is not NULL) into e; free with roi_estimate_free. */
-void roi_estimate_compute(struct roi_estimate *e, const struct roi_program *prog, const struct roi_counts *counts,
-			  const struct roi_model *model);
+/* Aggregates counts (and costs, when model is not NULL) into e; free with roi_estimate_free, also
+ * on failure. Fails ("MODEL: the estimate of PROGRAM is not a finite number (...)") rather than
+ * give a total of inf or nan. */
+int roi_estimate_compute(struct roi_estimate *e, const struct roi_program *prog, const struct roi_counts *counts,
+			 const struct roi_model *model, struct roi_err *err);
 void roi_estimate_free(struct roi_estimate *e);
 
 #endif

@@ -1,4 +1,5 @@
 /* hier.c — the function → loop → line hierarchy of a run, see hier.h. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -435,7 +436,26 @@ static void *zalloc(size_t n, size_t size)
 	return p;
 }
 
-void roi_hier_build(struct roi_hier *h, const struct roi_estimate *e)
+static bool finite_sum(const struct roi_cost_sum *c)
+{
+	return isfinite(c->ops) && isfinite(c->cycles) && isfinite(c->energy_j);
+}
+
+/* The first node whose cost with its callees is not finite: calls counted far more often than
+ * their callees were entered (an edited profile), along a chain of calls, multiply the callees'
+ * costs past what a double holds. A function before its loops and lines, which it includes. */
+static const struct roi_node *not_finite(struct roi_node *const *all, size_t n)
+{
+	const struct roi_node *found = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if ((!finite_sum(&all[i]->cost) || !finite_sum(&all[i]->self)) &&
+		    (!found || (all[i]->kind == ROI_NODE_FUNCTION && found->kind != ROI_NODE_FUNCTION)))
+			found = all[i];
+	return found;
+}
+
+int roi_hier_build(struct roi_hier *h, const struct roi_estimate *e, struct roi_err *err)
 {
 	const struct roi_program *p = e->prog;
 	struct builder b = {.h = h, .p = p};
@@ -522,7 +542,15 @@ void roi_hier_build(struct roi_hier *h, const struct roi_estimate *e)
 	free(b.stack);
 	free(b.fnode);
 	free(b.lnode);
+	const struct roi_node *bad = not_finite(b.all, b.nall);
 	free(b.all);
+	if (bad)
+		return roi_err_set(err, "%s: %s %s: the cost with its callees is not a finite number (calls counted far "
+				   "more often than their callees were entered: an edited profile?)",
+				   e->counts->profile ? e->counts->profile : p->path,
+				   bad->kind == ROI_NODE_FUNCTION ? "function" : bad->kind == ROI_NODE_LOOP ? "loop" : "line",
+				   bad->id);
+	return 0;
 }
 
 void roi_hier_free(struct roi_hier *h)

@@ -55,7 +55,9 @@ struct roi_hier {
 	struct roi_arena arena;
 };
 
-void roi_hier_build(struct roi_hier *h, const struct roi_estimate *e);
+/* Free with roi_hier_free, also on failure: "PROGRAM: ID: the cost with its callees is not a finite
+ * number (...)", rather than a figure of inf or nan. */
+int roi_hier_build(struct roi_hier *h, const struct roi_estimate *e, struct roi_err *err);
 void roi_hier_free(struct roi_hier *h);
 
 /* What shares are of: cycles with a model, operations without. */

@@ -20,6 +20,17 @@ struct jv {
 	struct roi_arena *arena;
 };
 
+/* Parses text[0, len) (text[len] is a NUL byte) as one JSON document, or returns NULL with the
+ * error set: a NUL byte or the escape \u0000 (either would cut text short), malformed JSON, JSON
+ * nested deeper than cJSON's limit (1000), each at "PREFIX:LINE:COL: " (by_line) or at "PREFIX:
+ * ... at byte N"; and an object with a key twice, "PREFIX: PATH: duplicate key 'K'", anywhere in
+ * the document: a reader would take one of them and silently drop the other. */
+cJSON *jv_parse(const struct jv *v, const char *text, size_t len, bool by_line);
+
+/* Every key of obj is in the NULL-terminated list allowed, else "PREFIX: WHERE: unknown key 'K'"
+ * (-1): a misspelt key is otherwise an optional one silently left out. */
+int jv_keys(const struct jv *v, const cJSON *obj, const char *where, const char *const *allowed);
+
 /* Sets "PREFIX: WHERE: <fmt>" (or "PREFIX: <fmt>" when where is "") and returns -1. */
 int jv_fail(const struct jv *v, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -24,13 +24,34 @@ static bool parse_checksum(const char *s, uint32_t *out)
 	return true;
 }
 
+/* The keys of each object of a record (docs/formats.md, section 1): a misspelt one would be an
+ * optional one left out ("jumpz": no jumps). */
+static const char *const unit_keys[] = {
+	"roi", "unit", "source", "source_abs", "compiler", "target", "opt", "counter_bits", "atomic", "runtime",
+	"debug", "abi", "files", "ops", "functions", "regions", "filter", "excluded", NULL,
+};
+static const char *const op_keys[] = {
+	"kind", "type", "ctype", "from", "from_ctype", "access", "volatile", "operand", "subscripts", "promoted",
+	"callee", "direct", "builtin", "internal", "code", "cases", "bytes", NULL,
+};
+static const char *const function_keys[] = {
+	"name", "asm", "file", "line", "static", "counters", "checksum", "inlined", "saved", "frame", "spills", "far",
+	"adjust", "jumps", "tables", "loops", "locs", "blocks", NULL,
+};
+static const char *const block_keys[] = {"succ", "lines", "ops", "labels", "value", "block", NULL};
+static const char *const loop_keys[] = {"header", "parent", "file", "line", "blocks", NULL};
+static const char *const region_keys[] = {"kind", "name", "function", "file", "line", "header", "symbol", NULL};
+static const char *const filter_keys[] = {"path", "rules", NULL};
+static const char *const rule_keys[] = {"line", "text", "matched", NULL};
+static const char *const excluded_keys[] = {"name", "asm", "file", "line", "rule", NULL};
+
 static int parse_op(const struct jv *v, const cJSON *o, const char *w, struct roi_op *op)
 {
 	bool is_call;
 
 	op->bytes = op->cases = -1;
 	op->subscripts = op->promoted = 0;
-	if (jv_object(v, o, w) || jv_string(v, o, w, "kind", true, &op->kind) ||
+	if (jv_object(v, o, w) || jv_keys(v, o, w, op_keys) || jv_string(v, o, w, "kind", true, &op->kind) ||
 	    jv_one_of(v, w, "kind", op->kind, roi_kinds))
 		return -1;
 	is_call = strcmp(op->kind, "call") == 0;
@@ -86,7 +107,8 @@ static int parse_block(const struct jv *v, const cJSON *b, const char *w, const 
 	char ew[320];
 	size_t i;
 
-	if (jv_object(v, b, w) || jv_array(v, b, w, "succ", true, &succ) || jv_array(v, b, w, "lines", true, &lines) ||
+	if (jv_object(v, b, w) || jv_keys(v, b, w, block_keys) || jv_array(v, b, w, "succ", true, &succ) ||
+	    jv_array(v, b, w, "lines", true, &lines) ||
 	    jv_array(v, b, w, "ops", true, &ops))
 		return -1;
 
@@ -171,7 +193,7 @@ static int parse_loops(const struct jv *v, const cJSON *loops, const char *w, co
 
 		snprintf(lw, sizeof lw, "%s.loops[%zu]", w, i);
 		snprintf(bw, sizeof bw, "%s.blocks", lw);
-		if (jv_object(v, x, lw) ||
+		if (jv_object(v, x, lw) || jv_keys(v, x, lw, loop_keys) ||
 		    jv_integer(v, x, lw, "header", true, 0, (long long)fn->nblocks - 1, &header) ||
 		    jv_integer(v, x, lw, "parent", true, -1, (long long)n - 1, &parent) ||
 		    jv_integer(v, x, lw, "file", true, 0, (long long)u->nfiles - 1, &file) ||
@@ -378,7 +400,7 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 	size_t i = 0;
 
 	fn->unit = u;
-	if (jv_object(v, f, w) || jv_string(v, f, w, "name", true, &fn->name) ||
+	if (jv_object(v, f, w) || jv_keys(v, f, w, function_keys) || jv_string(v, f, w, "name", true, &fn->name) ||
 	    jv_string(v, f, w, "asm", true, &fn->asm_name) ||
 	    jv_integer(v, f, w, "file", true, 0, (long long)u->nfiles - 1, &file) ||
 	    jv_integer(v, f, w, "line", true, 0, INT_MAX, &line) ||
@@ -463,7 +485,8 @@ static int parse_regions(const struct jv *v, const cJSON *regions, struct roi_un
 		snprintf(w, sizeof w, "regions[%zu]", i);
 		r[i].unit = u;
 		r[i].index = i;
-		if (jv_object(v, x, w) || jv_string(v, x, w, "kind", true, &kind) || jv_one_of(v, w, "kind", kind, kinds) ||
+		if (jv_object(v, x, w) || jv_keys(v, x, w, region_keys) || jv_string(v, x, w, "kind", true, &kind) ||
+		    jv_one_of(v, w, "kind", kind, kinds) ||
 		    jv_string(v, x, w, "name", true, &r[i].name) ||
 		    jv_integer(v, x, w, "function", true, -1, (long long)u->nfunctions - 1, &function) ||
 		    jv_integer(v, x, w, "file", true, 0, (long long)u->nfiles - 1, &file) ||
@@ -499,7 +522,8 @@ static int parse_filter(const struct jv *v, const cJSON *root, struct roi_unit *
 	if (!f)
 		return 0;
 	flt = roi_arena_alloc(v->arena, sizeof *flt);
-	if (jv_object(v, f, "filter") || jv_string(v, f, "filter", "path", true, &flt->path) ||
+	if (jv_object(v, f, "filter") || jv_keys(v, f, "filter", filter_keys) ||
+	    jv_string(v, f, "filter", "path", true, &flt->path) ||
 	    jv_array(v, f, "filter", "rules", true, &rules))
 		return -1;
 	r = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(rules), sizeof *r);
@@ -507,7 +531,7 @@ static int parse_filter(const struct jv *v, const cJSON *root, struct roi_unit *
 		long long line;
 
 		snprintf(w, sizeof w, "filter.rules[%zu]", i);
-		if (jv_object(v, x, w) || jv_integer(v, x, w, "line", true, 1, INT_MAX, &line) ||
+		if (jv_object(v, x, w) || jv_keys(v, x, w, rule_keys) || jv_integer(v, x, w, "line", true, 1, INT_MAX, &line) ||
 		    jv_string(v, x, w, "text", true, &r[i].text) || jv_bool(v, x, w, "matched", true, &r[i].matched))
 			return -1;
 		r[i].line = (unsigned)line;
@@ -531,7 +555,7 @@ static int parse_excluded(const struct jv *v, const cJSON *excluded, struct roi_
 		bool known = false;
 
 		snprintf(w, sizeof w, "excluded[%zu]", i);
-		if (jv_object(v, x, w) || jv_string(v, x, w, "name", true, &e[i].name) ||
+		if (jv_object(v, x, w) || jv_keys(v, x, w, excluded_keys) || jv_string(v, x, w, "name", true, &e[i].name) ||
 		    jv_string(v, x, w, "asm", true, &e[i].asm_name) ||
 		    jv_integer(v, x, w, "file", true, 0, (long long)u->nfiles - 1, &file) ||
 		    jv_integer(v, x, w, "line", true, 0, INT_MAX, &line) ||
@@ -568,6 +592,8 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 		return -1;
 	if (version != 1)
 		return jv_fail(v, "", "unsupported metadata version %lld (this roi reads version 1)", version);
+	if (jv_keys(v, root, "", unit_keys))
+		return -1;
 	if (jv_string(v, root, "", "unit", true, &id))
 		return -1;
 	if (strlen(id) != 16 || strspn(id, "0123456789abcdef") != 16)
@@ -650,14 +676,12 @@ int roi_program_from_records(const char *path, const char *const *text, size_t n
 	for (size_t r = 0; r < n; r++) {
 		char prefix[1024];
 		struct jv v = {err, prefix, &prog->arena};
-		const char *end = NULL;
 		cJSON *root;
 		int rc;
 
 		snprintf(prefix, sizeof prefix, "%s: .roi.meta record %zu", path, r + 1);
-		root = cJSON_ParseWithOpts(text[r], &end, 1);
-		if (!root)
-			return jv_fail(&v, "", "malformed JSON at byte %zu", end ? (size_t)(end - text[r]) : 0);
+		if (!(root = jv_parse(&v, text[r], strlen(text[r]), false)))
+			return -1;
 		units[r].record = r + 1;
 		rc = parse_unit(&v, root, &units[r]);
 		cJSON_Delete(root);

@@ -37,8 +37,10 @@ struct roi_opkey {
 	long long subscripts;   /* 0: not a multi-dimensional array access */
 };
 
-/* Errors: "PATH:LINE:COL: malformed JSON" (column in bytes, from 1), schema errors naming the
- * field ("PATH: costs[3]: missing 'cycles'"). Free with roi_model_free even on failure. */
+/* Errors: "PATH:LINE:COL: malformed JSON" (column in bytes, from 1) and the others of jv_parse (a
+ * key twice, a NUL byte), schema errors naming the field ("PATH: costs[3]: missing 'cycles'"), two
+ * entries with the same match fields ("PATH: costs[7]: the same operation as costs[3] (...)").
+ * Free with roi_model_free even on failure. */
 int roi_model_load(const char *path, struct roi_model *m, struct roi_err *err);
 int roi_model_parse(const char *path, const char *text, size_t len, struct roi_model *m, struct roi_err *err);
 void roi_model_free(struct roi_model *m);

@@ -428,7 +428,7 @@ int roi_profile_load(const char *path, struct roi_profile *prof, struct roi_err 
 	int rc;
 
 	memset(prof, 0, sizeof *prof);
-	if (roi_read_file(path, &data, &size, err) != 0)
+	if (roi_read_file(path, ROI_MAX_PROFILE, &data, &size, err) != 0)
 		return -1;
 	rc = roi_profile_parse(path, data, size, prof, err);
 	free(data);

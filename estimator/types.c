@@ -65,6 +65,19 @@ bool roi_type_valid(const char *t)
 	return false;
 }
 
+bool roi_type_known(const char *t)
+{
+	if (sized_type(t) && t[0] != 'f') {
+		int bits = atoi(t + 1);
+
+		return bits % 8 == 0 && bits <= 128;
+	}
+	for (size_t i = 0; roi_type_names[i]; i++)
+		if (strcmp(roi_type_names[i], t) == 0)
+			return true;
+	return false;
+}
+
 enum roi_tclass roi_type_class(const char *t)
 {
 	if (!t)
@@ -100,6 +113,10 @@ static const struct {
 	{"long double", offsetof(struct roi_abi, ldouble_bits)},
 };
 
+static const char *const abi_keys[] = {
+	"char", "short", "int", "long", "long long", "pointer", "float", "double", "long double", "char_signed", NULL,
+};
+
 int roi_abi_parse(const struct jv *v, const cJSON *obj, const char *where, const char *key, struct roi_abi *abi)
 {
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -108,7 +125,7 @@ int roi_abi_parse(const struct jv *v, const cJSON *obj, const char *where, const
 	if (!a)
 		return jv_fail(v, where, "missing '%s'", key);
 	snprintf(w, sizeof w, "%s%s%s", where, *where ? "." : "", key);
-	if (jv_object(v, a, w) != 0)
+	if (jv_object(v, a, w) != 0 || jv_keys(v, a, w, abi_keys) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof abi_fields / sizeof abi_fields[0]; i++) {
 		long long bits;

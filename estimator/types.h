@@ -19,6 +19,11 @@ enum roi_tclass { ROI_TC_NONE, ROI_TC_INT, ROI_TC_FLOAT, ROI_TC_PTR };
 /* i*, u* and bool are int; f* float; ptr ptr; agg, vec, cplx, void have no class. */
 /* A type name the metadata may carry: the listed names or a letter and width ("i24", "u40"). */
 bool roi_type_valid(const char *t);
+/* A type a user may name (a budget's ops:KIND:TYPE, a model's entry): one an operation can have on
+ * a target GCC compiles for. The listed names, or an integer or fixed-point type of whole bytes up
+ * to 128 bits ("i24", AVR's __int24): a width roi_type_valid would take, such as "i99", names
+ * nothing that can ever run, and a limit or a cost for it would silently hold for nothing. */
+bool roi_type_known(const char *t);
 
 /* The kind of operand that decides an operation's code, as the metadata and models name it:
  * "const" (a constant second operand), "pow2" (a multiply or divide by a power of two, or its

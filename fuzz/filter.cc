@@ -9,6 +9,7 @@
  * the "filter" object it writes into the metadata must be JSON that cJSON reads, with one rule per
  * rule read, in order, and nothing but what the estimator's meta.c accepts (lines from 1). */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,13 @@ xstrndup (const char *s, size_t n)
   memcpy (d, s, len);
   d[len] = '\0';
   return d;
+}
+
+/* GCC's system.h makes fdopen this; <cstdio> undoes it for fopen, not for fdopen.  */
+FILE *
+fdopen_unlocked (int fd, const char *mode)
+{
+  return fdopen (fd, mode);
 }
 
 char *

@@ -11,6 +11,8 @@
 #             programs are left out: at 100 kB they slow the fuzzer down and add nothing the
 #             AVR firmware, linked ELF files too, does not have)
 #   avr_elf/  the AVR firmware
+# and, for each reader, inputs of the classes it must refuse (issue 27): a key twice or unknown,
+# a NUL byte (or \u0000), counts near 2^64, numbers past a model's bounds, nesting past cJSON's.
 # Uses build/host (roi.so, libroi.a) and, when built, build/avr and build/arm (make all-targets);
 # a cross compiler that is missing only leaves its seeds out.
 set -e
@@ -106,4 +108,22 @@ if [ -f "$build/arm/roi.so" ] && command -v arm-none-eabi-gcc >/dev/null; then
 	arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -O1 -fplugin="$build/arm/roi.so" -c -o loops-arm.o "$P/loops.c"
 	cp loops-arm.o "$out/elf/"
 fi
+
+# What must be refused, one of each class, next to what must be read.
+crc32 () { gzip -c | tail -c 8 | head -c 4 | od -An -tx1 | awk '{ print $4 $3 $2 $1 }'; }
+reseal () { sed '/^end /d' "$1" >body && sed "$2" body >body.new && echo "end $(grep -c '^fn ' body.new) $(crc32 <body.new)" >>body.new && cat body.new; }
+reseal loops-O0.roi 's/^\(fn [^ ]* [0-9]* [^ ]* [0-9]*\) [0-9]*/\1 18446744073709551615/' >"$out/profile/count-max"
+reseal loops-O0.roi 's/^\(fn [^ ]* [0-9]* [^ ]* [0-9]* [0-9]*\) [0-9]*/\1 9223372036854775808/' >"$out/profile/count-half"
+sed 's/"static":false,/&"static":true,/' "$out/meta/loops-O0" >"$out/meta/duplicate-key"
+sed 's/"jumps":/"jumpz":/' "$out/meta/loops-O0" >"$out/meta/unknown-key"
+sed 's/"saved":\([0-9]*\)/"saved":\1,"saved":\1/' "$out/meta/hooked" >"$out/meta/duplicate-saved"
+sed '0,/"clock_hz": [0-9]*/s//&, "clock_hz": 1/' "$out/model/small.json" >"$out/model/duplicate-key.json"
+jq '.costs += [.costs[0]]' "$out/model/small.json" >"$out/model/duplicate-entry.json"
+jq '.costs[0].cycles = 1e308 | .costs[1].energy_j = 1e300' "$out/model/small.json" >"$out/model/huge-costs.json"
+jq '.costs[0].type = "i99" | .colour = "red"' "$out/model/small.json" >"$out/model/unknown.json"
+sed 's/"part": "\([^"]*\)"/"part": "\1\\u0000x"/' "$out/model/small.json" >"$out/model/escaped-nul.json"
+awk 'BEGIN { for (i = 0; i < 1001; i++) printf "["; for (i = 0; i < 1001; i++) printf "]" }' >"$out/model/deep.json"
+printf 'total ops <= 1000000ops\n\0\nfunction main ops <= 1ops\n' >"$out/budget/nul"
+printf 'total ops:add:i99 <= 0ops\ntotal ops:add:i24 <= 0ops\ntotal ops <= 1%0400dops\n' 0 >"$out/budget/types-and-digits"
+printf 'count exclude function foo\0bar\nhooks include function main\n' >"$out/filter/nul"
 cd "$out" && rm -rf work

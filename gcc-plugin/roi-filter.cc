@@ -162,31 +162,73 @@ parse_rule (const char *path, unsigned lineno, const char *line, struct rule *r)
   return true;
 }
 
-bool
-roi_filter_load (const char *path)
+/* The filter file, opened for reading when it is a regular file: opened
+   without blocking, as a FIFO would hang the compiler, and a directory reads
+   as an empty filter.  NULL after an error.  */
+static FILE *
+open_filter (const char *path)
 {
-  FILE *f = fopen (path, "r");
+  int fd = open (path, O_RDONLY | O_NONBLOCK);
+  struct stat st;
+  if (fd < 0 || fstat (fd, &st) != 0)
+    {
+      error ("cannot read the filter file %qs: %s", path, xstrerror (errno));
+      if (fd >= 0)
+	close (fd);
+      return NULL;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      error ("cannot read the filter file %qs: %s", path,
+	     S_ISDIR (st.st_mode) ? xstrerror (EISDIR) : "not a regular file");
+      close (fd);
+      return NULL;
+    }
+  FILE *f = fdopen (fd, "r");
   if (!f)
     {
       error ("cannot read the filter file %qs: %s", path, xstrerror (errno));
-      return false;
+      close (fd);
     }
+  return f;
+}
+
+/* Lines longer than this are refused, not cut.  */
+#define MAX_LINE 4094
+
+bool
+roi_filter_load (const char *path)
+{
+  FILE *f = open_filter (path);
+  if (!f)
+    return false;
   filter_path = lrealpath (path);
-  char buf[4096];
+  char *buf = NULL;
+  size_t cap = 0;
+  ssize_t got;
   unsigned lineno = 0;
   bool ok = true;
-  while (fgets (buf, sizeof buf, f))
+  while ((got = getline (&buf, &cap, f)) >= 0)
     {
+      size_t len = (size_t) got;
       lineno++;
-      size_t len = strlen (buf);
       if (len && buf[len - 1] == '\n')
 	buf[--len] = '\0';
-      else if (len == sizeof buf - 1)
+      if (len > MAX_LINE)
 	{
 	  error ("%s:%u:1: line longer than %u characters", path, lineno,
-		 (unsigned) sizeof buf - 2);
+		 (unsigned) MAX_LINE);
 	  ok = false;
 	  break;
+	}
+      /* The rule is read as a C string: a NUL would cut it short there.  */
+      const char *nul = (const char *) memchr (buf, '\0', len);
+      if (nul)
+	{
+	  error ("%s:%u:%u: NUL byte", path, lineno,
+		 (unsigned) (nul - buf) + 1);
+	  ok = false;
+	  continue;
 	}
       if (len && buf[len - 1] == '\r')
 	buf[--len] = '\0';
@@ -205,6 +247,12 @@ roi_filter_load (const char *path)
       rules = XRESIZEVEC (struct rule, rules, nrules + 1);
       rules[nrules++] = r;
     }
+  if (ferror (f))
+    {
+      error ("cannot read the filter file %qs: %s", path, xstrerror (errno));
+      ok = false;
+    }
+  free (buf);
   fclose (f);
   return ok;
 }

@@ -119,6 +119,21 @@ test_expect_success 'every mistake is an error at FILE:LINE:COL' '
 	test_grep "cannot read the filter file .missing.txt." err
 '
 
+test_expect_success 'a NUL byte is an error, not the end of the rule or of the file' '
+	bad "count exclude function foo\0bar\n" "bad.txt:1:27: NUL byte" &&
+	bad "count exclude function foobar\n\0\ncount exclude function foo\n" "bad.txt:2:1: NUL byte" &&
+	bad "count exclude function foo\n# \0 nothing\n" "bad.txt:2:3: NUL byte"
+'
+
+test_expect_success 'a directory or a FIFO as the filter is refused, not read as an empty filter' '
+	mkdir dir &&
+	test_must_fail gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=dir -c names.c 2>err &&
+	test_grep "cannot read the filter file .dir.: Is a directory" err &&
+	mkfifo fifo &&
+	test_must_fail timeout 20 gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=fifo -c names.c 2>err &&
+	test_grep "cannot read the filter file .fifo.: not a regular file" err
+'
+
 test_expect_success 'hooks balance at run time: returns, break, goto out of a loop, at every -O' '
 	cat >rl.c <<-\CEOF &&
 	static int __attribute__((noinline)) find(const int *a, int n, int key)

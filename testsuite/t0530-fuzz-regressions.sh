@@ -89,8 +89,16 @@ test_expect_success 'a terminal escape in a budget file is quoted as ?' '
 	test_grep "unknown unit .?\[31m." budget-terminal-escape.txt.err
 '
 
+test_expect_success 'the classes of issue 27 are named: a key twice or unknown, nesting, a section past the end' '
+	test_grep "record 1: duplicate key .roi.$" meta-duplicate-key.json.err &&
+	test_grep "record 1: unknown key .jumpz.$" meta-unknown-key.json.err &&
+	test_grep "record 1: JSON nested deeper than 1000 levels at byte 5000$" meta-deep-nesting.json.err &&
+	test_grep "model-deep-nesting.json:1:1001: JSON nested deeper than 1000 levels$" model-deep-nesting.json.err &&
+	test_grep "damaged ELF file: section .roi.meta extends past the end of the file" elf-meta-past-end.o.err
+'
+
 test_expect_success 'a firmware simavr would crash on is refused before simavr reads it' '
-	test_grep "damaged ELF file: section 1: its name is not in the section name table" \
+	test_grep "damaged ELF file: section 11 extends past the end of the file" \
 		avr_elf-unnamed-sections.elf.cycles.err
 '
 
