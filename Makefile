@@ -54,6 +54,10 @@ RUNTIME_SRC := $(wildcard runtime/*.c)
 RUNTIME_HDR := $(wildcard runtime/*.h)
 ROI_SRC     := $(wildcard estimator/*.c)
 ROI_HDR     := $(wildcard estimator/*.h)
+# The metadata's checksum: one source, in the plugin (roi-meta.cc includes it) and the
+# estimator (estimator/checksum.c includes it).
+PLUGIN_HDR  += gcc-plugin/roi-checksum.c
+ROI_HDR     += gcc-plugin/roi-checksum.h gcc-plugin/roi-checksum.c
 
 HOST_PLUGIN := $(BUILD)/host/roi.so
 AVR_PLUGIN  := $(BUILD)/avr/roi.so

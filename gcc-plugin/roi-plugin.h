@@ -9,6 +9,7 @@
 #define ROI_PLUGIN_H
 
 #include "gcc-common.h"
+#include "roi-checksum.h"
 
 enum roi_runtime { ROI_RUNTIME_HOST, ROI_RUNTIME_NONE };
 
@@ -156,7 +157,8 @@ void roi_loops_describe (function *fun, const int *counter_of,
 /* ---- roi-meta.cc ---- */
 const char *roi_unit_id (void);
 unsigned roi_meta_op (const struct roi_op *op);
-const char *roi_meta_op_text (unsigned index);	/* its JSON in the op table */
+/* The fields of the operation at INDEX, as its entry in the op table says.  */
+const struct roi_checksum_op *roi_meta_op_fields (unsigned index);
 unsigned roi_meta_file (const char *file);
 unsigned roi_meta_next_function_index (void);
 void roi_meta_add_function (tree decl, const char *json, unsigned nblocks);

@@ -57,6 +57,49 @@ test_expect_success 'the checksum changes when the counted structure changes' '
 	test_equal "$old" "$same"
 '
 
+cat >every.c <<'CEOF'
+struct pair { int a, b; };
+struct pair g, h;
+int m[3][4];
+typedef int v4 __attribute__ ((vector_size (16)));
+v4 va, vb;
+int every (int i, int j, unsigned x, unsigned y)
+{
+	int r;
+	g = h;
+	va = va + vb;
+	if (__builtin_add_overflow (x, y, &r))
+		r = 0;
+	return r + m[i][j];
+}
+CEOF
+
+# The checksum's text is written by lib-roi.sh's checksum_text from docs/formats.md, not by roi.
+# These units have every field it covers between them: value counters, a block of labels, an
+# aggregate copy's bytes, a switch's cases, a vector operation's code, an internal call, a
+# conversion's source, two subscripts, a promoted operation.
+test_expect_success 'the checksum of every function is the CRC-32 of its canonical text' '
+	for src in every.c "$TEST_DIRECTORY"/programs/values.c "$TEST_DIRECTORY"/programs/switch.c \
+		   "$TEST_DIRECTORY"/programs/goto-loop-label.c "$TEST_DIRECTORY"/programs/fnptr.c \
+		   "$TEST_DIRECTORY"/programs/divisions.c; do
+		for opt in -O0 -O2; do
+			gcc $opt -fplugin="$ROI_PLUGIN" -c "$src" -o unit.o &&
+			meta_json unit.o | jq ".[0]" >unit.json &&
+			jq -c "{ops, blocks: [.functions[].blocks[]]}" unit.json >>covered.json &&
+			n=$(jq ".functions | length" unit.json) && i=0 &&
+			while [ $i -lt $n ]; do
+				test_equal "$(fn_checksum unit.json $i)" "$(jq -r ".functions[$i].checksum" unit.json)" \
+					"$src $opt function $i" || return 1
+				i=$((i + 1))
+			done || return 1
+		done
+	done &&
+	jq -s -e "[.[].ops[]] as \$o | [.[].blocks[]] as \$b |
+		  any(\$b[]; .value) and any(\$b[]; .labels) and any(\$o[]; .bytes) and any(\$o[]; .cases) and
+		  any(\$o[]; .code) and any(\$o[]; .internal) and any(\$o[]; .from) and
+		  any(\$o[]; .subscripts) and any(\$o[]; .promoted)" covered.json
+'
+
 test_expect_success 'linking keeps one record per unit; PHIs are not operations' '
 	cat >main.c <<-CEOF &&
 	int api(int v);
