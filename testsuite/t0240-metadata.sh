@@ -100,6 +100,24 @@ test_expect_success 'the checksum of every function is the CRC-32 of its canonic
 		  any(\$o[]; .subscripts) and any(\$o[]; .promoted)" covered.json
 '
 
+# update_meta PROGRAM JQ OUT: PROGRAM with its .roi.meta records edited by JQ.
+update_meta () {
+	objcopy --dump-section .roi.meta=records.bin "$1" /dev/null &&
+	tr "\0" "\n" <records.bin | jq -c "$2" | tr "\n" "\0" >edited.bin &&
+	objcopy --update-section .roi.meta=edited.bin "$1" "$3"
+}
+
+test_expect_success 'a record changed after compiling is refused, not estimated' '
+	roi_link loops -O0 "$TEST_DIRECTORY/programs/loops.c" && ROI_OUTPUT=loops.roi ./loops &&
+	"$ROI" estimate loops loops.roi >/dev/null &&
+	update_meta loops "(.functions[0].blocks[1].ops[0][3]) += 1" tally &&
+	test_must_fail "$ROI" estimate tally loops.roi 2>err &&
+	test_grep "^roi: tally: .roi.meta record 1: functions\[0\] (main): checksum 0x[0-9a-f]\{8\} does not match its blocks (0x[0-9a-f]\{8\}); the metadata was changed after compiling$" err &&
+	update_meta loops ".ops[0].kind = \"div\"" op &&
+	test_must_fail "$ROI" ops op 2>err &&
+	test_grep "^roi: op: .roi.meta record 1: functions\[0\] (main): checksum .* does not match its blocks" err
+'
+
 test_expect_success 'linking keeps one record per unit; PHIs are not operations' '
 	cat >main.c <<-CEOF &&
 	int api(int v);
