@@ -100,6 +100,17 @@ test_expect_success 'the checksum of every function is the CRC-32 of its canonic
 		  any(\$o[]; .subscripts) and any(\$o[]; .promoted)" covered.json
 '
 
+cat >conv.c <<'CEOF'
+long widen(unsigned char c) { return c; }
+CEOF
+
+# By hand: the unsigned char is converted to long, a conversion of two types, each in its field.
+test_expect_success 'a conversion names the type it converts to and the one it converts from' '
+	unit_ops -O2 conv ".kind == \"conv\"" "[.type, .ctype, .from, .from_ctype]" >got &&
+	echo "[[\"i64\",\"long\",\"u8\",\"unsigned char\"]]" >want &&
+	test_cmp want got
+'
+
 # update_meta PROGRAM JQ OUT: PROGRAM with its .roi.meta records edited by JQ.
 update_meta () {
 	objcopy --dump-section .roi.meta=records.bin "$1" /dev/null &&
