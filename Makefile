@@ -54,6 +54,10 @@ RUNTIME_SRC := $(wildcard runtime/*.c)
 RUNTIME_HDR := $(wildcard runtime/*.h)
 ROI_SRC     := $(wildcard estimator/*.c)
 ROI_HDR     := $(wildcard estimator/*.h)
+# The metadata's checksum: one source, in the plugin (roi-meta.cc includes it) and the
+# estimator (estimator/checksum.c includes it).
+PLUGIN_HDR  += gcc-plugin/roi-checksum.c
+ROI_HDR     += gcc-plugin/roi-checksum.h gcc-plugin/roi-checksum.c
 
 HOST_PLUGIN := $(BUILD)/host/roi.so
 AVR_PLUGIN  := $(BUILD)/avr/roi.so
@@ -248,7 +252,8 @@ FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_CC      := clang
 FUZZ_CXX     := clang++
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS  := -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE $(FUZZ_SAN)
+# (the metadata's checksums are not checked in this build: estimator/meta.c)
+FUZZ_CFLAGS  := -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION $(FUZZ_SAN)
 FUZZ_OBJS    := $(filter-out $(FUZZ_DIR)/obj/main.o,$(ROI_SRC:estimator/%.c=$(FUZZ_DIR)/obj/%.o))
 # Objects of a pattern chain, which make would otherwise delete after each link.
 .SECONDARY: $(FUZZ_OBJS)

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../gcc-plugin/roi-checksum.h"
 #include "elffile.h"
 #include "jv.h"
 #include "meta.h"
@@ -390,6 +391,37 @@ static int parse_locs(const struct jv *v, const cJSON *locs, const char *w, cons
 	return 0;
 }
 
+/* The function's checksum as the plugin computed it (gcc-plugin/roi-checksum.h), from its blocks and
+ * the operations they name as read here, before the loader adds rows of its own. */
+static uint32_t blocks_checksum(const struct roi_function *fn, const struct roi_block *blk, const struct roi_op *ops)
+{
+	struct roi_checksum c;
+
+	roi_checksum_begin(&c, fn->asm_name);
+	for (size_t i = 0; i < fn->nblocks; i++) {
+		const struct roi_block *b = &blk[i];
+
+		roi_checksum_block(&c, b->labels, b->value, b->site);
+		for (size_t k = 0; k < b->nsucc; k++)
+			roi_checksum_succ(&c, b->succ[k]);
+		for (size_t k = 0; k < b->nlines; k++)
+			roi_checksum_line(&c, b->lines[k].file, b->lines[k].line);
+		for (size_t k = 0; k < b->nops; k++) {
+			const struct roi_op *o = &ops[b->ops[k].op];
+			const struct roi_checksum_op op = {
+				.kind = o->kind, .type = o->type, .ctype = o->ctype, .from = o->from,
+				.from_ctype = o->from_ctype, .access = o->access, .operand = o->operand,
+				.callee = o->callee, .code = o->code, .is_volatile = o->is_volatile,
+				.direct = o->direct, .builtin = o->builtin, .internal = o->internal,
+				.subscripts = o->subscripts, .promoted = o->promoted, .cases = o->cases,
+				.bytes = o->bytes,
+			};
+			roi_checksum_row(&c, b->ops[k].file, b->ops[k].line, b->ops[k].n, &op);
+		}
+	}
+	return c.crc;
+}
+
 static int parse_function(const struct jv *v, const cJSON *f, const char *w, struct roi_unit *u,
 			  struct roi_op *ops, struct roi_function *fn)
 {
@@ -445,6 +477,19 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		for (size_t s = 0; s < blk[i].nsucc; s++)
 			if (blk[i].succ[s] >= 0 && blk[blk[i].succ[s]].value)
 				return jv_fail(v, bw, "succ: %d is a value counter, not a block", blk[i].succ[s]);
+	}
+	/* The profile is joined by this checksum: it must be the record's own, not a number that came
+	 * with edited blocks or operations (docs/formats.md: the RTL pass's members are not in it).
+	 * The fuzzers cannot forge a CRC: in their build a mismatch is let through, so that what reads
+	 * the blocks after this still sees every mutation of them (the Makefile's FUZZ_CFLAGS). */
+	uint32_t computed = blocks_checksum(fn, blk, ops);
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+	computed = fn->checksum;
+#endif
+	if (computed != fn->checksum) {
+		snprintf(bw, sizeof bw, "%s (%s)", w, fn->name);
+		return jv_fail(v, bw, "checksum 0x%08x does not match its blocks (0x%08x); the metadata was changed "
+			       "after compiling", fn->checksum, computed);
 	}
 	fn->blocks = blk;
 	long long saved = 0, frame = 0;

@@ -194,6 +194,10 @@ static int simulate(avr_t *avr, struct watch *w, struct roi_avr_run *run, struct
 		watch_step(avr, w, run);
 		int state = avr_run(avr);
 
+		/* (before a crash is reported: a stack run into the data is what a runner says then) */
+		if (run->main_seen && stack_pointer(avr) < run->stack_low)
+			run->stack_low = stack_pointer(avr);
+
 		if (run->pc_cycles && run->main_seen && pc < run->pc_cycles_size) {
 			if (!run->pc_owned || run->pc_owned[pc])
 				w->owner = pc;
@@ -324,6 +328,8 @@ int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 	int rc = -1;
 
 	run->data = NULL;
+	run->main_seen = false;
+	run->stack_low = 0xffff;
 	if (roi_avr_check_mcu(run->mcu, err) != 0 || check_for_simavr(run->elf, err) != 0)
 		return -1;
 	simavr_said[0] = '\0';
@@ -368,7 +374,6 @@ int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 		roi_err_set(err, "%s: simavr cannot load it for %s: %s", run->elf, run->mcu, simavr_said);
 		goto out;
 	}
-	run->main_seen = false;
 	run->main_cycle = 0;
 	memset(&run->hook_enter, 0, sizeof run->hook_enter);
 	memset(&run->hook_exit, 0, sizeof run->hook_exit);

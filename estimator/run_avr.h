@@ -43,6 +43,8 @@ struct roi_avr_run {
 	uint64_t main_cycle;    /* out: the cycle main's first instruction ran at (the C start-up before
 				 * it: stack, .data copy, .bss clear); valid when main_seen */
 	bool main_seen;         /* out: the firmware has a symbol main and reached it */
+	uint16_t stack_low;     /* out: the lowest stack pointer from main's first instruction on, the
+				 * next free byte below the stack (0xffff before main) */
 	enum roi_avr_stop stop; /* out */
 	uint8_t *data;          /* out: the data memory at the stop (registers, I/O, SRAM) */
 	size_t data_size;       /* out: RAMEND + 1 bytes */

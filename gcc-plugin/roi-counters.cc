@@ -52,7 +52,17 @@ counter_ref (tree counters, unsigned idx)
 		 build_int_cst (integer_type_node, idx), NULL_TREE, NULL_TREE);
 }
 
-/* __atomic_fetch_add (&REF, VALUE, __ATOMIC_RELAXED) before GSI.  */
+bool
+roi_counters_atomic (void)
+{
+  return roi_opts.atomic || roi_runs_in_threads (current_function_decl);
+}
+
+/* __atomic_fetch_add (&REF, VALUE, __ATOMIC_RELAXED) before GSI.  A 16-bit
+   counter saturates as the plain update does: an add that wrapped then ORs
+   all ones into it, which leaves 65535 whatever other threads added in
+   between (an outlined OpenMP body's; -fplugin-arg-roi-atomic itself wants
+   32 or 64 bits).  */
 static void
 insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
 {
@@ -60,10 +70,30 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
     = roi_opts.counter_bits == 64 ? BUILT_IN_ATOMIC_FETCH_ADD_8
     : roi_opts.counter_bits == 16 ? BUILT_IN_ATOMIC_FETCH_ADD_2
     : BUILT_IN_ATOMIC_FETCH_ADD_4;
-  roi_stmt call = gimple_build_call (builtin_decl_explicit (code), 3,
-				     build_fold_addr_expr (ref), value,
-				     build_int_cst (integer_type_node, MEMMODEL_RELAXED));
+  tree relaxed = build_int_cst (integer_type_node, MEMMODEL_RELAXED);
+  tree fetch_add = builtin_decl_explicit (code);
+  gcall *call = gimple_build_call (fetch_add, 3, build_fold_addr_expr (ref), value, relaxed);
   gsi_insert_before (gsi, call, GSI_SAME_STMT);
+  if (roi_opts.counter_bits != 16)
+    return;
+
+  tree type = counter_type ();
+  tree fetched = make_ssa_name (TREE_TYPE (TREE_TYPE (fetch_add)));
+  gimple_call_set_lhs (call, fetched);
+  tree old_value = make_ssa_name (type);
+  gsi_insert_before (gsi, gimple_build_assign (old_value, NOP_EXPR, fetched), GSI_SAME_STMT);
+  tree sum = make_ssa_name (type);
+  gsi_insert_before (gsi, gimple_build_assign (sum, PLUS_EXPR, old_value, value), GSI_SAME_STMT);
+  tree wrapped = make_ssa_name (boolean_type_node);
+  gsi_insert_before (gsi, gimple_build_assign (wrapped, LT_EXPR, sum, old_value), GSI_SAME_STMT);
+  tree one = make_ssa_name (type);
+  gsi_insert_before (gsi, gimple_build_assign (one, NOP_EXPR, wrapped), GSI_SAME_STMT);
+  tree mask = make_ssa_name (type);
+  gsi_insert_before (gsi, gimple_build_assign (mask, NEGATE_EXPR, one), GSI_SAME_STMT);
+  gsi_insert_before (gsi, gimple_build_call (builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_OR_2),
+					     3, build_fold_addr_expr (unshare_expr (ref)), mask,
+					     relaxed),
+		     GSI_SAME_STMT);
 }
 
 /* Whether counters are updated by the AVR asms below, which take no register
@@ -71,7 +101,7 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
 static bool
 avr_asm_counters (void)
 {
-  return roi_opts.avr_asm_increment && roi_opts.counter_bits != 16 && !roi_opts.atomic;
+  return roi_opts.avr_asm_increment && roi_opts.counter_bits != 16 && !roi_counters_atomic ();
 }
 
 /* The rest of an AVR counter update in TEXT after N characters: from byte
@@ -315,8 +345,8 @@ insert_avr_division_steps (roi_stmt stmt, tree ref, tree quotient)
 }
 
 /* counters[idx] += 1 at the start of BB, after its labels.  A plain
-   load-add-store unless -fplugin-arg-roi-atomic asked for a relaxed atomic
-   add; 16-bit counters saturate at 65535 instead of wrapping, so the
+   load-add-store unless the counters are atomic (roi_counters_atomic): a relaxed
+   atomic add; 16-bit counters saturate at 65535 instead of wrapping, so the
    estimator can report an overflow rather than a small wrong count.  */
 void
 roi_counter_increment (basic_block bb, tree counters, unsigned idx)
@@ -325,7 +355,7 @@ roi_counter_increment (basic_block bb, tree counters, unsigned idx)
   tree ref = counter_ref (counters, idx);
   gimple_stmt_iterator gsi = gsi_after_labels (bb);
 
-  if (roi_opts.atomic)
+  if (roi_counters_atomic ())
     {
       insert_atomic_add (&gsi, ref, build_int_cst (type, 1));
       return;
@@ -483,7 +513,7 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
     }
   tree value = make_ssa_name (type);
   gsi_insert_before (&gsi, gimple_build_assign (value, NOP_EXPR, amount), GSI_SAME_STMT);
-  if (roi_opts.atomic)
+  if (roi_counters_atomic ())
     {
       insert_atomic_add (&gsi, ref, value);
       return;

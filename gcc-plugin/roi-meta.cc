@@ -6,6 +6,8 @@
  * variable, costs no flash or RAM, and the linker concatenates the records of
  * every unit into the program.  */
 #include "roi-plugin.h"
+/* The checksum both the plugin and the estimator compute (roi-checksum.h).  */
+#include "roi-checksum.c"
 
 static struct roi_strings unit_ops;	/* JSON text of each distinct operation */
 static struct roi_strings unit_files;	/* file table */
@@ -58,67 +60,150 @@ roi_meta_file (const char *file)
   return roi_strings_intern (&unit_files, file ? file : "<unknown>");
 }
 
-static void
-add_type (struct roi_buf *b, const char *key, const char *ckey, const_tree type)
+/* An operation's type: its width-and-signedness class copied into CLASS
+   (roi_type_class's own buffer is overwritten by its next call) and its C
+   type name into CTYPE.  */
+static const char *
+type_fields (const_tree type, char (&type_class)[16], struct roi_buf *ctype)
 {
-  struct roi_buf ctype = { NULL, 0, 0 };
-  roi_ctype_name (type, &ctype);
-  roi_buf_printf (b, ",\"%s\":\"%s\",\"%s\":", key, roi_type_class (type), ckey);
-  roi_buf_json_string (b, ctype.text);
-  free (ctype.text);
+  roi_ctype_name (type, ctype);
+  snprintf (type_class, sizeof type_class, "%s", roi_type_class (type));
+  return type_class;
+}
+
+/* What the op table says of OP, as F; its type names go to the buffers.  */
+struct op_names
+{
+  char type_class[16], from_class[16];
+  struct roi_buf ctype, from_ctype;
+};
+
+static void
+op_fields (const struct roi_op *op, struct op_names *names, roi_checksum_op *f)
+{
+  memset (f, 0, sizeof *f);
+  f->kind = op->kind;
+  if (op->type && strcmp (op->kind, "call") != 0)
+    {
+      f->type = type_fields (op->type, names->type_class, &names->ctype);
+      f->ctype = names->ctype.text;
+    }
+  if (op->from)
+    {
+      f->from = type_fields (op->from, names->from_class, &names->from_ctype);
+      f->from_ctype = names->from_ctype.text;
+    }
+  f->access = op->access;
+  f->is_volatile = op->is_volatile;
+  f->operand = op->operand;
+  f->subscripts = op->subscripts;
+  f->promoted = op->promoted;
+  if (op->callee)
+    {
+      f->callee = op->callee;
+      f->direct = op->direct;
+      f->builtin = op->builtin;
+      f->internal = op->internal;
+    }
+  f->code = op->code;
+  f->cases = !strcmp (op->kind, "switch") ? (long long) op->cases : -1;
+  f->bytes = !strcmp (op->kind, "copy") && op->type && roi_type_bits (op->type)
+	     ? (long long) (roi_type_bits (op->type) / BITS_PER_UNIT) : -1;
+}
+
+/* F's entry in the op table, its fields always in the same order.  */
+static void
+op_json (const roi_checksum_op *f, struct roi_buf *b)
+{
+  roi_buf_printf (b, "{\"kind\":\"%s\"", f->kind);
+  if (f->type)
+    {
+      roi_buf_printf (b, ",\"type\":\"%s\",\"ctype\":", f->type);
+      roi_buf_json_string (b, f->ctype);
+    }
+  if (f->from)
+    {
+      roi_buf_printf (b, ",\"from\":\"%s\",\"from_ctype\":", f->from);
+      roi_buf_json_string (b, f->from_ctype);
+    }
+  if (f->access)
+    roi_buf_printf (b, ",\"access\":\"%s\"", f->access);
+  if (f->is_volatile)
+    roi_buf_add (b, ",\"volatile\":true");
+  if (f->operand)
+    roi_buf_printf (b, ",\"operand\":\"%s\"", f->operand);
+  if (f->subscripts)
+    roi_buf_printf (b, ",\"subscripts\":%lld", f->subscripts);
+  if (f->promoted)
+    roi_buf_printf (b, ",\"promoted\":%lld", f->promoted);
+  if (f->callee)
+    {
+      roi_buf_add (b, ",\"callee\":");
+      roi_buf_json_string (b, f->callee);
+      roi_buf_printf (b, ",\"direct\":%s", f->direct ? "true" : "false");
+      if (f->builtin)
+	roi_buf_add (b, ",\"builtin\":true");
+      if (f->internal)
+	roi_buf_add (b, ",\"internal\":true");
+    }
+  if (f->code)
+    {
+      roi_buf_add (b, ",\"code\":");
+      roi_buf_json_string (b, f->code);
+    }
+  if (f->cases >= 0)
+    roi_buf_printf (b, ",\"cases\":%lld", f->cases);
+  if (f->bytes >= 0)
+    roi_buf_printf (b, ",\"bytes\":%lld", f->bytes);
+  roi_buf_add (b, "}");
+}
+
+/* The fields of each operation of unit_ops, its strings copies of their own:
+   what the checksum of a row that names it covers.  */
+static vec<roi_checksum_op> unit_op_fields;
+
+static const char *
+copy_or_null (const char *s)
+{
+  return s ? xstrdup (s) : NULL;
 }
 
 /* Operations are interned by their JSON text, which is canonical because the
-   fields are always written in the same order.  */
+   fields are always written in the same order.  The text and the checksum's
+   fields are made from one roi_checksum_op, so they cannot differ.  */
 unsigned
 roi_meta_op (const struct roi_op *op)
 {
+  struct op_names names = { "", "", { NULL, 0, 0 }, { NULL, 0, 0 } };
+  roi_checksum_op f;
+  op_fields (op, &names, &f);
   struct roi_buf b = { NULL, 0, 0 };
-  roi_buf_printf (&b, "{\"kind\":\"%s\"", op->kind);
-  if (op->type && strcmp (op->kind, "call") != 0)
-    add_type (&b, "type", "ctype", op->type);
-  if (op->from)
-    add_type (&b, "from", "from_ctype", op->from);
-  if (op->access)
-    roi_buf_printf (&b, ",\"access\":\"%s\"", op->access);
-  if (op->is_volatile)
-    roi_buf_add (&b, ",\"volatile\":true");
-  if (op->operand)
-    roi_buf_printf (&b, ",\"operand\":\"%s\"", op->operand);
-  if (op->subscripts)
-    roi_buf_printf (&b, ",\"subscripts\":%u", op->subscripts);
-  if (op->promoted)
-    roi_buf_printf (&b, ",\"promoted\":%u", op->promoted);
-  if (op->callee)
-    {
-      roi_buf_add (&b, ",\"callee\":");
-      roi_buf_json_string (&b, op->callee);
-      roi_buf_printf (&b, ",\"direct\":%s", op->direct ? "true" : "false");
-      if (op->builtin)
-	roi_buf_add (&b, ",\"builtin\":true");
-      if (op->internal)
-	roi_buf_add (&b, ",\"internal\":true");
-    }
-  if (op->code)
-    {
-      roi_buf_add (&b, ",\"code\":");
-      roi_buf_json_string (&b, op->code);
-    }
-  if (!strcmp (op->kind, "switch"))
-    roi_buf_printf (&b, ",\"cases\":%lu", op->cases);
-  if (!strcmp (op->kind, "copy") && op->type && roi_type_bits (op->type))
-    roi_buf_printf (&b, ",\"bytes\":%lu",
-		    (unsigned long) (roi_type_bits (op->type) / BITS_PER_UNIT));
-  roi_buf_add (&b, "}");
+  op_json (&f, &b);
+  unsigned known = unit_ops.count;
   unsigned index = roi_strings_intern (&unit_ops, b.text);
+  if (index == known)
+    {
+      f.kind = copy_or_null (f.kind);
+      f.type = copy_or_null (f.type);
+      f.ctype = copy_or_null (f.ctype);
+      f.from = copy_or_null (f.from);
+      f.from_ctype = copy_or_null (f.from_ctype);
+      f.access = copy_or_null (f.access);
+      f.operand = copy_or_null (f.operand);
+      f.callee = copy_or_null (f.callee);
+      f.code = copy_or_null (f.code);
+      unit_op_fields.safe_push (f);
+    }
   free (b.text);
+  free (names.ctype.text);
+  free (names.from_ctype.text);
   return index;
 }
 
-const char *
-roi_meta_op_text (unsigned index)
+const struct roi_checksum_op *
+roi_meta_op_fields (unsigned index)
 {
-  return unit_ops.items[index];
+  return &unit_op_fields[index];
 }
 
 unsigned

@@ -5,6 +5,76 @@
  * of the code GCC is about to expand into machine instructions.  */
 #include "roi-plugin.h"
 
+/* Whether DECL is the body of an OpenMP parallel, task or teams construct,
+   or of a loop -ftree-parallelize-loops gave to threads, that GCC outlined
+   into a function of its own (main._omp_fn.0), or a clone of one.  */
+static bool
+outlined_for_threads (tree decl)
+{
+  cgraph_node *node = cgraph_node::get (decl);
+  if (node && !node->parallelized_function && node->former_clone_of)
+    node = cgraph_node::get (node->former_clone_of);
+  return node && node->parallelized_function;
+}
+
+/* The functions of the unit that threads may run at once: the outlined
+   bodies and what they call, directly or through what they call (not
+   through a pointer, nor in another unit), not where GCC inlined it.  */
+static vec<tree> threaded;	/* compared, never dereferenced */
+static bool threaded_found;
+
+static bool
+is_threaded (tree decl)
+{
+  for (unsigned i = 0; i < threaded.length (); i++)
+    if (threaded[i] == decl)
+      return true;
+  return false;
+}
+
+static void
+add_threaded_callees (cgraph_node *node)
+{
+  for (cgraph_edge *e = node->callees; e; e = e->next_callee)
+    {
+      if (!e->inline_failed)
+	{
+	  /* inlined: its calls are made by this function's code */
+	  add_threaded_callees (e->callee);
+	  continue;
+	}
+      cgraph_node *callee = e->callee->function_symbol ();
+      if (!callee || is_threaded (callee->decl))
+	continue;
+      threaded.safe_push (callee->decl);
+      add_threaded_callees (callee);
+    }
+}
+
+/* Found when the first function reaches the pass: GCC has not expanded any
+   yet, and expanding one removes its call edges.  */
+static void
+find_threaded (void)
+{
+  if (threaded_found)
+    return;
+  threaded_found = true;
+  cgraph_node *node;
+  FOR_EACH_FUNCTION (node)
+    if (outlined_for_threads (node->decl) && !is_threaded (node->decl))
+      {
+	threaded.safe_push (node->decl);
+	add_threaded_callees (node);
+      }
+}
+
+bool
+roi_runs_in_threads (tree decl)
+{
+  find_threaded ();
+  return is_threaded (decl);
+}
+
 /* Why the function DECL is not counted, or NULL when it is.  */
 const char *
 roi_why_not_counted (tree decl)
@@ -16,13 +86,14 @@ roi_why_not_counted (tree decl)
      user's code, often all of it at -O2: a virtual clone materialised
      (former_clone_of), or a version made with its body at once, as GCC 5's
      IPA-SRA does (micro-call's sum4.isra.0 at -Os), whose origin is the
-     user's function.  */
+     user's function.  So is an outlined OpenMP body, the user's code of the
+     construct.  */
   cgraph_node *node = cgraph_node::get (decl);
   tree origin = DECL_ABSTRACT_ORIGIN (decl);
   bool user_clone = (node && node->former_clone_of)
 		    || (origin && origin != decl && TREE_CODE (origin) == FUNCTION_DECL
 			&& !DECL_ARTIFICIAL (origin));
-  if (DECL_ARTIFICIAL (decl) && !user_clone)
+  if (DECL_ARTIFICIAL (decl) && !user_clone && !outlined_for_threads (decl))
     return "artificial (compiler-generated)";
   /* The attribute, not DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT: GCC sets that
      flag on every function when -finstrument-functions is off.  */
@@ -138,25 +209,11 @@ add_loc (struct block_ops *b, location_t loc)
   b->locs.safe_push (instance);
 }
 
-/* The operations of the function being described, folded into its checksum:
-   the blocks name operations by their index in the unit's table, so the same
-   blocks with another operation would otherwise keep the checksum.  */
-static unsigned ops_crc;
-
-/* OP's index in the unit's table, folded into the checksum.  */
-static unsigned
-intern_op (const struct roi_op *op)
-{
-  unsigned index = roi_meta_op (op);
-  ops_crc = crc32_string (ops_crc, roi_meta_op_text (index));
-  return index;
-}
-
 static void
 record_op (void *ctx, const struct roi_op *op)
 {
   struct block_ops *b = (struct block_ops *) ctx;
-  unsigned index = intern_op (op), n = op->repeat ? op->repeat : 1;
+  unsigned index = roi_meta_op (op), n = op->repeat ? op->repeat : 1;
   for (unsigned i = 0; i < b->rows.length (); i++)
     if (b->rows[i].op == index && b->rows[i].file == b->file
 	&& b->rows[i].line == b->line)
@@ -272,13 +329,13 @@ first_location (basic_block bb)
   return UNKNOWN_LOCATION;
 }
 
-/* Classify BB's statements and write its JSON object to OUT; BB is block
-   INDEX of the function's blocks in order.  Its value sites go to SITES,
-   their counters not yet numbered.  */
+/* Classify BB's statements, write its JSON object to OUT and add it to the
+   function's checksum CK; BB is block INDEX of the function's blocks in
+   order.  Its value sites go to SITES, their counters not yet numbered.  */
 static void
 describe_block (function *fun, basic_block bb, const int *counter_of,
 		unsigned index, vec<roi_value_site> *sites, struct roi_buf *out,
-		struct roi_buf *locs)
+		struct roi_buf *locs, struct roi_checksum *ck)
 {
   bool is_entry = index == 0;
   struct block_ops b;
@@ -335,7 +392,7 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
       tree amount;
       if (roi_find_value_site (stmt, &op, &amount))
 	{
-	  roi_value_site site = { stmt, amount, bb->index, 0, intern_op (&op),
+	  roi_value_site site = { stmt, amount, bb->index, 0, roi_meta_op (&op),
 				  b.file, b.line };
 	  sites->safe_push (site);
 	}
@@ -354,6 +411,7 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
   labels_only = labels_only && any_label && single_succ_p (bb)
 		&& b.rows.length () == 0;
 
+  roi_checksum_block (ck, labels_only, false, -1);
   roi_buf_add (out, "{\"succ\":[");
   edge e;
   edge_iterator ei;
@@ -363,6 +421,7 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
       {
 	int to = e->dest == EXIT_BLOCK_PTR_FOR_FN (fun) ? -1 : counter_of[e->dest->index];
 	roi_buf_printf (out, "%s%d", first ? "" : ",", to);
+	roi_checksum_succ (ck, to);
 	first = false;
       }
   roi_buf_add (out, "],\"lines\":[");
@@ -370,11 +429,18 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
     qsort (b.lines.address (), b.lines.length () / 2, 2 * sizeof (unsigned),
 	   compare_line_pairs);
   for (unsigned i = 0; i + 1 < b.lines.length (); i += 2)
-    roi_buf_printf (out, "%s[%u,%u]", i ? "," : "", b.lines[i], b.lines[i + 1]);
+    {
+      roi_buf_printf (out, "%s[%u,%u]", i ? "," : "", b.lines[i], b.lines[i + 1]);
+      roi_checksum_line (ck, b.lines[i], b.lines[i + 1]);
+    }
   roi_buf_add (out, "],\"ops\":[");
   for (unsigned i = 0; i < b.rows.length (); i++)
-    roi_buf_printf (out, "%s[%u,%u,%u,%u]", i ? "," : "", b.rows[i].op,
-		    b.rows[i].file, b.rows[i].line, b.rows[i].n);
+    {
+      roi_buf_printf (out, "%s[%u,%u,%u,%u]", i ? "," : "", b.rows[i].op,
+		      b.rows[i].file, b.rows[i].line, b.rows[i].n);
+      roi_checksum_row (ck, b.rows[i].file, b.rows[i].line, b.rows[i].n,
+			roi_meta_op_fields (b.rows[i].op));
+    }
   roi_buf_add (out, labels_only ? "],\"labels\":true}" : "]}");
 
   /* A PHI argument is evaluated on its edge, here when this block is its
@@ -439,6 +505,7 @@ roi_instrument (function *fun)
 {
   if (roi_opts.disabled)
     return 0;
+  find_threaded ();
   const char *why_not = roi_why_not_counted (fun->decl);
   if (why_not)
     {
@@ -476,14 +543,16 @@ roi_instrument (function *fun)
   collect_first_seen (fun, order);
   struct roi_buf blocks = { NULL, 0, 0 }, locs = { NULL, 0, 0 };
   auto_vec<roi_value_site> sites;
-  ops_crc = 0;
+  const char *asm_name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
+  struct roi_checksum ck;
+  roi_checksum_begin (&ck, asm_name);
   inline_scopes.truncate (0);
   roi_buf_add (&blocks, "[");
   for (unsigned i = 0; i < order.length (); i++)
     {
       if (i)
 	roi_buf_add (&blocks, ",\n ");
-      describe_block (fun, order[i], counter_of, i, &sites, &blocks, &locs);
+      describe_block (fun, order[i], counter_of, i, &sites, &blocks, &locs, &ck);
     }
   /* Value counters follow the block counters, each described as a block of
      one operation that no edge reaches (docs/formats.md, "Value counters").  */
@@ -493,6 +562,8 @@ roi_instrument (function *fun)
       roi_buf_printf (&blocks, ",\n {\"succ\":[],\"lines\":[],\"ops\":[[%u,%u,%u,1]],"
 		      "\"value\":true,\"block\":%d}", sites[j].op, sites[j].file, sites[j].line,
 		      counter_of[sites[j].bb]);
+      roi_checksum_block (&ck, false, true, counter_of[sites[j].bb]);
+      roi_checksum_row (&ck, sites[j].file, sites[j].line, 1, roi_meta_op_fields (sites[j].op));
       location_t loc = gimple_location (sites[j].stmt);
       if (!RESERVED_LOCATION_P (loc))
 	{
@@ -513,11 +584,7 @@ roi_instrument (function *fun)
   loop_optimizer_finalize ();
   XDELETEVEC (counter_of);
 
-  const char *asm_name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
-  char ops_hex[16];
-  snprintf (ops_hex, sizeof ops_hex, "%08x", ops_crc);
-  unsigned checksum = crc32_string (crc32_string (crc32_string (0, asm_name),
-						  blocks.text), ops_hex);
+  unsigned checksum = ck.crc;
   unsigned n = order.length () + sites.length ();
 
   tree counters = roi_counters_create (fn_index, n);

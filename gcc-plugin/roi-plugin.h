@@ -9,6 +9,7 @@
 #define ROI_PLUGIN_H
 
 #include "gcc-common.h"
+#include "roi-checksum.h"
 
 enum roi_runtime { ROI_RUNTIME_HOST, ROI_RUNTIME_NONE };
 
@@ -156,7 +157,8 @@ void roi_loops_describe (function *fun, const int *counter_of,
 /* ---- roi-meta.cc ---- */
 const char *roi_unit_id (void);
 unsigned roi_meta_op (const struct roi_op *op);
-const char *roi_meta_op_text (unsigned index);	/* its JSON in the op table */
+/* The fields of the operation at INDEX, as its entry in the op table says.  */
+const struct roi_checksum_op *roi_meta_op_fields (unsigned index);
 unsigned roi_meta_file (const char *file);
 unsigned roi_meta_next_function_index (void);
 void roi_meta_add_function (tree decl, const char *json, unsigned nblocks);
@@ -171,6 +173,10 @@ void roi_meta_add_excluded (const char *json);
 void roi_meta_emit (void);
 
 /* ---- roi-counters.cc ---- */
+/* Whether the current function's counters are updated with relaxed atomic
+   adds: every function's with -fplugin-arg-roi-atomic, and always those of
+   a function several threads run at once (roi_runs_in_threads).  */
+bool roi_counters_atomic (void);
 tree roi_counters_create (unsigned fn_index, unsigned n);
 void roi_counter_increment (basic_block bb, tree counters, unsigned idx);
 void roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount);
@@ -269,6 +275,10 @@ opt_pass *roi_make_block_lines_rtl_pass (void);
 /* ---- roi-pass.cc ---- */
 opt_pass *roi_make_pass (void);
 const char *roi_why_not_counted (tree fndecl);
+/* Whether several threads may run FNDECL at once: an outlined OpenMP body,
+   or a function of the unit one calls.  Its counters are updated with atomic
+   adds whatever the options.  */
+bool roi_runs_in_threads (tree fndecl);
 
 /* ---- roi-plugin.cc ---- */
 /* An RTL pass NAME (a string that lives on) that runs RUN.  */

@@ -65,7 +65,7 @@ void
 roi_block_walk_start (struct roi_block_walk *w, unsigned nblocks)
 {
   /* (atomic counters' updates are not plain stores: nothing to walk) */
-  w->first = roi_opts.atomic ? NULL : get_insns ();
+  w->first = roi_counters_atomic () ? NULL : get_insns ();
   w->nblocks = nblocks;
   w->counter_bytes = roi_opts.counter_bits / BITS_PER_UNIT;
   w->block = 0;

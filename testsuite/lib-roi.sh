@@ -32,3 +32,33 @@ meta_json () {
 	objcopy --dump-section .roi.meta=meta.bin "$1" /dev/null &&
 	tr '\0' '\n' <meta.bin | jq -s .
 }
+
+# checksum_text RECORD I: the text whose CRC-32 is the checksum of function I of the metadata
+# record in the JSON file RECORD, written here from its definition (docs/formats.md,
+# gcc-plugin/roi-checksum.h), not by roi.
+checksum_text () {
+	jq -j --argjson i "$2" '
+		def s: if . == null then "-" else "\(utf8bytelength):\(.)" end;
+		def flag: if . then 1 else 0 end;
+		.ops as $ops | .functions[$i] |
+		"asm \(.asm | s)\n",
+		(.blocks[] |
+		 "block \(.labels // false | flag) \(.value // false | flag) \(if .value then .block // -1 else -1 end)\n",
+		 (.succ[] | "succ \(.)\n"),
+		 (.lines[] | "line \(.[0]) \(.[1])\n"),
+		 (.ops[] | $ops[.[0]] as $o |
+		  "row \(.[1]) \(.[2]) \(.[3]) kind \($o.kind | s) type \($o.type | s) ctype \($o.ctype | s)" +
+		  " from \($o.from | s) from_ctype \($o.from_ctype | s) access \($o.access | s)" +
+		  " operand \($o.operand | s) callee \($o.callee | s) code \($o.code | s)" +
+		  " volatile \($o.volatile // false | flag) direct \($o.direct // false | flag)" +
+		  " builtin \($o.builtin // false | flag) internal \($o.internal // false | flag)" +
+		  " subscripts \($o.subscripts // 0) promoted \($o.promoted // 0)" +
+		  " cases \($o.cases // -1) bytes \($o.bytes // -1)\n"))' "$1"
+}
+
+# fn_checksum RECORD I: the CRC-32 of that text, "0x" and 8 hex digits, from gzip's trailer (which
+# holds it, little-endian, before the size).
+fn_checksum () {
+	printf '0x%s\n' "$(checksum_text "$1" "$2" | gzip -c | tail -c 8 | head -c 4 |
+		od -An -tx1 | awk '{ print $4 $3 $2 $1 }')"
+}

@@ -57,6 +57,78 @@ test_expect_success 'the checksum changes when the counted structure changes' '
 	test_equal "$old" "$same"
 '
 
+cat >every.c <<'CEOF'
+struct pair { int a, b; };
+struct pair g, h;
+int m[3][4];
+typedef int v4 __attribute__ ((vector_size (16)));
+v4 va, vb;
+int every (int i, int j, unsigned x, unsigned y)
+{
+	int r;
+	g = h;
+	va = va + vb;
+	if (__builtin_add_overflow (x, y, &r))
+		r = 0;
+	return r + m[i][j];
+}
+CEOF
+
+# The checksum's text is written by lib-roi.sh's checksum_text from docs/formats.md, not by roi.
+# These units have every field it covers between them: value counters, a block of labels, an
+# aggregate copy's bytes, a switch's cases, a vector operation's code, an internal call, a
+# conversion's source, two subscripts, a promoted operation.
+test_expect_success 'the checksum of every function is the CRC-32 of its canonical text' '
+	for src in every.c "$TEST_DIRECTORY"/programs/values.c "$TEST_DIRECTORY"/programs/switch.c \
+		   "$TEST_DIRECTORY"/programs/goto-loop-label.c "$TEST_DIRECTORY"/programs/fnptr.c \
+		   "$TEST_DIRECTORY"/programs/divisions.c; do
+		for opt in -O0 -O2; do
+			gcc $opt -fplugin="$ROI_PLUGIN" -c "$src" -o unit.o &&
+			meta_json unit.o | jq ".[0]" >unit.json &&
+			jq -c "{ops, blocks: [.functions[].blocks[]]}" unit.json >>covered.json &&
+			n=$(jq ".functions | length" unit.json) && i=0 &&
+			while [ $i -lt $n ]; do
+				test_equal "$(fn_checksum unit.json $i)" "$(jq -r ".functions[$i].checksum" unit.json)" \
+					"$src $opt function $i" || return 1
+				i=$((i + 1))
+			done || return 1
+		done
+	done &&
+	jq -s -e "[.[].ops[]] as \$o | [.[].blocks[]] as \$b |
+		  any(\$b[]; .value) and any(\$b[]; .labels) and any(\$o[]; .bytes) and any(\$o[]; .cases) and
+		  any(\$o[]; .code) and any(\$o[]; .internal) and any(\$o[]; .from) and
+		  any(\$o[]; .subscripts) and any(\$o[]; .promoted)" covered.json
+'
+
+cat >conv.c <<'CEOF'
+long widen(unsigned char c) { return c; }
+CEOF
+
+# By hand: the unsigned char is converted to long, a conversion of two types, each in its field.
+test_expect_success 'a conversion names the type it converts to and the one it converts from' '
+	unit_ops -O2 conv ".kind == \"conv\"" "[.type, .ctype, .from, .from_ctype]" >got &&
+	echo "[[\"i64\",\"long\",\"u8\",\"unsigned char\"]]" >want &&
+	test_cmp want got
+'
+
+# update_meta PROGRAM JQ OUT: PROGRAM with its .roi.meta records edited by JQ.
+update_meta () {
+	objcopy --dump-section .roi.meta=records.bin "$1" /dev/null &&
+	tr "\0" "\n" <records.bin | jq -c "$2" | tr "\n" "\0" >edited.bin &&
+	objcopy --update-section .roi.meta=edited.bin "$1" "$3"
+}
+
+test_expect_success 'a record changed after compiling is refused, not estimated' '
+	roi_link loops -O0 "$TEST_DIRECTORY/programs/loops.c" && ROI_OUTPUT=loops.roi ./loops &&
+	"$ROI" estimate loops loops.roi >/dev/null &&
+	update_meta loops "(.functions[0].blocks[1].ops[0][3]) += 1" tally &&
+	test_must_fail "$ROI" estimate tally loops.roi 2>err &&
+	test_grep "^roi: tally: .roi.meta record 1: functions\[0\] (main): checksum 0x[0-9a-f]\{8\} does not match its blocks (0x[0-9a-f]\{8\}); the metadata was changed after compiling$" err &&
+	update_meta loops ".ops[0].kind = \"div\"" op &&
+	test_must_fail "$ROI" ops op 2>err &&
+	test_grep "^roi: op: .roi.meta record 1: functions\[0\] (main): checksum .* does not match its blocks" err
+'
+
 test_expect_success 'linking keeps one record per unit; PHIs are not operations' '
 	cat >main.c <<-CEOF &&
 	int api(int v);

@@ -7,9 +7,11 @@ record), the profile (truncated, edited, from another build) and the model
 the cause, exit 1 (2 for usage errors), and never crash.
 
 The fixtures are written here by hand, without the plugin: a C file puts a JSON
-record into .roi.meta with .incbin, the profile is sealed with the CRC-32 from
-gzip'"'"'s trailer, and a small AVR model prices the operations.'
+record into .roi.meta with .incbin, the function'"'"'s checksum and the profile'"'"'s
+end line are the CRC-32 from gzip'"'"'s trailer, and a small AVR model prices the
+operations.'
 . "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-roi.sh"
 
 # crc32 <FILE: CRC-32 (IEEE) of the input as 8 hex digits; gzip's trailer holds
 # it, little-endian, before the size.
@@ -42,7 +44,7 @@ fails () {
 }
 
 test_expect_success 'fixtures: a program with metadata, its profile, a model' '
-	cat >meta.json <<-\EOF &&
+	cat >meta.in <<-\EOF &&
 	{"roi": 1, "unit": "9f86d081884c7d65", "source": "prog.c", "compiler": "12.2.0",
 	 "target": "x86_64-linux-gnu", "opt": "O0", "counter_bits": 64, "runtime": "host",
 	 "abi": {"char": 8, "short": 16, "int": 32, "long": 64, "long long": 64, "pointer": 64,
@@ -57,19 +59,22 @@ test_expect_success 'fixtures: a program with metadata, its profile, a model' '
 	         {"kind": "add", "type": "f64", "ctype": "double"}],
 	 "functions": [
 	  {"name": "main", "asm": "main", "file": 0, "line": 3, "counters": "__roi_c_9f86d081884c7d65_0",
-	   "checksum": "0x1a2b3c4d",
+	   "checksum": "CHECKSUM",
 	   "blocks": [{"succ": [1], "lines": [[0, 4]], "ops": [[0, 0, 4, 1]]},
 	              {"succ": [2, 3], "lines": [[0, 5]], "ops": [[4, 0, 5, 1], [5, 0, 5, 1]]},
 	              {"succ": [1], "lines": [[0, 6]], "ops": [[1, 0, 6, 1], [2, 0, 6, 2], [6, 0, 6, 1]]},
 	              {"succ": [-1], "lines": [[0, 8]], "ops": [[3, 0, 8, 1]]}]}]}
 	EOF
+	fn_checksum meta.in 0 >checksum &&
+	sed "s/CHECKSUM/$(cat checksum)/" meta.in >meta.json &&
 	elf_with_meta prog meta.json &&
-	cat >body <<-\EOF &&
+	cat >body.in <<-\EOF &&
 	roi-profile 1
 	program /somewhere/prog
 	runs 1
-	fn 9f86d081884c7d65 0 0x1a2b3c4d 4 1 11 10 1
+	fn 9f86d081884c7d65 0 CHECKSUM 4 1 11 10 1
 	EOF
+	sed "s/CHECKSUM/$(cat checksum)/" body.in >body &&
 	seal body >prog.roi &&
 	cat >avr.json <<-\EOF &&
 	{
@@ -109,6 +114,39 @@ test_expect_success 'the fixtures are good: counts and costs by hand' '
 	test_grep "^roi: warning: model avr.json has costs for avr-gcc 5.4.0 -O0" err
 '
 
+# The checksum covers the assembler name and, block by block, the fields of the block and each
+# row with the operation it names in full (docs/formats.md): written out here from the fixture.
+test_expect_success 'the fixture'"'"'s checksum is the CRC-32 of its blocks'"'"' canonical text' '
+	none="from - from_ctype - access - operand - callee - code - volatile 0 direct 0 builtin 0 internal 0" &&
+	rest="subscripts 0 promoted 0 cases -1 bytes -1" &&
+	cat >expect <<-EOF &&
+	asm 4:main
+	block 0 0 -1
+	succ 1
+	line 0 4
+	row 0 4 1 kind 3:add type 3:i32 ctype 3:int $none $rest
+	block 0 0 -1
+	succ 2
+	succ 3
+	line 0 5
+	row 0 5 1 kind 2:lt type 3:i32 ctype 3:int $none $rest
+	row 0 5 1 kind 2:br type - ctype - $none $rest
+	block 0 0 -1
+	succ 1
+	line 0 6
+	row 0 6 1 kind 3:mul type 3:u16 ctype 14:unsigned short $none $rest
+	row 0 6 2 kind 4:load type 3:u16 ctype 14:unsigned short from - from_ctype - access 5:array operand - callee - code - volatile 0 direct 0 builtin 0 internal 0 $rest
+	row 0 6 1 kind 3:add type 3:f64 ctype 6:double $none $rest
+	block 0 0 -1
+	succ -1
+	line 0 8
+	row 0 8 1 kind 4:call type - ctype - from - from_ctype - access - operand - callee 6:printf code - volatile 0 direct 1 builtin 0 internal 0 $rest
+	EOF
+	checksum_text meta.json 0 >text &&
+	test_cmp expect text &&
+	test_equal "$(jq -r ".functions[0].checksum" meta.json)" "0x$(crc32 <expect)"
+'
+
 test_expect_success 'a file that is not ELF' '
 	echo "just text" >notelf &&
 	fails 1 "^roi: notelf: not an ELF file$" "$ROI" estimate notelf prog.roi &&
@@ -135,7 +173,7 @@ test_expect_success 'metadata records: version, indices, duplicate units' '
 	sed "s/\"succ\": \[1\]/\"succ\": [7]/" meta.json >succ.json && elf_with_meta succ succ.json &&
 	fails 1 "^roi: succ: .roi.meta record 1: functions\[0\].blocks\[0\].succ\[0\]: 7 is out of range" \
 		"$ROI" ops succ &&
-	sed "s/\"checksum\": \"0x1a2b3c4d\",//" meta.json >nock.json && elf_with_meta nock nock.json &&
+	sed "s/\"checksum\": \"0x[0-9a-f]*\",//" meta.json >nock.json && elf_with_meta nock nock.json &&
 	fails 1 "^roi: nock: .roi.meta record 1: functions\[0\]: missing .checksum.$" "$ROI" ops nock &&
 	{ tr -d "\n" <meta.json && printf "\\0" && tr -d "\n" <meta.json; } >twice.json &&
 	elf_with_meta dup twice.json &&
@@ -143,15 +181,15 @@ test_expect_success 'metadata records: version, indices, duplicate units' '
 '
 
 test_expect_success 'metadata records: what the RTL pass adds, value counters'"'"' blocks' '
-	sed "s/\"checksum\": \"0x1a2b3c4d\",/&\"jumps\": [[9, 0, 4, 1]],/" meta.json >jumps.json &&
+	sed "s/\"checksum\": \"0x[0-9a-f]*\",/&\"jumps\": [[9, 0, 4, 1]],/" meta.json >jumps.json &&
 	elf_with_meta jumps jumps.json &&
 	fails 1 "^roi: jumps: .roi.meta record 1: functions\[0\].jumps\[0\]\[0\]: 9 is out of range" \
 		"$ROI" ops jumps &&
-	sed "s/\"checksum\": \"0x1a2b3c4d\",/&\"adjust\": [[0, 3, 4, 2]],/" meta.json >adjust.json &&
+	sed "s/\"checksum\": \"0x[0-9a-f]*\",/&\"adjust\": [[0, 3, 4, 2]],/" meta.json >adjust.json &&
 	elf_with_meta adjust adjust.json &&
 	fails 1 "^roi: adjust: .roi.meta record 1: functions\[0\].adjust\[0\]\[1\]: 3 is out of range" \
 		"$ROI" ops adjust &&
-	sed "s/\"checksum\": \"0x1a2b3c4d\",/&\"tables\": [4],/" meta.json >tables.json &&
+	sed "s/\"checksum\": \"0x[0-9a-f]*\",/&\"tables\": [4],/" meta.json >tables.json &&
 	elf_with_meta tables tables.json &&
 	fails 1 "^roi: tables: .roi.meta record 1: functions\[0\].tables\[0\]: 4 is out of range" \
 		"$ROI" ops tables &&
@@ -165,6 +203,22 @@ test_expect_success 'metadata records: what the RTL pass adds, value counters'"'
 	elf_with_meta to-value to-value.json &&
 	fails 1 "^roi: to-value: .roi.meta record 1: functions\[0\].blocks\[1\]: succ: 4 is a value counter, not a block$" \
 		"$ROI" ops to-value
+'
+
+# edited SED NAME: the fixture edited by SED, checksum kept, refused as changed after compiling;
+# the checksum its blocks have now is computed here.
+edited () {
+	sed "$1" meta.in >"$2.in" &&
+	sed "s/CHECKSUM/$(cat checksum)/" "$2.in" >"$2.json" && elf_with_meta "$2" "$2.json" &&
+	fails 1 "^roi: $2: .roi.meta record 1: functions\[0\] (main): checksum $(cat checksum) does not match its blocks ($(fn_checksum "$2.in" 0)); the metadata was changed after compiling$" \
+		"$ROI" estimate "$2" prog.roi
+}
+
+test_expect_success 'metadata changed after compiling: a tally, an operation, a block'"'"'s fields' '
+	edited "s/\[1, 0, 6, 1\]/[1, 0, 6, 2]/" tally &&
+	edited "s/\"mul\", \"type\": \"u16\"/\"mul\", \"type\": \"u32\"/" op &&
+	edited "s/{\"succ\": \[-1\]/{\"labels\": true, \"succ\": [-1]/" labels &&
+	edited "s/\"asm\": \"main\"/\"asm\": \"_main\"/" asm
 '
 
 test_expect_success 'malformed model JSON: file, line and column' '
@@ -224,8 +278,11 @@ test_expect_success 'malformed profile lines' '
 '
 
 test_expect_success 'a profile from another build' '
-	sed "s/0x1a2b3c4d/0x0badf00d/" meta.json >other.json && elf_with_meta other other.json &&
-	fails 1 "^roi: prog.roi: function main (unit 9f86d081884c7d65) does not match other: checksum 0x1a2b3c4d != 0x0badf00d (profile from another build)$" \
+	# another build: main multiplies twice per turn
+	sed "s/\[1, 0, 6, 1\]/[1, 0, 6, 2]/" meta.in >other.in &&
+	other=$(fn_checksum other.in 0) &&
+	sed "s/CHECKSUM/$other/" other.in >other.json && elf_with_meta other other.json &&
+	fails 1 "^roi: prog.roi: function main (unit 9f86d081884c7d65) does not match other: checksum $(cat checksum) != $other (profile from another build)$" \
 		"$ROI" estimate other prog.roi &&
 	sed "s/ 4 1 11 10 1$/ 3 1 11 10/" body >short && seal short >short.roi &&
 	fails 1 "^roi: short.roi: function main (unit 9f86d081884c7d65) does not match prog: 3 counters != 4 blocks" \

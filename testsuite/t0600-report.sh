@@ -61,7 +61,7 @@ node () {
 # Executed operations: work 10 + 120 + 150 + 10 = 290, 29 per call; main 1 + 22 + 10 + 1 = 34;
 # program 324. With work's cost: main 324, main:12 22 + 10 + 290 = 322, line 13 300, work:5 270.
 test_expect_success 'fixtures: metadata with loops, regions, a filter; profiles with and without hooks' '
-	cat >meta.json <<-\EOF &&
+	cat >meta.in <<-\EOF &&
 	{"roi": 1, "unit": "1111111111111111", "source": "fx.c", "compiler": "12.2.0",
 	 "target": "x86_64-linux-gnu", "opt": "O0", "counter_bits": 64, "runtime": "host",
 	 "abi": {"char": 8, "short": 16, "int": 32, "long": 64, "long long": 64, "pointer": 64,
@@ -76,14 +76,14 @@ test_expect_success 'fixtures: metadata with loops, regions, a filter; profiles 
 	         {"kind": "call", "callee": "logmsg", "direct": true}],
 	 "functions": [
 	  {"name": "main", "asm": "main", "file": 0, "line": 10, "counters": "__roi_c_1111111111111111_0",
-	   "checksum": "0x0000000a",
+	   "checksum": "CHECKSUM0",
 	   "blocks": [{"succ": [1], "lines": [[0, 11]], "ops": [[0, 0, 11, 1]]},
 	              {"succ": [2, 3], "lines": [[0, 12]], "ops": [[1, 0, 12, 1], [2, 0, 12, 1]]},
 	              {"succ": [1], "lines": [[0, 13]], "ops": [[3, 0, 13, 1]]},
 	              {"succ": [-1], "lines": [[0, 15]], "ops": [[5, 0, 15, 1]]}],
 	   "loops": [{"header": 1, "parent": -1, "file": 0, "line": 12, "blocks": [1, 2]}]},
 	  {"name": "work", "asm": "work", "file": 0, "line": 3, "static": true,
-	   "counters": "__roi_c_1111111111111111_1", "checksum": "0x0000000b",
+	   "counters": "__roi_c_1111111111111111_1", "checksum": "CHECKSUM1",
 	   "blocks": [{"succ": [1], "lines": [[0, 4]], "ops": [[0, 0, 4, 1]]},
 	              {"succ": [2, 3], "lines": [[0, 5]], "ops": [[1, 0, 5, 1], [2, 0, 5, 1]]},
 	              {"succ": [1], "lines": [[0, 6]], "ops": [[4, 0, 6, 2], [6, 0, 6, 1]]},
@@ -100,18 +100,21 @@ test_expect_success 'fixtures: metadata with loops, regions, a filter; profiles 
 	   {"line": 4, "text": "count exclude function fooo", "matched": false}]},
 	 "excluded": [{"name": "logmsg", "asm": "logmsg", "file": 0, "line": 20, "rule": 3}]}
 	EOF
+	ck0=$(fn_checksum meta.in 0) && ck1=$(fn_checksum meta.in 1) &&
+	sed -e "s/CHECKSUM0/$ck0/" -e "s/CHECKSUM1/$ck1/" meta.in >meta.json &&
 	elf_with_meta fx meta.json &&
-	cat >body <<-\EOF &&
+	cat >body.in <<-\EOF &&
 	roi-profile 1
 	program /somewhere/fx
 	runs 1
 	hook-cost 50.00 ns
 	hook-inside 20.00 ns
-	fn 1111111111111111 0 0x0000000a 4 1 11 10 1
-	fn 1111111111111111 1 0x0000000b 4 10 60 50 10
+	fn 1111111111111111 0 CHECKSUM0 4 1 11 10 1
+	fn 1111111111111111 1 CHECKSUM1 4 10 60 50 10
 	region 1111111111111111 0 1 100000 ns
 	region 1111111111111111 1 1 90000 ns
 	EOF
+	sed -e "s/CHECKSUM0/$ck0/" -e "s/CHECKSUM1/$ck1/" body.in >body &&
 	seal body >fx.roi &&
 	grep -v -e "^region" -e "^hook" body >body.plain &&
 	seal body.plain >plain.roi &&
