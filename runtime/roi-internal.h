@@ -55,8 +55,9 @@ void __roi_arm_exit_writer(void);                   /* atexit(__roi_exit_writer)
 
 /* roi-profile-merge.c: merges the text of an existing profile into prof (counts, runs, region calls
  * and times added; regions are the union of both). Returns ROI_MERGED, or ROI_CORRUPT /
- * ROI_OTHER_BUILD with a reason for the message in why, or ROI_MERGE_FAILED with errno set. */
-enum roi_merge_result { ROI_MERGED, ROI_CORRUPT, ROI_OTHER_BUILD, ROI_MERGE_FAILED };
+ * ROI_OTHER_BUILD / ROI_FULL (a sum would not fit in 64 bits) with a reason for the message in why,
+ * or ROI_MERGE_FAILED with errno set; prof is unchanged unless ROI_MERGED. */
+enum roi_merge_result { ROI_MERGED, ROI_CORRUPT, ROI_OTHER_BUILD, ROI_FULL, ROI_MERGE_FAILED };
 enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct roi_profile *prof,
 					  char *why, size_t whysize);
 

@@ -252,7 +252,8 @@ int __roi_profile_save(const char *path, struct roi_profile *prof)
 	}
 	if (merged != ROI_MERGED)
 		__roi_warn("profile '%s' is %s (%s); kept it as '%s' and started a new one", path,
-			 merged == ROI_CORRUPT ? "corrupt" : "from a different build", why, stale);
+			 merged == ROI_CORRUPT ? "corrupt" : merged == ROI_FULL ? "full" : "from a different build",
+			 why, stale);
 	ret = 0;
 out:
 	free(old);

@@ -500,4 +500,34 @@ test_expect_success 'bad region and hook-cost lines: the profile is corrupt, the
 	{ sed -n 1,3p rbody && sed -n 5p rbody && sed -n "6,\$p" rbody; } >b8 && try b8 "line 4: unknown line"
 '
 
+# full BODY 'REASON' ARGS...: the profile sealed from BODY is refused as full with REASON by a run of
+# fake-unit ARGS, kept as .stale, and a new profile started.
+full () {
+	seal_body "$1" f.roi && cp f.roi f.before && reason=$2 && shift 2 &&
+	ROI_OUTPUT=f.roi ./fake-unit "$@" 2>err &&
+	echo "roi: profile 'f.roi' is full ($reason); kept it as 'f.roi.stale' and started a new one" >expect.err &&
+	test_cmp expect.err err &&
+	test_cmp f.before f.roi.stale &&
+	grep "^runs 1$" f.roi
+}
+
+test_expect_success 'a count, runs or a region sum past 2^64 - 1: refused as full, not wrapped round' '
+	max=18446744073709551615 &&
+	expect_profile base.roi 1 1 && sed "\$d" base.roi >body &&
+	sed "s/^\(fn fedcba9876543210 1 0x80000000 2\) 1 /\1 $max /" body >b1 &&
+	full b1 "counter 0 of function 1 of unit fedcba9876543210: $max in the profile and 1 in this run add up to more than 2^64 - 1" 1 &&
+	expect_profile expect 1 1 && test_cmp expect f.roi &&
+	sed "s/^runs 1$/runs $max/" body >b2 &&
+	full b2 "runs: $max in the profile and 1 in this run add up to more than 2^64 - 1" 1 &&
+	{ cat body && echo "region 9f86d081884c7d65 1 $max 5000 ns 7"; } >b3 &&
+	full b3 "calls of region 1 of unit 9f86d081884c7d65: $max in the profile and 1 in this run add up to more than 2^64 - 1" 1 loop 1 &&
+	{ cat body && echo "region 9f86d081884c7d65 0 1 $max ns 0"; } >b4 && seal_body b4 f.roi &&
+	ROI_OUTPUT=f.roi ./fake-unit 1 enter f sleep 1 leave f 2>err &&
+	test_grep "^roi: profile .f.roi. is full (time of region 0 of unit 9f86d081884c7d65: $max in the profile and [1-9][0-9]* in this run add up to more than 2^64 - 1); kept it as .f.roi.stale. and started a new one$" err &&
+	# one short of the limit still merges
+	sed "s/^\(fn fedcba9876543210 1 0x80000000 2\) 1 /\1 18446744073709551614 /" body >b5 &&
+	seal_body b5 f.roi && ROI_OUTPUT=f.roi ./fake-unit 1 2>err && test ! -s err &&
+	test_grep "^fn fedcba9876543210 1 0x80000000 2 $max 10000000004$" f.roi
+'
+
 test_done
