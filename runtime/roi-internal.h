@@ -52,6 +52,7 @@ int __roi_regions_snapshot(struct roi_profile *prof);       /* 0, or -1 with err
 void __roi_regions_reset(void);
 void __roi_regions_close_open(void);                /* before writing: time open regions up to now */
 void __roi_arm_exit_writer(void);                   /* atexit(__roi_exit_writer), once */
+size_t __roi_regions_possible(void);                /* at most this many regions in the process */
 
 /* roi-profile-merge.c: merges the text of an existing profile into prof (counts, runs, region calls
  * and times added; regions are the union of both). Returns ROI_MERGED, or ROI_CORRUPT /
@@ -60,6 +61,9 @@ void __roi_arm_exit_writer(void);                   /* atexit(__roi_exit_writer)
 enum roi_merge_result { ROI_MERGED, ROI_CORRUPT, ROI_OTHER_BUILD, ROI_FULL, ROI_MERGE_FAILED };
 enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct roi_profile *prof,
 					  char *why, size_t whysize);
+/* The most bytes a profile that __roi_profile_merge can merge into prof can have, with at most
+ * max_regions region lines: anything longer is not worth reading. */
+size_t __roi_profile_bound(const struct roi_profile *prof, size_t max_regions);
 
 /* roi-profile-write.c: merges prof into the profile at path and writes it atomically.
  * Returns 0, or -1 after printing one line on stderr. */

@@ -6,6 +6,7 @@
  * than mixed; the caller keeps the old file aside. Regions are not part of that check: which of them
  * ran may differ from run to run, so the merged profile has the union, calls and times added. */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,4 +407,35 @@ enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct r
 	}
 	prof->has_hook_cost |= c.has_hook_cost;
 	return ROI_MERGED;
+}
+
+/* a + b, or SIZE_MAX when that does not fit; a * b the same. */
+static size_t add_sat(size_t a, size_t b)
+{
+	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+static size_t mul_sat(size_t a, size_t b)
+{
+	return b && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
+/* The longest each line can be: 20 digits for a 64-bit number, 10 for a 32-bit one (the writer
+ * never writes leading zeros), PATH_MAX for a path, 9 for a hook cost's fraction. A profile this
+ * program can merge has its fn lines, no more. */
+#define D64 20
+#define D32 10
+
+size_t __roi_profile_bound(const struct roi_profile *prof, size_t max_regions)
+{
+	size_t n = sizeof "roi-profile 1\n" - 1 + sizeof "program \n" - 1 + PATH_MAX + sizeof "runs \n" - 1 + D64 +
+		   sizeof "transferred \n" - 1 + PATH_MAX + 2 * (sizeof "hook-inside . ns\n" - 1 + D32 + 9) +
+		   sizeof "end  \n" - 1 + D64 + 8;
+
+	for (size_t i = 0; i < prof->nfns; i++)
+		n = add_sat(n, add_sat(sizeof "fn  0x \n" - 1 + 16 + D32 + 8 + D32,
+				       mul_sat(prof->fns[i].ncounters, 1 + D64)));
+	if (max_regions < prof->nregions)
+		max_regions = prof->nregions;
+	return add_sat(n, mul_sat(max_regions, sizeof "region     ns \n" - 1 + 16 + D32 + 3 * D64));
 }

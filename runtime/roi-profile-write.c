@@ -84,16 +84,25 @@ static char *format(const struct roi_profile *prof, size_t *len)
 	return text;
 }
 
-/* Reads the open profile fd into a malloc'd buffer. Returns 1, or -1 with errno. */
-static int read_all(int fd, char **text, size_t *len)
+/* Reads the open profile fd into a malloc'd buffer, but not more than bound bytes: a longer file is
+ * no profile of this program (a 1 GB file at its name), and is not read further. Returns 1, 0 when
+ * the file is longer than bound, or -1 with errno. */
+static int read_bounded(int fd, const struct stat *st, size_t bound, char **text, size_t *len)
 {
 	size_t cap = 0;
 	char *buf = NULL;
 	int err = 0;
 
+	if (bound == SIZE_MAX)
+		bound--;
+	if ((uint64_t)st->st_size > bound)
+		return 0;
 	for (*len = 0;;) {
 		if (*len == cap) {
-			char *p = realloc(buf, cap = cap ? 2 * cap : 4096);
+			if (cap > bound)
+				break;          /* read bound + 1 bytes: too long */
+			cap = cap ? (cap > bound / 2 ? bound + 1 : 2 * cap) : 4096;
+			char *p = realloc(buf, cap);
 			if (!p) {
 				err = ENOMEM;
 				break;
@@ -110,10 +119,10 @@ static int read_all(int fd, char **text, size_t *len)
 			break;
 		}
 	}
-	if (err) {
+	if (err || *len > bound) {
 		free(buf);
 		errno = err;
-		return -1;
+		return err ? -1 : 0;
 	}
 	*text = buf;
 	return 1;
@@ -320,7 +329,7 @@ static int save_profile(const char *path, int dirfd, const char *base, struct ro
 {
 	char tmp[PATH_MAX], stale[PATH_MAX], shown_stale[PATH_MAX + 8], why[256];
 	char *old = NULL, *text = NULL;
-	size_t oldlen = 0, len;
+	size_t oldlen = 0, len, bound = __roi_profile_bound(prof, __roi_regions_possible());
 	enum roi_merge_result merged = ROI_MERGED;
 	int oldfd = -1, ret = -1;
 	struct stat st;
@@ -348,14 +357,20 @@ static int save_profile(const char *path, int dirfd, const char *base, struct ro
 			refuse(path, "it was replaced while the profile was written");
 			goto out;
 		}
-		if (read_all(oldfd, &old, &oldlen) != 1) {
+		switch (read_bounded(oldfd, &st, bound, &old, &oldlen)) {
+		case -1:
 			__roi_warn("cannot read profile '%s': %s", path, strerror(errno));
 			goto out;
-		}
-		merged = __roi_profile_merge(old, oldlen, prof, why, sizeof why);
-		if (merged == ROI_MERGE_FAILED) {
-			cannot_write(path, errno);
-			goto out;
+		case 0:
+			merged = ROI_CORRUPT;
+			snprintf(why, sizeof why, "more than the %zu bytes a profile of this program can hold", bound);
+			break;
+		default:
+			merged = __roi_profile_merge(old, oldlen, prof, why, sizeof why);
+			if (merged == ROI_MERGE_FAILED) {
+				cannot_write(path, errno);
+				goto out;
+			}
 		}
 	}
 	if (!(text = format(prof, &len)) || write_temp(dirfd, tmp, text, len) != 0) {

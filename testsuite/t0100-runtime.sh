@@ -502,6 +502,16 @@ test_expect_success 'bad region and hook-cost lines: the profile is corrupt, the
 
 # ---- hostile profiles and leftovers ----
 
+test_expect_success 'a file longer than any profile of this program is corrupt, and not read whole' '
+	truncate -s 1G big.roi &&
+	ROI_OUTPUT=big.roi ./fake-unit 1 2>err &&
+	test_grep "^roi: profile .big.roi. is corrupt (more than the [0-9]* bytes a profile of this program can hold); kept it as .big.roi.stale. and started a new one$" err &&
+	test_equal 1 "$(wc -l <err | tr -d " ")" &&
+	test_equal 1073741824 "$(stat -c %s big.roi.stale)" &&
+	expect_profile expect 1 1 && test_cmp expect big.roi &&
+	rm big.roi.stale
+'
+
 # full BODY 'REASON' ARGS...: the profile sealed from BODY is refused as full with REASON by a run of
 # fake-unit ARGS, kept as .stale, and a new profile started.
 full () {
