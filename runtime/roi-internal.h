@@ -65,8 +65,8 @@ enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct r
  * max_regions region lines: anything longer is not worth reading. */
 size_t __roi_profile_bound(const struct roi_profile *prof, size_t max_regions);
 
-/* roi-profile-write.c: merges prof into the profile at path and writes it atomically.
- * Returns 0, or -1 after printing one line on stderr. */
+/* roi-profile-write.c: merges prof into the profile at path and writes it atomically (or into the
+ * stream or device path names). Returns 0, or -1 after printing one line on stderr. */
 int __roi_profile_save(const char *path, struct roi_profile *prof);
 
 /* roi-crc32.c: IEEE CRC-32 (as zlib's crc32), continued from crc; start with 0. */

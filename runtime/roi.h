@@ -62,8 +62,9 @@ void __roi_region_exit(struct roi_region *region);
  * a one-line note on stderr. Each successful call counts as one run. Returns 0, or -1 after printing one
  * line on stderr (the counters are then kept). Does nothing and returns 0 when no unit registered and
  * no region ran.
- * Processes are serialised by a lock on PATH.lock; threads of one process must not call roi_dump or
- * roi_reset at the same time, and counts that other threads add during the call may be lost. */
+ * Processes are serialised by a lock (flock) on PATH's directory; threads of one process must not call
+ * roi_dump or roi_reset at the same time, and counts that other threads add during the call may be
+ * lost. */
 int roi_dump(void);
 
 /* Zeroes every registered counter and the regions' calls and times, e.g. to leave out a warm-up
