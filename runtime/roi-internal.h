@@ -2,6 +2,7 @@
 #ifndef ROI_INTERNAL_H
 #define ROI_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,6 +69,13 @@ size_t __roi_profile_bound(const struct roi_profile *prof, size_t max_regions);
 /* roi-profile-write.c: merges prof into the profile at path and writes it atomically (or into the
  * stream or device path names). Returns 0, or -1 after printing one line on stderr. */
 int __roi_profile_save(const char *path, struct roi_profile *prof);
+
+/* roi-exec.c: roi_dump(), then exec_v(path, argv), or exec_ve(path, argv, envp) with envp after the
+ * list, argv made of arg and the arguments after it in *ap up to a null pointer, as execl takes them.
+ * Returns what the exec function returns, or -1 with errno. */
+int __roi_exec_list(const char *path, const char *arg, va_list *ap,
+		    int (*exec_v)(const char *, char *const[]),
+		    int (*exec_ve)(const char *, char *const[], char *const[]));
 
 /* roi-crc32.c: IEEE CRC-32 (as zlib's crc32), continued from crc; start with 0. */
 uint32_t __roi_crc32(uint32_t crc, const void *buf, size_t len);
