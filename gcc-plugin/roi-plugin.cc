@@ -138,6 +138,7 @@ on_all_ipa_passes_start (void *, void *)
     if (!roi_why_not_counted (node->decl))
       {
 	roi_constructor_create ();
+	roi_exec_unit_registers ();
 	return;
       }
 }
@@ -234,6 +235,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   if (roi_opts.block_lines)
     add_pass (info->base_name, roi_make_block_lines_rtl_pass (), "final",
 	      PASS_POS_INSERT_BEFORE);
+  add_pass (info->base_name, roi_make_exec_pass (), "final", PASS_POS_INSERT_BEFORE);
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
 		     on_all_ipa_passes_start, NULL);
   register_callback (info->base_name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);

@@ -29,13 +29,15 @@ extern struct roi_options roi_opts;
 /* Trees roi keeps between functions must be known to GCC's garbage collector,
    or a collection between two functions frees them: roi-plugin.cc registers
    this array as a root.  */
+#define ROI_EXEC_WRAPPERS 16	/* fork, the exec family, libgcov's (roi-exec.cc) */
 enum roi_gc_slot
 {
   ROI_GC_DESC_TYPE,		/* struct roi_fn_desc */
   ROI_GC_REGION_TYPE,		/* struct roi_region */
   ROI_GC_HOOK_ENTER,		/* __roi_region_enter */
   ROI_GC_HOOK_EXIT,		/* __roi_region_exit */
-  ROI_GC_SLOTS
+  ROI_GC_EXEC,			/* __roi_fork, __roi_execl...: ROI_EXEC_WRAPPERS of them */
+  ROI_GC_SLOTS = ROI_GC_EXEC + ROI_EXEC_WRAPPERS
 };
 extern tree roi_gc[ROI_GC_SLOTS];
 
@@ -153,6 +155,13 @@ void roi_filter_describe (struct roi_buf *b);
 void roi_hooks_insert (function *fun, int fn_index, const int *counter_of);
 void roi_loops_describe (function *fun, const int *counter_of,
 			 const vec<roi_value_site> &sites, struct roi_buf *out);
+
+/* ---- roi-exec.cc ---- */
+/* The unit registers with libroi (it has something to count, runtime=host).  */
+void roi_exec_unit_registers (void);
+/* The RTL pass, just before the assembly is written, that makes the unit's
+   calls of fork and the exec family call libroi's wrappers, if it registers.  */
+opt_pass *roi_make_exec_pass (void);
 
 /* ---- roi-meta.cc ---- */
 const char *roi_unit_id (void);

@@ -2,6 +2,7 @@
 #ifndef ROI_INTERNAL_H
 #define ROI_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,17 +53,29 @@ int __roi_regions_snapshot(struct roi_profile *prof);       /* 0, or -1 with err
 void __roi_regions_reset(void);
 void __roi_regions_close_open(void);                /* before writing: time open regions up to now */
 void __roi_arm_exit_writer(void);                   /* atexit(__roi_exit_writer), once */
+size_t __roi_regions_possible(void);                /* at most this many regions in the process */
 
 /* roi-profile-merge.c: merges the text of an existing profile into prof (counts, runs, region calls
  * and times added; regions are the union of both). Returns ROI_MERGED, or ROI_CORRUPT /
- * ROI_OTHER_BUILD with a reason for the message in why, or ROI_MERGE_FAILED with errno set. */
-enum roi_merge_result { ROI_MERGED, ROI_CORRUPT, ROI_OTHER_BUILD, ROI_MERGE_FAILED };
+ * ROI_OTHER_BUILD / ROI_FULL (a sum would not fit in 64 bits) with a reason for the message in why,
+ * or ROI_MERGE_FAILED with errno set; prof is unchanged unless ROI_MERGED. */
+enum roi_merge_result { ROI_MERGED, ROI_CORRUPT, ROI_OTHER_BUILD, ROI_FULL, ROI_MERGE_FAILED };
 enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct roi_profile *prof,
 					  char *why, size_t whysize);
+/* The most bytes a profile that __roi_profile_merge can merge into prof can have, with at most
+ * max_regions region lines: anything longer is not worth reading. */
+size_t __roi_profile_bound(const struct roi_profile *prof, size_t max_regions);
 
-/* roi-profile-write.c: merges prof into the profile at path and writes it atomically.
- * Returns 0, or -1 after printing one line on stderr. */
+/* roi-profile-write.c: merges prof into the profile at path and writes it atomically (or into the
+ * stream or device path names). Returns 0, or -1 after printing one line on stderr. */
 int __roi_profile_save(const char *path, struct roi_profile *prof);
+
+/* roi-exec.c: roi_dump(), then exec_v(path, argv), or exec_ve(path, argv, envp) with envp after the
+ * list, argv made of arg and the arguments after it in *ap up to a null pointer, as execl takes them.
+ * Returns what the exec function returns, or -1 with errno. */
+int __roi_exec_list(const char *path, const char *arg, va_list *ap,
+		    int (*exec_v)(const char *, char *const[]),
+		    int (*exec_ve)(const char *, char *const[], char *const[]));
 
 /* roi-crc32.c: IEEE CRC-32 (as zlib's crc32), continued from crc; start with 0. */
 uint32_t __roi_crc32(uint32_t crc, const void *buf, size_t len);

@@ -6,6 +6,7 @@
  * than mixed; the caller keeps the old file aside. Regions are not part of that check: which of them
  * ran may differ from run to run, so the merged profile has the union, calls and times added. */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,14 +221,20 @@ static bool check(const char *text, size_t len, struct checked *c, char *why, si
 	return false;
 }
 
+/* Why a sum is refused, after the name of what is summed. */
+static const char too_big[] = "%llu in the profile and %llu in this run add up to more than 2^64 - 1";
+
 /* Walks the fn lines of a checked file alongside prof. Without add, reports the first difference in
- * why; with add, adds the counts. */
-static bool walk(const char *text, struct roi_profile *prof, bool add, char *why, size_t whysize)
+ * why (ROI_OTHER_BUILD), else the first count whose sum would not fit (ROI_FULL); with add, adds
+ * the counts. */
+static enum roi_merge_result walk(const char *text, struct roi_profile *prof, bool add, char *why,
+				  size_t whysize)
 {
 	const char *s = text;
 	struct roi_fn fn;
 	size_t j = 0;
 	uint64_t v;
+	char full[200] = "";
 
 	for (int i = 0; i < 3; i++)
 		s = next_line(s);
@@ -241,7 +248,7 @@ static bool walk(const char *text, struct roi_profile *prof, bool add, char *why
 		if (!mine || key_less(&fn, mine)) {
 			snprintf(why, whysize, "function %u of unit %016llx is not in this program",
 				 (unsigned)fn.index, (unsigned long long)fn.unit);
-			return false;
+			return ROI_OTHER_BUILD;
 		}
 		if (key_less(mine, &fn))
 			break;
@@ -249,53 +256,82 @@ static bool walk(const char *text, struct roi_profile *prof, bool add, char *why
 			snprintf(why, whysize, "function %u of unit %016llx: checksum 0x%08x in the profile, "
 				 "0x%08x in this program", (unsigned)fn.index, (unsigned long long)fn.unit,
 				 (unsigned)fn.checksum, (unsigned)mine->checksum);
-			return false;
+			return ROI_OTHER_BUILD;
 		}
 		if (fn.ncounters != mine->ncounters) {
 			snprintf(why, whysize, "function %u of unit %016llx: %u counters in the profile, "
 				 "%u in this program", (unsigned)fn.index, (unsigned long long)fn.unit,
 				 (unsigned)fn.ncounters, (unsigned)mine->ncounters);
-			return false;
+			return ROI_OTHER_BUILD;
 		}
-		for (uint32_t c = 0; add && c < fn.ncounters; c++) {
+		for (uint32_t c = 0; c < fn.ncounters; c++) {
 			take(&s, " ");
 			dec(&s, UINT64_MAX, &v);
-			mine->counts[c] += v;
+			if (add) {
+				mine->counts[c] += v;
+			} else if (v > UINT64_MAX - mine->counts[c] && !full[0]) {
+				int n = snprintf(full, sizeof full, "counter %u of function %u of unit %016llx: ",
+						 (unsigned)c, (unsigned)fn.index, (unsigned long long)fn.unit);
+				snprintf(full + n, sizeof full - (size_t)n, too_big, (unsigned long long)v,
+					 (unsigned long long)mine->counts[c]);
+			}
 		}
 	}
 	if (j < prof->nfns) {
 		snprintf(why, whysize, "function %u of unit %016llx is not in the profile",
 			 (unsigned)prof->fns[j].index, (unsigned long long)prof->fns[j].unit);
-		return false;
+		return ROI_OTHER_BUILD;
 	}
-	return true;
+	if (full[0]) {
+		snprintf(why, whysize, "%s", full);
+		return ROI_FULL;
+	}
+	return ROI_MERGED;
 }
 
-static uint64_t region_calls(const struct roi_region_stat *r, size_t n)
+/* As a double: only a weight, and a sum over regions may not fit in 64 bits. */
+static double region_calls(const struct roi_region_stat *r, size_t n)
 {
-	uint64_t calls = 0;
+	double calls = 0;
 
 	for (size_t i = 0; i < n; i++)
-		calls += r[i].calls;
+		calls += (double)r[i].calls;
 	return calls;
 }
 
-/* The union of the file's region lines (c->nregions of them, checked) and prof's, both sorted. */
-static bool merge_regions(const char *text, const struct checked *c, struct roi_profile *prof)
+/* a + b into *sum, or false when that does not fit in 64 bits, with why naming what does not. */
+static bool add_region(uint64_t a, uint64_t b, uint64_t *sum, const struct roi_region_stat *r,
+		       const char *what, char *why, size_t whysize)
+{
+	if (a > UINT64_MAX - b) {
+		int n = snprintf(why, whysize, "%s of region %u of unit %016llx: ", what, (unsigned)r->index,
+				 (unsigned long long)r->unit);
+		snprintf(why + n, whysize - (size_t)n, too_big, (unsigned long long)a, (unsigned long long)b);
+		return false;
+	}
+	*sum = a + b;
+	return true;
+}
+
+/* The union of the file's region lines (c->nregions of them, checked) and prof's, both sorted.
+ * Returns ROI_MERGED, ROI_FULL with why, or ROI_MERGE_FAILED with errno; prof is only changed when
+ * merged. */
+static enum roi_merge_result merge_regions(const char *text, const struct checked *c,
+					   struct roi_profile *prof, char *why, size_t whysize)
 {
 	struct roi_region_stat *old, *all;
 	const char *s = text;
 	size_t i = 0, j = 0, n = 0;
 
 	if (c->nregions == 0)
-		return true;
+		return ROI_MERGED;
 	old = malloc(c->nregions * sizeof *old);
 	all = malloc((c->nregions + prof->nregions) * sizeof *all);
 	if (!old || !all) {
 		free(old);
 		free(all);
 		errno = ENOMEM;
-		return false;
+		return ROI_MERGE_FAILED;
 	}
 	for (int k = 0; k < 3; k++)
 		s = next_line(s);
@@ -311,24 +347,31 @@ static bool merge_regions(const char *text, const struct checked *c, struct roi_
 		} else if (i == c->nregions || region_less(&prof->regions[j], &old[i])) {
 			all[n++] = prof->regions[j++];
 		} else {
-			all[n] = prof->regions[j++];
-			all[n].calls += old[i].calls;
-			all[n].inner += old[i].inner;
-			all[n++].total += old[i++].total;
+			const struct roi_region_stat *a = &old[i++], *b = &prof->regions[j++];
+			all[n] = *b;
+			if (!add_region(a->calls, b->calls, &all[n].calls, b, "calls", why, whysize) ||
+			    !add_region(a->total, b->total, &all[n].total, b, "time", why, whysize) ||
+			    !add_region(a->inner, b->inner, &all[n].inner, b, "inner enters", why, whysize)) {
+				free(old);
+				free(all);
+				return ROI_FULL;
+			}
+			n++;
 		}
 	}
 	free(old);
 	free(prof->regions);
 	prof->regions = all;
 	prof->nregions = n;
-	return true;
+	return ROI_MERGED;
 }
 
 enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct roi_profile *prof,
 					  char *why, size_t whysize)
 {
 	struct checked c;
-	uint64_t mine = region_calls(prof->regions, prof->nregions), theirs;
+	enum roi_merge_result result;
+	double mine = region_calls(prof->regions, prof->nregions), theirs;
 
 	if (!check(text, len, &c, why, whysize))
 		return ROI_CORRUPT;
@@ -338,10 +381,18 @@ enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct r
 		snprintf(why, whysize, "its counts were transferred from another build's run by roi transfer");
 		return ROI_OTHER_BUILD;
 	}
-	if (!walk(text, prof, false, why, whysize))
-		return ROI_OTHER_BUILD;
-	if (!merge_regions(text, &c, prof))
-		return ROI_MERGE_FAILED;
+	/* A sum that does not fit is refused like another build, not wrapped round (2^64 - 1 and 100
+	 * made 99) nor cut to 2^64 - 1: either would be a wrong count that looks true. */
+	if ((result = walk(text, prof, false, why, whysize)) != ROI_MERGED)
+		return result;
+	if (c.runs > UINT64_MAX - prof->runs) {
+		int n = snprintf(why, whysize, "runs: ");
+		snprintf(why + n, whysize - (size_t)n, too_big, (unsigned long long)c.runs,
+			 (unsigned long long)prof->runs);
+		return ROI_FULL;
+	}
+	if ((result = merge_regions(text, &c, prof, why, whysize)) != ROI_MERGED)
+		return result;
 	walk(text, prof, true, why, whysize);
 	prof->runs += c.runs;
 	/* The hooks' cost per pair, as the mean over every region entry of both: calls x cost then
@@ -351,11 +402,40 @@ enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct r
 		prof->hook_cost = c.hook_cost;
 		prof->hook_inside = c.hook_inside;
 	} else if (c.has_hook_cost && mine + theirs > 0) {
-		prof->hook_cost = (prof->hook_cost * (double)mine + c.hook_cost * (double)theirs) /
-				  (double)(mine + theirs);
-		prof->hook_inside = (prof->hook_inside * (double)mine + c.hook_inside * (double)theirs) /
-				    (double)(mine + theirs);
+		prof->hook_cost = (prof->hook_cost * mine + c.hook_cost * theirs) / (mine + theirs);
+		prof->hook_inside = (prof->hook_inside * mine + c.hook_inside * theirs) / (mine + theirs);
 	}
 	prof->has_hook_cost |= c.has_hook_cost;
 	return ROI_MERGED;
+}
+
+/* a + b, or SIZE_MAX when that does not fit; a * b the same. */
+static size_t add_sat(size_t a, size_t b)
+{
+	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+static size_t mul_sat(size_t a, size_t b)
+{
+	return b && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
+/* The longest each line can be: 20 digits for a 64-bit number, 10 for a 32-bit one (the writer
+ * never writes leading zeros), PATH_MAX for a path, 9 for a hook cost's fraction. A profile this
+ * program can merge has its fn lines, no more. */
+#define D64 20
+#define D32 10
+
+size_t __roi_profile_bound(const struct roi_profile *prof, size_t max_regions)
+{
+	size_t n = sizeof "roi-profile 1\n" - 1 + sizeof "program \n" - 1 + PATH_MAX + sizeof "runs \n" - 1 + D64 +
+		   sizeof "transferred \n" - 1 + PATH_MAX + 2 * (sizeof "hook-inside . ns\n" - 1 + D32 + 9) +
+		   sizeof "end  \n" - 1 + D64 + 8;
+
+	for (size_t i = 0; i < prof->nfns; i++)
+		n = add_sat(n, add_sat(sizeof "fn  0x \n" - 1 + 16 + D32 + 8 + D32,
+				       mul_sat(prof->fns[i].ncounters, 1 + D64)));
+	if (max_regions < prof->nregions)
+		max_regions = prof->nregions;
+	return add_sat(n, mul_sat(max_regions, sizeof "region     ns \n" - 1 + 16 + D32 + 3 * D64));
 }

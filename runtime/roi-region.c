@@ -6,6 +6,7 @@
  * runs is linked into a global list at its first entry (a lock-free push), which is how the writer
  * finds every region that ran without any registration by the plugin. */
 #include <errno.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
@@ -171,6 +172,25 @@ __attribute__((weak)) void __roi_region_exit(struct roi_region *r)
 	for (unsigned i = stack.depth; i-- > d - 1;)
 		close_entry(&stack.open[i], t);
 	stack.depth = d - 1;
+}
+
+static int add_writable_bytes(struct dl_phdr_info *info, size_t size, void *bytes)
+{
+	(void)size;
+	for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_W))
+			*(size_t *)bytes += info->dlpi_phdr[i].p_filesz;
+	return 0;
+}
+
+/* A region's descriptor is initialised data (unit and kind are not zero), so every region of the
+ * process, run or not, lies in the file-backed part of a writable segment of a loaded object. */
+size_t __roi_regions_possible(void)
+{
+	size_t bytes = 0;
+
+	dl_iterate_phdr(add_writable_bytes, &bytes);
+	return bytes / sizeof(struct roi_region);
 }
 
 int __roi_regions_ran(void)

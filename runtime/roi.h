@@ -6,6 +6,7 @@
 #define ROI_H
 
 #include <stdint.h>
+#include <sys/types.h>      /* pid_t */
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,14 +57,37 @@ struct roi_region {
 void __roi_region_enter(struct roi_region *region);
 void __roi_region_exit(struct roi_region *region);
 
+/* What instrumented code calls instead of fork and the exec family (gcc-plugin/roi-exec.cc), as
+ * GCC's -fprofile-arcs calls libgcov's __gcov_fork and __gcov_execv...: each exec writes the profile
+ * first (roi_dump), since the process is replaced without exit; a forked child starts from zero
+ * (roi_reset), so that what its parent counted is written once, by the parent. With -fprofile-arcs
+ * the __roi_gcov_ ones call libgcov's instead of the C library's. */
+pid_t __roi_fork(void);
+int __roi_execl(const char *path, const char *arg, ...);
+int __roi_execlp(const char *file, const char *arg, ...);
+int __roi_execle(const char *path, const char *arg, ...);
+int __roi_execv(const char *path, char *const argv[]);
+int __roi_execvp(const char *file, char *const argv[]);
+int __roi_execve(const char *path, char *const argv[], char *const envp[]);
+int __roi_execvpe(const char *file, char *const argv[], char *const envp[]);
+int __roi_fexecve(int fd, char *const argv[], char *const envp[]);
+pid_t __roi_gcov_fork(void);
+int __roi_gcov_execl(const char *path, const char *arg, ...);
+int __roi_gcov_execlp(const char *file, const char *arg, ...);
+int __roi_gcov_execle(const char *path, const char *arg, ...);
+int __roi_gcov_execv(const char *path, char *const argv[]);
+int __roi_gcov_execvp(const char *file, char *const argv[]);
+int __roi_gcov_execve(const char *path, char *const argv[], char *const envp[]);
+
 /* Writes (merges into) the profile now: $ROI_OUTPUT, else ./<executable's name>.roi. Then zeroes the
  * counters and the regions' times, so that the exit writer adds only what ran after this call. Regions
  * still open in the calling thread are timed up to this call (and from it on again afterwards), with
  * a one-line note on stderr. Each successful call counts as one run. Returns 0, or -1 after printing one
  * line on stderr (the counters are then kept). Does nothing and returns 0 when no unit registered and
  * no region ran.
- * Processes are serialised by a lock on PATH.lock; threads of one process must not call roi_dump or
- * roi_reset at the same time, and counts that other threads add during the call may be lost. */
+ * Processes are serialised by a lock (flock) on PATH's directory; threads of one process must not call
+ * roi_dump or roi_reset at the same time, and counts that other threads add during the call may be
+ * lost. */
 int roi_dump(void);
 
 /* Zeroes every registered counter and the regions' calls and times, e.g. to leave out a warm-up

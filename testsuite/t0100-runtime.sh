@@ -69,8 +69,7 @@ test_expect_success 'profile format: sorted fn lines, 16/32/64-bit counters, end
 	expect_profile expect 1 1 &&
 	test_cmp expect fake-unit.roi &&
 	test ! -s err &&
-	test -f fake-unit.roi.lock &&
-	test -z "$(ls | grep tmp)"
+	test_equal "fake-unit.roi" "$(ls | grep "^fake-unit\.roi")" "files beside the profile"
 '
 
 test_expect_success 'counts and runs accumulate over runs' '
@@ -231,7 +230,7 @@ test_expect_success 'a file size limit: EFBIG, not SIGXFSZ; the old profile stay
 	printf "%s\n" "$msg" dump=-1 SIGXFSZ=default "$msg" >expect.out &&
 	test_cmp expect.out out &&
 	test_cmp full.before full/p.roi &&
-	test_equal "p.roi p.roi.lock" "$(cd full && echo *)" "files"
+	test_equal "p.roi" "$(cd full && echo *)" "files"
 '
 
 test_expect_success UNPRIVILEGED 'a read-only profile: one line on stderr, left unchanged' '
@@ -243,7 +242,7 @@ test_expect_success UNPRIVILEGED 'a read-only profile: one line on stderr, left 
 	echo "roi: cannot write profile '\''ro/p.roi'\'': Permission denied" >expect.err &&
 	test_cmp expect.err err &&
 	test_cmp ro.before ro/p.roi &&
-	test_equal "p.roi p.roi.lock" "$(cd ro && echo *)" "files"
+	test_equal "p.roi" "$(cd ro && echo *)" "files"
 '
 
 test_expect_success UNPRIVILEGED 'a read-only directory: one line on stderr' '
@@ -259,6 +258,7 @@ test_expect_success 'no temporary file is left anywhere' '
 	test -z "$(find . -name "*.tmp.*")"
 '
 
+# The lock is the directory: every process merges in turn, so the counts are the exact sum.
 test_expect_success '16 processes exiting at once lose no run' '
 	rm -f par.roi go &&
 	i=1 && pids= &&
@@ -271,7 +271,7 @@ test_expect_success '16 processes exiting at once lose no run' '
 	cat err.* >err && test ! -s err &&
 	expect_profile expect 16 136 &&
 	test_cmp expect par.roi &&
-	test ! -e par.roi.stale
+	test_equal "par.roi" "$(ls | grep "^par\.roi")" "files beside the profile"
 '
 
 test_expect_success 'roi_dump writes now and zeroes; the exit writer adds the rest' '
@@ -498,6 +498,62 @@ test_expect_success 'bad region and hook-cost lines: the profile is corrupt, the
 	{ sed -n 1,4p rbody && sed -n 4p rbody && sed -n "6,\$p" rbody; } >b6 && try b6 "line 5: unknown line" &&
 	sed "s/^hook-inside 100.00 ns/hook-inside 100.0.0 ns/" rbody >b7 && try b7 "line 5: expected '\''hook-inside NS ns'\''" &&
 	{ sed -n 1,3p rbody && sed -n 5p rbody && sed -n "6,\$p" rbody; } >b8 && try b8 "line 4: unknown line"
+'
+
+# ---- hostile profiles and leftovers ----
+
+test_expect_success 'a file longer than any profile of this program is corrupt, and not read whole' '
+	truncate -s 1G big.roi &&
+	ROI_OUTPUT=big.roi ./fake-unit 1 2>err &&
+	test_grep "^roi: profile .big.roi. is corrupt (more than the [0-9]* bytes a profile of this program can hold); kept it as .big.roi.stale. and started a new one$" err &&
+	test_equal 1 "$(wc -l <err | tr -d " ")" &&
+	test_equal 1073741824 "$(stat -c %s big.roi.stale)" &&
+	expect_profile expect 1 1 && test_cmp expect big.roi &&
+	rm big.roi.stale
+'
+
+# full BODY 'REASON' ARGS...: the profile sealed from BODY is refused as full with REASON by a run of
+# fake-unit ARGS, kept as .stale, and a new profile started.
+full () {
+	seal_body "$1" f.roi && cp f.roi f.before && reason=$2 && shift 2 &&
+	ROI_OUTPUT=f.roi ./fake-unit "$@" 2>err &&
+	echo "roi: profile 'f.roi' is full ($reason); kept it as 'f.roi.stale' and started a new one" >expect.err &&
+	test_cmp expect.err err &&
+	test_cmp f.before f.roi.stale &&
+	grep "^runs 1$" f.roi
+}
+
+test_expect_success 'a count, runs or a region sum past 2^64 - 1: refused as full, not wrapped round' '
+	max=18446744073709551615 &&
+	expect_profile base.roi 1 1 && sed "\$d" base.roi >body &&
+	sed "s/^\(fn fedcba9876543210 1 0x80000000 2\) 1 /\1 $max /" body >b1 &&
+	full b1 "counter 0 of function 1 of unit fedcba9876543210: $max in the profile and 1 in this run add up to more than 2^64 - 1" 1 &&
+	expect_profile expect 1 1 && test_cmp expect f.roi &&
+	sed "s/^runs 1$/runs $max/" body >b2 &&
+	full b2 "runs: $max in the profile and 1 in this run add up to more than 2^64 - 1" 1 &&
+	{ cat body && echo "region 9f86d081884c7d65 1 $max 5000 ns 7"; } >b3 &&
+	full b3 "calls of region 1 of unit 9f86d081884c7d65: $max in the profile and 1 in this run add up to more than 2^64 - 1" 1 loop 1 &&
+	{ cat body && echo "region 9f86d081884c7d65 0 1 $max ns 0"; } >b4 && seal_body b4 f.roi &&
+	ROI_OUTPUT=f.roi ./fake-unit 1 enter f sleep 1 leave f 2>err &&
+	test_grep "^roi: profile .f.roi. is full (time of region 0 of unit 9f86d081884c7d65: $max in the profile and [1-9][0-9]* in this run add up to more than 2^64 - 1); kept it as .f.roi.stale. and started a new one$" err &&
+	# one short of the limit still merges
+	sed "s/^\(fn fedcba9876543210 1 0x80000000 2\) 1 /\1 18446744073709551614 /" body >b5 &&
+	seal_body b5 f.roi && ROI_OUTPUT=f.roi ./fake-unit 1 2>err && test ! -s err &&
+	test_grep "^fn fedcba9876543210 1 0x80000000 2 $max 10000000004$" f.roi
+'
+
+# A writer killed between creating its temporary and renaming it (SIGKILL) leaves the temporary.
+test_expect_success 'temporaries a killed writer left are removed by the next one, and nothing else' '
+	mkdir tmps && ROI_OUTPUT=tmps/p.roi ./fake-unit 1 &&
+	echo left >tmps/p.roi.tmp.Ab3xYz && echo left >tmps/p.roi.tmp.000000 &&
+	echo mine >tmps/victim && cp tmps/victim victim.orig &&
+	ln -s victim tmps/p.roi.tmp.LINKed && mkdir tmps/p.roi.tmp.dir123 &&
+	echo keep >tmps/p.roi.tmp.1234567 && echo keep >tmps/p.roi.tmp.ab-def && echo keep >tmps/q.roi.tmp.abcdef &&
+	ROI_OUTPUT=tmps/p.roi ./fake-unit 1 2>err && test ! -s err &&
+	expect_profile expect 2 2 && test_cmp expect tmps/p.roi &&
+	printf "%s\n" p.roi p.roi.tmp.1234567 p.roi.tmp.LINKed p.roi.tmp.ab-def p.roi.tmp.dir123 q.roi.tmp.abcdef victim >expect &&
+	(cd tmps && LC_ALL=C ls) >actual && test_cmp expect actual &&
+	test -L tmps/p.roi.tmp.LINKed && test_cmp victim.orig tmps/victim
 '
 
 test_done
