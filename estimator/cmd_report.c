@@ -14,12 +14,14 @@
 #include "fmt.h"
 #include "hier.h"
 #include "model.h"
+#include "order.h"
 #include "profile.h"
 #include "report.h"
 #include "table.h"
 
 static const char usage[] =
-	"usage: roi report [--model FILE] [--json] [--region ID] [--suggest] PROGRAM [PROFILE]\n"
+	"usage: roi report [--model FILE] [--json] [--region ID] [--suggest] [--sort KEY] [--top N]\n"
+	"                  PROGRAM [PROFILE]\n"
 	"\n"
 	"The cost of PROGRAM level by level from one run: every function, its loop nest and its lines,\n"
 	"with executed operations (and, with a cost model, cycles and energy), their share of the\n"
@@ -29,6 +31,10 @@ static const char usage[] =
 	"\n"
 	"  -m, --model FILE   cost model (JSON, see models/README.md)\n"
 	"      --json         one JSON document on stdout (see docs/report.md)\n"
+	"      --sort KEY     text: order functions and the rows within each by cycles, ops or line\n"
+	"                     (the default: cost, cycles with a model, operations without)\n"
+	"      --top N        text: the N costliest functions, and in each function or loop its N\n"
+	"                     costliest rows\n"
 	"  -r, --region ID    only that function or loop and what is inside it: a function's name\n"
 	"                     (main) or a loop's FUNCTION:LINE (main:22), as the report names them\n"
 	"      --suggest      print the filter lines that measure the next level down: the inner loops\n"
@@ -43,6 +49,7 @@ struct report {
 	const struct roi_counts *c;
 	const char *unit;               /* time unit of the measurements */
 	bool measured;                  /* some region ran: the measured columns are shown */
+	size_t top;                     /* --top: rows shown per level; 0 for all */
 };
 
 static const char *class_of(const struct roi_node *n)
@@ -120,11 +127,25 @@ static void text_row(const struct report *r, struct roi_table *t, const struct r
 		roi_table_row(t, id, class_of(n), calls, ops, scope, total, note);
 }
 
+/* "... 12 more": the rows --top leaves out at one level. */
+static void more_row(const struct report *r, struct roi_table *t, size_t n, size_t shown, int depth)
+{
+	char id[128];
+
+	if (!r->top || n <= shown)
+		return;
+	snprintf(id, sizeof id, "%*s... %zu more", 2 * depth, "", n - shown);
+	roi_table_row(t, id, "", "", "", "", "", "", "", "", "", "", "", "");
+}
+
 static void text_tree(const struct report *r, struct roi_table *t, const struct roi_node *n, int depth)
 {
+	size_t shown = r->top && n->nchildren > r->top ? r->top : n->nchildren;
+
 	text_row(r, t, n, depth);
-	for (size_t i = 0; i < n->nchildren; i++)
+	for (size_t i = 0; i < shown; i++)
 		text_tree(r, t, n->children[i], depth + 1);
+	more_row(r, t, n->nchildren, shown, depth + 1);
 }
 
 /* The measured region that took longest: the program's run time as far as the hooks saw it. */
@@ -240,8 +261,11 @@ static void report_text(FILE *out, const struct report *r, const struct roi_sour
 		for (size_t i = 0; i < nfocus; i++)
 			text_tree(r, &t, focus[i], 0);
 	} else {
-		for (size_t i = 0; i < h->nroots; i++)
+		size_t shown = r->top && h->nroots > r->top ? r->top : h->nroots;
+
+		for (size_t i = 0; i < shown; i++)
 			text_tree(r, &t, h->roots[i], 0);
+		more_row(r, &t, h->nroots, shown, 0);
 	}
 	if (r->measured)
 		overhead_rows(r, &t);
@@ -467,6 +491,7 @@ static cJSON *report_json(const struct report *r, const struct roi_source *src, 
 int cmd_report(int argc, char **argv)
 {
 	const char *model_path = NULL, *region = NULL, *pos[2], *profile_path;
+	const char *sort_arg = NULL, *top_arg = NULL;
 	bool json = false, suggest = false;
 	int npos, rc, status = ROI_EXIT_DATA;
 	struct roi_option opts[] = {
@@ -474,7 +499,12 @@ int cmd_report(int argc, char **argv)
 		{.name = "json", .flag = &json},
 		{.name = "region", .short_name = 'r', .value = &region},
 		{.name = "suggest", .flag = &suggest},
+		{.name = "sort", .value = &sort_arg},
+		{.name = "top", .value = &top_arg},
 	};
+	enum roi_sort sort;
+	size_t top;
+	char msg[256];
 	struct roi_err err;
 	struct roi_program prog = {0};
 	struct roi_profile prof = {0};
@@ -492,6 +522,10 @@ int cmd_report(int argc, char **argv)
 		return roi_usage_error(argv[0], "missing PROGRAM");
 	if (region && !*region)
 		return roi_usage_error(argv[0], "--region needs a function name or FUNCTION:LINE");
+	if ((sort_arg || top_arg) && (json || suggest))
+		return roi_usage_error(argv[0], "--%s is for the text output", sort_arg ? "sort" : "top");
+	if (roi_order_options(sort_arg, top_arg, model_path != NULL, &sort, &top, msg, sizeof msg) != 0)
+		return roi_usage_error(argv[0], "%s", msg);
 	profile_path = npos > 1 ? pos[1] : NULL;
 	if (!profile_path) {
 		def = roi_default_profile(pos[0]);
@@ -509,7 +543,8 @@ int cmd_report(int argc, char **argv)
 
 	roi_estimate_compute(&est, &prog, &counts, model_path ? &model : NULL);
 	roi_hier_build(&h, &est);
-	struct report r = {&h, &counts, counts.time_unit ? counts.time_unit : "ns", h.nmeasured > 0};
+	roi_hier_order(&h, sort);
+	struct report r = {&h, &counts, counts.time_unit ? counts.time_unit : "ns", h.nmeasured > 0, top};
 	struct roi_source src = {profile_path, counts.runs, counts.transferred};
 	if (region) {
 		nfocus = roi_hier_find(&h, region, NULL, 0);
