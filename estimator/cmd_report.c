@@ -17,11 +17,12 @@
 #include "order.h"
 #include "profile.h"
 #include "report.h"
+#include "report_formats.h"
 #include "table.h"
 
 static const char usage[] =
-	"usage: roi report [--model FILE] [--json] [--region ID] [--suggest] [--sort KEY] [--top N]\n"
-	"                  PROGRAM [PROFILE]\n"
+	"usage: roi report [--model FILE] [--json | --format FORMAT] [--region ID] [--suggest]\n"
+	"                  [--sort KEY] [--top N] PROGRAM [PROFILE]\n"
 	"\n"
 	"The cost of PROGRAM level by level from one run: every function, its loop nest and its lines,\n"
 	"with executed operations (and, with a cost model, cycles and energy), their share of the\n"
@@ -31,6 +32,10 @@ static const char usage[] =
 	"\n"
 	"  -m, --model FILE   cost model (JSON, see models/README.md)\n"
 	"      --json         one JSON document on stdout (see docs/report.md)\n"
+	"  -f, --format FORMAT  text (the default), json (--json), or for other tools, on stdout:\n"
+	"                     callgrind (KCachegrind, callgrind_annotate), lcov (a tracefile: lcov,\n"
+	"                     genhtml), gcov-json (gcov's JSON, also a gcovr tracefile), folded (flame\n"
+	"                     graphs: stacks with cycles, or operations without a model)\n"
 	"      --sort KEY     text: order functions and the rows within each by cycles, ops or line\n"
 	"                     (the default: cost, cycles with a model, operations without)\n"
 	"      --top N        text: the N costliest functions, and in each function or loop its N\n"
@@ -490,13 +495,14 @@ static cJSON *report_json(const struct report *r, const struct roi_source *src, 
 
 int cmd_report(int argc, char **argv)
 {
-	const char *model_path = NULL, *region = NULL, *pos[2], *profile_path;
+	const char *model_path = NULL, *region = NULL, *pos[2], *profile_path, *format = NULL;
 	const char *sort_arg = NULL, *top_arg = NULL;
 	bool json = false, suggest = false;
 	int npos, rc, status = ROI_EXIT_DATA;
 	struct roi_option opts[] = {
 		{.name = "model", .short_name = 'm', .value = &model_path},
 		{.name = "json", .flag = &json},
+		{.name = "format", .short_name = 'f', .value = &format},
 		{.name = "region", .short_name = 'r', .value = &region},
 		{.name = "suggest", .flag = &suggest},
 		{.name = "sort", .value = &sort_arg},
@@ -522,7 +528,20 @@ int cmd_report(int argc, char **argv)
 		return roi_usage_error(argv[0], "missing PROGRAM");
 	if (region && !*region)
 		return roi_usage_error(argv[0], "--region needs a function name or FUNCTION:LINE");
-	if ((sort_arg || top_arg) && (json || suggest))
+	if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "callgrind") != 0 &&
+	    strcmp(format, "lcov") != 0 && strcmp(format, "gcov-json") != 0 && strcmp(format, "folded") != 0)
+		return roi_usage_error(argv[0], "--format takes text, json, callgrind, lcov, gcov-json or folded, not '%s'",
+				       format);
+	if (json && format)
+		return roi_usage_error(argv[0], "one output at a time: --json or --format");
+	if (format && strcmp(format, "json") == 0)
+		json = true;
+	if (format && (json || strcmp(format, "text") == 0))
+		format = NULL;
+	if (format && (region || suggest))
+		return roi_usage_error(argv[0], "--%s is for the text and JSON outputs; --format covers the whole program",
+				       region ? "region" : "suggest");
+	if ((sort_arg || top_arg) && (json || format || suggest))
 		return roi_usage_error(argv[0], "--%s is for the text output", sort_arg ? "sort" : "top");
 	if (roi_order_options(sort_arg, top_arg, model_path != NULL, &sort, &top, msg, sizeof msg) != 0)
 		return roi_usage_error(argv[0], "%s", msg);
@@ -561,7 +580,15 @@ int cmd_report(int argc, char **argv)
 	size_t nsug;
 	enum roi_suggest_why why;
 	const struct roi_node *target = roi_hier_suggest(&h, nfocus == 1 ? focus[0] : NULL, &sug, &nsug, &why);
-	if (json) {
+	if (format && strcmp(format, "callgrind") == 0) {
+		roi_write_callgrind(stdout, &h, &src);
+	} else if (format && strcmp(format, "lcov") == 0) {
+		roi_write_lcov(stdout, &h);
+	} else if (format && strcmp(format, "gcov-json") == 0) {
+		roi_write_gcov_json(stdout, &h);
+	} else if (format) {
+		roi_write_folded(stdout, &h);
+	} else if (json) {
 		cJSON *doc = report_json(&r, &src, focus, nfocus, region, suggest_json(&h, target, sug, nsug, why));
 		char *text = cJSON_Print(doc);
 
