@@ -21,7 +21,7 @@
 #include "table.h"
 
 static const char usage[] =
-	"usage: roi report [--model FILE] [--json | --format FORMAT] [--region ID] [--suggest]\n"
+	"usage: roi report [--model FILE] [--json | --format FORMAT | --html DIR] [--region ID] [--suggest]\n"
 	"                  [--sort KEY] [--top N] PROGRAM [PROFILE]\n"
 	"\n"
 	"The cost of PROGRAM level by level from one run: every function, its loop nest and its lines,\n"
@@ -36,6 +36,7 @@ static const char usage[] =
 	"                     callgrind (KCachegrind, callgrind_annotate), lcov (a tracefile: lcov,\n"
 	"                     genhtml), gcov-json (gcov's JSON, also a gcovr tracefile), folded (flame\n"
 	"                     graphs: stacks with cycles, or operations without a model)\n"
+	"      --html DIR     an HTML report in DIR: annotated sources, functions, loops (index.html)\n"
 	"      --sort KEY     text: order functions and the rows within each by cycles, ops or line\n"
 	"                     (the default: cost, cycles with a model, operations without)\n"
 	"      --top N        text: the N costliest functions, and in each function or loop its N\n"
@@ -495,7 +496,7 @@ static cJSON *report_json(const struct report *r, const struct roi_source *src, 
 
 int cmd_report(int argc, char **argv)
 {
-	const char *model_path = NULL, *region = NULL, *pos[2], *profile_path, *format = NULL;
+	const char *model_path = NULL, *region = NULL, *pos[2], *profile_path, *format = NULL, *html = NULL;
 	const char *sort_arg = NULL, *top_arg = NULL;
 	bool json = false, suggest = false;
 	int npos, rc, status = ROI_EXIT_DATA;
@@ -503,6 +504,7 @@ int cmd_report(int argc, char **argv)
 		{.name = "model", .short_name = 'm', .value = &model_path},
 		{.name = "json", .flag = &json},
 		{.name = "format", .short_name = 'f', .value = &format},
+		{.name = "html", .value = &html},
 		{.name = "region", .short_name = 'r', .value = &region},
 		{.name = "suggest", .flag = &suggest},
 		{.name = "sort", .value = &sort_arg},
@@ -532,16 +534,18 @@ int cmd_report(int argc, char **argv)
 	    strcmp(format, "lcov") != 0 && strcmp(format, "gcov-json") != 0 && strcmp(format, "folded") != 0)
 		return roi_usage_error(argv[0], "--format takes text, json, callgrind, lcov, gcov-json or folded, not '%s'",
 				       format);
-	if (json && format)
-		return roi_usage_error(argv[0], "one output at a time: --json or --format");
+	if ((json && format) || (html && (json || format)))
+		return roi_usage_error(argv[0], "one output at a time: --json, --format or --html");
 	if (format && strcmp(format, "json") == 0)
 		json = true;
 	if (format && (json || strcmp(format, "text") == 0))
 		format = NULL;
-	if (format && (region || suggest))
-		return roi_usage_error(argv[0], "--%s is for the text and JSON outputs; --format covers the whole program",
-				       region ? "region" : "suggest");
-	if ((sort_arg || top_arg) && (json || format || suggest))
+	if (html && !*html)
+		return roi_usage_error(argv[0], "--html needs a directory");
+	if ((format || html) && (region || suggest))
+		return roi_usage_error(argv[0], "--%s is for the text and JSON outputs; --%s covers the whole program",
+				       region ? "region" : "suggest", format ? "format" : "html");
+	if ((sort_arg || top_arg) && (json || format || html || suggest))
 		return roi_usage_error(argv[0], "--%s is for the text output", sort_arg ? "sort" : "top");
 	if (roi_order_options(sort_arg, top_arg, model_path != NULL, &sort, &top, msg, sizeof msg) != 0)
 		return roi_usage_error(argv[0], "%s", msg);
@@ -580,7 +584,12 @@ int cmd_report(int argc, char **argv)
 	size_t nsug;
 	enum roi_suggest_why why;
 	const struct roi_node *target = roi_hier_suggest(&h, nfocus == 1 ? focus[0] : NULL, &sug, &nsug, &why);
-	if (format && strcmp(format, "callgrind") == 0) {
+	if (html) {
+		if (roi_write_html(html, &h, &src, &err) != 0) {
+			roi_data_error(&err);
+			goto out_est;
+		}
+	} else if (format && strcmp(format, "callgrind") == 0) {
 		roi_write_callgrind(stdout, &h, &src);
 	} else if (format && strcmp(format, "lcov") == 0) {
 		roi_write_lcov(stdout, &h);

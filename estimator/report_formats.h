@@ -1,10 +1,11 @@
 /* report_formats.h — roi report's output for the tools firmware engineers already use
  * (docs/report.md, "Other formats"): the callgrind format (KCachegrind, callgrind_annotate), lcov
- * tracefiles and gcov's JSON (genhtml, gcovr, editors' coverage gutters) and folded stacks (flame
- * graphs).
+ * tracefiles and gcov's JSON (genhtml, gcovr, editors' coverage gutters), folded stacks (flame
+ * graphs) and an HTML report with annotated sources.
  *
  * Each writer takes the report's hierarchy (hier.h) of the whole program. The stream writers
- * leave the checking of write errors to the caller (ferror). */
+ * leave the checking of write errors to the caller (ferror); roi_write_html returns -1 with err
+ * set when it cannot write a file. */
 #ifndef ROI_REPORT_FORMATS_H
 #define ROI_REPORT_FORMATS_H
 
@@ -22,5 +23,9 @@ void roi_write_callgrind(FILE *out, const struct roi_hier *h, const struct roi_s
 void roi_write_lcov(FILE *out, const struct roi_hier *h);
 void roi_write_gcov_json(FILE *out, const struct roi_hier *h);
 void roi_write_folded(FILE *out, const struct roi_hier *h);
+
+/* DIR/index.html (summary, function table, loop tree) and DIR/src-N.html, one annotated page per
+ * source file that has costs; DIR is created when missing. */
+int roi_write_html(const char *dir, const struct roi_hier *h, const struct roi_source *src, struct roi_err *err);
 
 #endif
