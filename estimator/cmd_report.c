@@ -21,8 +21,8 @@
 #include "table.h"
 
 static const char usage[] =
-	"usage: roi report [--model FILE] [--json | --format FORMAT | --html DIR] [--region ID] [--suggest]\n"
-	"                  [--sort KEY] [--top N] PROGRAM [PROFILE]\n"
+	"usage: roi report [--model FILE] [--json | --format FORMAT | --html DIR [--budgets FILE]] [--region ID]\n"
+	"                  [--suggest] [--sort KEY] [--top N] PROGRAM [PROFILE]\n"
 	"\n"
 	"The cost of PROGRAM level by level from one run: every function, its loop nest and its lines,\n"
 	"with executed operations (and, with a cost model, cycles and energy), their share of the\n"
@@ -37,6 +37,7 @@ static const char usage[] =
 	"                     genhtml), gcov-json (gcov's JSON, also a gcovr tracefile), folded (flame\n"
 	"                     graphs: stacks with cycles, or operations without a model)\n"
 	"      --html DIR     an HTML report in DIR: annotated sources, functions, loops (index.html)\n"
+	"      --budgets FILE with --html: the status of each budget of FILE (docs/budgets.md)\n"
 	"      --sort KEY     text: order functions and the rows within each by cycles, ops or line\n"
 	"                     (the default: cost, cycles with a model, operations without)\n"
 	"      --top N        text: the N costliest functions, and in each function or loop its N\n"
@@ -494,10 +495,47 @@ static cJSON *report_json(const struct report *r, const struct roi_source *src, 
 	return o;
 }
 
+/* --html, with the budgets of --budgets evaluated as roi budget check does. Errors are printed. */
+static int html_report(const char *dir, const struct roi_hier *h, const struct roi_source *src, const char *budgets,
+		       const char *model, const char *program, const char *profile)
+{
+	struct roi_budget_file bf = {0};
+	struct roi_budget_eval ev = {0};
+	struct roi_budget_options opt = {model, false, false};
+	struct roi_diags d = {0};
+	struct roi_err err;
+	int rc = -1;
+
+	if (budgets && roi_budget_load(budgets, &bf, &d, &err) != 0) {
+		roi_data_error(&err);
+		goto out;
+	}
+	if (budgets && !d.n && roi_budget_evaluate(&ev, &bf, program, profile, &opt, &d, &err) != 0) {
+		roi_data_error(&err);
+		goto out_eval;
+	}
+	for (size_t i = 0; i < d.n; i++)
+		fprintf(stderr, "roi: %s\n", d.msg[i]);
+	if (d.n)
+		goto out_eval;
+	if (roi_write_html(dir, h, src, budgets ? &bf : NULL, budgets ? &ev : NULL, &err) != 0)
+		roi_data_error(&err);
+	else
+		rc = 0;
+out_eval:
+	if (budgets && ev.program_path)
+		roi_budget_eval_free(&ev);
+out:
+	if (budgets)
+		roi_budget_free(&bf);
+	roi_diags_free(&d);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *model_path = NULL, *region = NULL, *pos[2], *profile_path, *format = NULL, *html = NULL;
-	const char *sort_arg = NULL, *top_arg = NULL;
+	const char *sort_arg = NULL, *top_arg = NULL, *budgets = NULL;
 	bool json = false, suggest = false;
 	int npos, rc, status = ROI_EXIT_DATA;
 	struct roi_option opts[] = {
@@ -505,6 +543,7 @@ int cmd_report(int argc, char **argv)
 		{.name = "json", .flag = &json},
 		{.name = "format", .short_name = 'f', .value = &format},
 		{.name = "html", .value = &html},
+		{.name = "budgets", .value = &budgets},
 		{.name = "region", .short_name = 'r', .value = &region},
 		{.name = "suggest", .flag = &suggest},
 		{.name = "sort", .value = &sort_arg},
@@ -542,6 +581,8 @@ int cmd_report(int argc, char **argv)
 		format = NULL;
 	if (html && !*html)
 		return roi_usage_error(argv[0], "--html needs a directory");
+	if (budgets && !html)
+		return roi_usage_error(argv[0], "--budgets goes with --html (roi budget check checks budgets)");
 	if ((format || html) && (region || suggest))
 		return roi_usage_error(argv[0], "--%s is for the text and JSON outputs; --%s covers the whole program",
 				       region ? "region" : "suggest", format ? "format" : "html");
@@ -585,10 +626,8 @@ int cmd_report(int argc, char **argv)
 	enum roi_suggest_why why;
 	const struct roi_node *target = roi_hier_suggest(&h, nfocus == 1 ? focus[0] : NULL, &sug, &nsug, &why);
 	if (html) {
-		if (roi_write_html(html, &h, &src, &err) != 0) {
-			roi_data_error(&err);
+		if (html_report(html, &h, &src, budgets, model_path, pos[0], profile_path) != 0)
 			goto out_est;
-		}
 	} else if (format && strcmp(format, "callgrind") == 0) {
 		roi_write_callgrind(stdout, &h, &src);
 	} else if (format && strcmp(format, "lcov") == 0) {

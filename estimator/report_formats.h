@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "budget_eval.h"
 #include "err.h"
 #include "hier.h"
 #include "report.h"
@@ -25,7 +26,9 @@ void roi_write_gcov_json(FILE *out, const struct roi_hier *h);
 void roi_write_folded(FILE *out, const struct roi_hier *h);
 
 /* DIR/index.html (summary, function table, loop tree) and DIR/src-N.html, one annotated page per
- * source file that has costs; DIR is created when missing. */
-int roi_write_html(const char *dir, const struct roi_hier *h, const struct roi_source *src, struct roi_err *err);
+ * source file that has costs; DIR is created when missing. budgets: the results of budget file bf
+ * for the same program and profile (roi budget check's), or NULL. */
+int roi_write_html(const char *dir, const struct roi_hier *h, const struct roi_source *src,
+		   const struct roi_budget_file *bf, const struct roi_budget_eval *budgets, struct roi_err *err);
 
 #endif

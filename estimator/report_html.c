@@ -1,7 +1,7 @@
 /* report_html.c — the report as HTML pages to open offline or share (docs/report.md, "HTML"):
  * index.html with the run's summary, a function table and the function → loop → line tree, and
  * one page per source file with each line's executions and own cost beside its text, shaded by
- * cost. Everything is in the pages: inline CSS, one small inline script that sorts the tables
+ * cost; with a budget file, each budget's status too. Everything is in the pages: inline CSS, one small inline script that sorts the tables
  * when a heading is clicked, no external asset. */
 #include <errno.h>
 #include <math.h>
@@ -28,7 +28,8 @@ static const char style[] =
 	".src td{font-family:ui-monospace,monospace;font-size:.9em;padding:0 .5em}\n"
 	".src td.code{text-align:left;white-space:pre}.src td.n{color:#888}.src tr{background:none}\n"
 	".src tr:target{outline:2px solid #36c}.dim{color:#999}.note{color:#555;text-align:left}\n"
-	"a{color:#1a5ab8;text-decoration:none}a:hover{text-decoration:underline}\n";
+	"a{color:#1a5ab8;text-decoration:none}a:hover{text-decoration:underline}\n"
+	".PASS{color:#1b7a1b;font-weight:bold}.WARN{color:#a66a00;font-weight:bold}.FAIL{color:#c01818;font-weight:bold}\n";
 
 /* Sorts a table by the clicked column (its cells' data-v, else their text); marks the page when
  * it ran without an exception, which the test checks. */
@@ -290,7 +291,47 @@ static void file_list(FILE *out, const struct page *pg)
 	fputs("</tbody>\n</table>\n", out);
 }
 
-static void index_page(FILE *out, const struct page *pg, const struct roi_source *src)
+/* roi budget check's table: each budget's figure, limit, margin and status. */
+static void budget_table(FILE *out, const struct roi_budget_file *bf, const struct roi_budget_eval *ev)
+{
+	char subject[512], quantity[128], buf[CELL];
+
+	fprintf(out, "<h2>Budgets</h2>\n<p id=\"budget-result\" class=\"%s\">%s: %zu budget%s, %zu pass, %zu warn, "
+		"%zu fail</p>\n", ev->nfail ? "FAIL" : ev->nwarn ? "WARN" : "PASS",
+		ev->nfail ? "FAIL" : ev->nwarn ? "WARN" : "PASS", ev->nresults, ev->nresults == 1 ? "" : "s", ev->npass,
+		ev->nwarn, ev->nfail);
+	fputs("<table id=\"budgets\" class=\"sortable\">\n<thead><tr><th class=\"l\">where</th><th class=\"l\">budget"
+	      "</th><th>figure</th><th>limit</th><th>margin</th><th class=\"l\">status</th></tr></thead>\n<tbody>\n",
+	      out);
+	for (size_t i = 0; i < ev->nresults; i++) {
+		const struct roi_budget_result *r = &ev->results[i];
+		const struct roi_budget *b = r->b;
+		const char *status = roi_budget_status_name(r->status);
+
+		fputs("<tr><td class=\"l\">", out);
+		esc(out, bf->path);
+		fprintf(out, ":%u</td><td class=\"l\">", b->line);
+		roi_budget_subject_name(b, subject, sizeof subject);
+		roi_budget_quantity_name(b, quantity, sizeof quantity);
+		esc(out, subject);
+		fputc(' ', out);
+		esc(out, quantity);
+		fputs(b->per == ROI_BUDGET_PER_CALL ? " per call" : " per run", out);
+		fputs(r->used_measured ? " (measured)" : "", out);
+		fputs("</td>", out);
+		num_cell(out, r->value, roi_budget_fmt(b->quantity, r->value, buf, sizeof buf));
+		num_cell(out, b->limit, roi_budget_fmt(b->quantity, b->limit, buf, sizeof buf));
+		if (isnan(r->margin_pct))
+			fputs("<td data-v=\"0\">-</td>", out);
+		else
+			fprintf(out, "<td data-v=\"%.17g\">%.1f%%</td>", r->margin_pct, r->margin_pct == 0 ? 0.0 : r->margin_pct);
+		fprintf(out, "<td class=\"l %s\">%s</td></tr>\n", status, status);
+	}
+	fputs("</tbody>\n</table>\n", out);
+}
+
+static void index_page(FILE *out, const struct page *pg, const struct roi_source *src,
+		       const struct roi_budget_file *bf, const struct roi_budget_eval *budgets)
 {
 	const struct roi_hier *h = pg->h;
 	char title[512];
@@ -301,6 +342,8 @@ static void index_page(FILE *out, const struct page *pg, const struct roi_source
 	esc(out, title);
 	fputs("</h1>\n", out);
 	summary(out, pg, src);
+	if (budgets)
+		budget_table(out, bf, budgets);
 	function_table(out, pg);
 	fputs("<h2>Functions, loops and lines</h2>\n<p>Each function's loop nest and lines, costs inclusive, by cost. "
 	      "A loop is named FUNCTION:LINE, as roi report, filters and budgets name it.</p>\n<ul class=\"tree\" "
@@ -426,7 +469,8 @@ static int finish(FILE *f, const char *path, struct roi_err *err)
 	return 0;
 }
 
-int roi_write_html(const char *dir, const struct roi_hier *h, const struct roi_source *src, struct roi_err *err)
+int roi_write_html(const char *dir, const struct roi_hier *h, const struct roi_source *src,
+		   const struct roi_budget_file *bf, const struct roi_budget_eval *budgets, struct roi_err *err)
 {
 	struct roi_src_files files;
 	struct page pg = {NULL, h, &files, h->e->model != NULL};
@@ -444,7 +488,7 @@ int roi_write_html(const char *dir, const struct roi_hier *h, const struct roi_s
 		roi_src_files_free(&files);
 		return -1;
 	}
-	index_page(pg.out, &pg, src);
+	index_page(pg.out, &pg, src, bf, budgets);
 	rc = finish(pg.out, path, err);
 	for (size_t i = 0; rc == 0 && i < files.n; i++) {
 		if (!files.v[i].nlines)

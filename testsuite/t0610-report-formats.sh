@@ -268,6 +268,21 @@ test_expect_success CHROMIUM 'html: every link of every page leads to a page and
 	done
 '
 
+test_expect_success CHROMIUM 'html --budgets: each budget'"'"'s status, fir'"'"'s 904 multiplies against two limits' '
+	printf "function fir ops:mul <= 904ops\nfunction fir ops:mul per call <= 903ops\n" >budgets.txt &&
+	"$ROI" report --html html-b --budgets budgets.txt fir &&
+	dom html-b/index.html budgets.dom &&
+	test_grep "data-roi-script=\"ok\"" budgets.dom &&
+	test_grep "<p id=\"budget-result\" class=\"FAIL\">FAIL: 2 budgets, 1 pass, 0 warn, 1 fail</p>" budgets.dom &&
+	grep "<tr><td class=\"l\">budgets.txt:1</td>" budgets.dom >b1 &&
+	test_grep "904 ops</td>.*PASS" b1 &&
+	grep "<tr><td class=\"l\">budgets.txt:2</td>" budgets.dom >b2 &&
+	test_grep "903 ops</td>.*FAIL" b2 &&
+	printf "function nosuch ops <= 3ops\n" >bad.txt &&
+	fails 1 "^roi: bad.txt:1:10: no function .nosuch. in fir" "$ROI" report --html html-b --budgets bad.txt fir &&
+	fails 2 "--budgets goes with --html" "$ROI" report --budgets budgets.txt fir
+'
+
 # ---- --sort and --top ----
 
 test_expect_success '--top: the N costliest lines and functions of roi estimate, then how many more' '
