@@ -633,7 +633,7 @@ int cmd_report(int argc, char **argv)
 	} else if (format && strcmp(format, "lcov") == 0) {
 		roi_write_lcov(stdout, &h);
 	} else if (format && strcmp(format, "gcov-json") == 0) {
-		roi_write_gcov_json(stdout, &h);
+		roi_write_gcov_json(stdout, &h, &src);
 	} else if (format) {
 		roi_write_folded(stdout, &h);
 	} else if (json) {

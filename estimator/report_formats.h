@@ -22,7 +22,7 @@
 
 void roi_write_callgrind(FILE *out, const struct roi_hier *h, const struct roi_source *src);
 void roi_write_lcov(FILE *out, const struct roi_hier *h);
-void roi_write_gcov_json(FILE *out, const struct roi_hier *h);
+void roi_write_gcov_json(FILE *out, const struct roi_hier *h, const struct roi_source *src);
 void roi_write_folded(FILE *out, const struct roi_hier *h);
 
 /* DIR/index.html (summary, function table, loop tree) and DIR/src-N.html, one annotated page per

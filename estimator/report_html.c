@@ -396,7 +396,7 @@ static void source_page(FILE *out, const struct page *pg, size_t fi)
 	fputs("<table class=\"src\" id=\"source\">\n<thead><tr><th>line</th><th>count</th><th>ops</th>", out);
 	if (pg->model)
 		fputs("<th>cycles</th><th>energy</th>", out);
-	fputs("<th class=\"l\">source</th><th class=\"l\">calls</th></tr></thead>\n<tbody>\n", out);
+	fputs("<th class=\"l\">calls</th><th class=\"l\">source</th></tr></thead>\n<tbody>\n", out);
 	const char *s = text;
 	for (unsigned line = 1; (s && *s) || line <= last; line++) {
 		const struct roi_src_line *l = NULL;
@@ -422,13 +422,7 @@ static void source_page(FILE *out, const struct page *pg, size_t fi)
 		} else {
 			fputs(pg->model ? "<td></td><td></td><td></td>" : "<td></td>", out);
 		}
-		fputs("<td class=\"code\">", out);
-		if (s) {
-			size_t len = end ? (size_t)(end - s) : strlen(s);
-			esc_n(out, s, len);
-			s = end ? end + 1 : s + len;
-		}
-		fputs("</td><td class=\"note\">", out);
+		fputs("<td class=\"note\">", out);
 		for (size_t i = 0; l && i < l->nsites; i++) {
 			const struct roi_call_site *c = &l->sites[i];
 
@@ -441,6 +435,13 @@ static void source_page(FILE *out, const struct page *pg, size_t fi)
 				fprintf(out, ": %s cycles", roi_fmt_num(c->cost.cycles, buf, sizeof buf));
 			else
 				fprintf(out, ": %.0f ops", round(c->cost.ops));
+		}
+		fputs("</td><td class=\"code\">", out);
+		if (s) {
+			size_t len = end ? (size_t)(end - s) : strlen(s);
+
+			esc_n(out, s, len);
+			s = end ? end + 1 : s + len;
 		}
 		fputs("</td></tr>\n", out);
 	}

@@ -110,7 +110,7 @@ static const char *function_at(const struct cfn *fns, size_t n, unsigned line)
 	return name;
 }
 
-void roi_write_gcov_json(FILE *out, const struct roi_hier *h)
+void roi_write_gcov_json(FILE *out, const struct roi_hier *h, const struct roi_source *src)
 {
 	const struct roi_program *p = h->e->prog;
 	struct roi_src_files s;
@@ -123,7 +123,7 @@ void roi_write_gcov_json(FILE *out, const struct roi_hier *h)
 	cJSON_AddStringToObject(doc, "format_version", "1");
 	cJSON_AddStringToObject(doc, "gcc_version", roi_program_common(p, offsetof(struct roi_unit, compiler)));
 	cJSON_AddStringToObject(doc, "current_working_directory", getcwd(cwd, sizeof cwd) ? cwd : ".");
-	cJSON_AddStringToObject(doc, "data_file", p->path);
+	cJSON_AddStringToObject(doc, "data_file", src->profile);
 	cJSON_AddStringToObject(doc, "gcovr/format_version", "0.3");
 	files = cJSON_AddArrayToObject(doc, "files");
 	for (size_t i = 0; i < s.n; i++) {
