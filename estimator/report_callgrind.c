@@ -94,21 +94,13 @@ static void self_line(struct writer *w, unsigned line, const struct roi_cost_sum
 	fputc('\n', w->out);
 }
 
-static unsigned file_index(const struct roi_unit *u, const char *name)
-{
-	for (unsigned f = 0; f < u->nfiles; f++)
-		if (u->files[f] == name)
-			return f;
-	return 0;
-}
-
 static void collect(struct writer *w, const struct roi_node *n)
 {
 	if (n->kind == ROI_NODE_LINE) {
 		if (w->nlines == w->caplines)
 			w->lines = roi_xrealloc(w->lines, w->caplines = w->caplines ? 2 * w->caplines : 64,
 						sizeof *w->lines);
-		w->lines[w->nlines++] = (struct fline){file_index(n->fn->unit, n->file), n->line, n->self, n->sites,
+		w->lines[w->nlines++] = (struct fline){roi_unit_file_index(n->fn->unit, n->file), n->line, n->self, n->sites,
 						       n->nsites};
 	}
 	for (size_t i = 0; i < n->nchildren; i++)

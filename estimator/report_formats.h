@@ -26,7 +26,7 @@ void roi_write_gcov_json(FILE *out, const struct roi_hier *h, const struct roi_s
 void roi_write_folded(FILE *out, const struct roi_hier *h);
 
 /* DIR/index.html (summary, function table, loop tree) and DIR/src-N.html, one annotated page per
- * source file that has costs; DIR is created when missing. budgets: the results of budget file bf
+ * source file with code; DIR is created when missing. budgets: the results of budget file bf
  * for the same program and profile (roi budget check's), or NULL. */
 int roi_write_html(const char *dir, const struct roi_hier *h, const struct roi_source *src,
 		   const struct roi_budget_file *bf, const struct roi_budget_eval *budgets, struct roi_err *err);

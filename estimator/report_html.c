@@ -84,21 +84,13 @@ static void tail(FILE *out)
 	fprintf(out, "<script>\n%s</script>\n</body>\n</html>\n", script);
 }
 
-/* The number of the page of a unit's file (the node's file name is one of the unit's). */
-static long file_of(const struct page *pg, const struct roi_unit *u, const char *name)
-{
-	for (unsigned f = 0; f < u->nfiles; f++)
-		if (u->files[f] == name)
-			return (long)pg->files->unit_file[u - pg->h->e->prog->units][f];
-	return -1;
-}
-
 static void line_link(FILE *out, const struct page *pg, const struct roi_node *n, const char *text)
 {
-	long f = n->fn ? file_of(pg, n->fn->unit, n->file) : -1;
+	if (n->fn && n->line > 0) {
+		const struct roi_unit *u = n->fn->unit;
 
-	if (f >= 0 && n->line > 0) {
-		fprintf(out, "<a href=\"src-%ld.html#L%u\">", f, n->line);
+		fprintf(out, "<a href=\"src-%zu.html#L%u\">",
+			pg->files->unit_file[u - pg->h->e->prog->units][roi_unit_file_index(u, n->file)], n->line);
 		esc(out, text);
 		fputs("</a>", out);
 	} else {
@@ -280,7 +272,7 @@ static void file_list(FILE *out, const struct page *pg)
 	for (size_t i = 0; i < pg->files->n; i++) {
 		const struct roi_src_file *f = &pg->files->v[i];
 
-		if (!f->nlines)
+		if (!f->nlines && !f->nfns)
 			continue;
 		fprintf(out, "<tr><td class=\"l\"><a href=\"src-%zu.html\">", i);
 		esc(out, f->name);
@@ -492,7 +484,7 @@ int roi_write_html(const char *dir, const struct roi_hier *h, const struct roi_s
 	index_page(pg.out, &pg, src, bf, budgets);
 	rc = finish(pg.out, path, err);
 	for (size_t i = 0; rc == 0 && i < files.n; i++) {
-		if (!files.v[i].nlines)
+		if (!files.v[i].nlines && !files.v[i].nfns)
 			continue;
 		snprintf(name, sizeof name, "src-%zu.html", i);
 		pg.out = create(dir, name, path, sizeof path, err);

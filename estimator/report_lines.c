@@ -63,7 +63,7 @@ static void add_count(void *ctx, unsigned file, unsigned line, uint64_t count)
 	p->count = count;
 }
 
-static unsigned file_index(const struct roi_unit *u, const char *name)
+unsigned roi_unit_file_index(const struct roi_unit *u, const char *name)
 {
 	for (unsigned f = 0; f < u->nfiles; f++)
 		if (u->files[f] == name)
@@ -75,7 +75,7 @@ static void add_sites(struct building *b, const struct roi_node *n)
 {
 	if (n->kind == ROI_NODE_LINE && n->fn && n->nsites) {
 		const struct roi_unit *u = n->fn->unit;
-		struct pending *p = add(b, b->ufile[u - b->prog->units][file_index(u, n->file)], n->line);
+		struct pending *p = add(b, b->ufile[u - b->prog->units][roi_unit_file_index(u, n->file)], n->line);
 
 		p->sites = n->sites;
 		p->nsites = n->nsites;
@@ -159,10 +159,14 @@ void roi_src_files_build(struct roi_src_files *s, const struct roi_hier *h)
 	for (size_t u = 0; u < p->nunits; u++)
 		nall += p->units[u].nfiles;
 	s->v = roi_arena_array(&s->arena, nall ? nall : 1, sizeof *s->v);
-	for (size_t u = 0; u < p->nunits; u++)
-		for (unsigned f = 0; f < p->units[u].nfiles; f++)
-			s->v[s->n++] = (struct roi_src_file){roi_unit_file_path(&s->arena, &p->units[u], f),
-							     p->units[u].files[f], NULL, 0, NULL, 0, {0, 0, 0}};
+	const char ***paths = roi_arena_array(&s->arena, p->nunits ? p->nunits : 1, sizeof *paths);
+	for (size_t u = 0; u < p->nunits; u++) {
+		paths[u] = roi_arena_array(&s->arena, p->units[u].nfiles ? p->units[u].nfiles : 1, sizeof **paths);
+		for (unsigned f = 0; f < p->units[u].nfiles; f++) {
+			paths[u][f] = roi_unit_file_path(&s->arena, &p->units[u], f);
+			s->v[s->n++] = (struct roi_src_file){paths[u][f], p->units[u].files[f], NULL, 0, NULL, 0, {0, 0, 0}};
+		}
+	}
 	if (s->n)
 		qsort(s->v, s->n, sizeof *s->v, by_path);
 	size_t k = 0;
@@ -173,7 +177,7 @@ void roi_src_files_build(struct roi_src_files *s, const struct roi_hier *h)
 	for (size_t u = 0; u < p->nunits; u++) {
 		b.ufile[u] = roi_arena_array(&s->arena, p->units[u].nfiles ? p->units[u].nfiles : 1, sizeof **b.ufile);
 		for (unsigned f = 0; f < p->units[u].nfiles; f++) {
-			struct roi_src_file key = {.path = roi_unit_file_path(&s->arena, &p->units[u], f)};
+			struct roi_src_file key = {.path = paths[u][f]};
 			const struct roi_src_file *found = bsearch(&key, s->v, s->n, sizeof *s->v, by_path);
 
 			b.ufile[u][f] = (size_t)(found - s->v);

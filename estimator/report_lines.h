@@ -53,4 +53,7 @@ void roi_src_files_free(struct roi_src_files *s);
  * less source), then resolved to the real path when the file exists. */
 const char *roi_unit_file_path(struct roi_arena *a, const struct roi_unit *u, unsigned f);
 
+/* The index in u->files of a node's file name (struct roi_node.file is one of them); 0 if not. */
+unsigned roi_unit_file_index(const struct roi_unit *u, const char *name);
+
 #endif
