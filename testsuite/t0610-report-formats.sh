@@ -216,7 +216,7 @@ test_expect_success 'folded: kernel-quicksort: recursion once on the stack, swap
 dom () {
 	profile=$(mktemp -d) &&
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
+		--disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage \
 		--user-data-dir="$profile" --enable-logging=stderr --v=0 --dump-dom "file://$PWD/$1" >"$2" 2>"$2.err"
 	status=$?
 	rm -rf "$profile"
