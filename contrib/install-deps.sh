@@ -1,7 +1,8 @@
 #!/bin/sh
 # install-deps.sh GROUP... — install the Debian packages roi needs, if missing.
 #
-# Groups: host (plugin, runtime, estimator, tests), avr (avr-gcc, avr-libc,
+# Groups: host (plugin, runtime, estimator, tests; valgrind, lcov, gcovr and
+# chromium read roi report's formats in t0610), avr (avr-gcc, avr-libc,
 # simavr), arm (arm-none-eabi-gcc, newlib, QEMU), bench, torture (GCC's
 # sources, for its gcc.c-torture tests), csmith (the random program generator
 # and its csmith.h), fuzz (clang and its libFuzzer runtime, for make fuzz).
@@ -11,7 +12,7 @@ set -e
 
 packages () {
 	case "$1" in
-	host)  echo "gcc g++ make pkg-config procps gcc-12-plugin-dev libcjson-dev libelf-dev libdw-dev libsimavr-dev jq libxml2-utils" ;;
+	host)  echo "gcc g++ make pkg-config procps gcc-12-plugin-dev libcjson-dev libelf-dev libdw-dev libsimavr-dev jq libxml2-utils valgrind lcov gcovr chromium" ;;
 	avr)   echo "gcc-avr avr-libc binutils-avr simavr cmake" ;;
 	arm)   echo "gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm" ;;
 	bench) echo "valgrind bc gcc-12-source" ;;

@@ -8,11 +8,12 @@
 #include "counts.h"
 #include "estimate.h"
 #include "model.h"
+#include "order.h"
 #include "profile.h"
 #include "report.h"
 
 static const char usage[] =
-	"usage: roi estimate [--model FILE] [--json] PROGRAM [PROFILE]\n"
+	"usage: roi estimate [--model FILE] [--json] [--sort KEY] [--top N] PROGRAM [PROFILE]\n"
 	"\n"
 	"Joins the roi metadata in PROGRAM (an ELF compiled with -fplugin=roi) with the counts in\n"
 	"PROFILE (default ./<basename of PROGRAM>.roi, else PROGRAM.roi) and lists the executed operations by type,\n"
@@ -21,17 +22,25 @@ static const char usage[] =
 	"\n"
 	"  -m, --model FILE   cost model (JSON, see models/README.md)\n"
 	"      --json         one JSON document on stdout (see docs/estimate-json.md)\n"
+	"      --sort KEY     text: functions and lines by cycles, ops or line (file, then line)\n"
+	"      --top N        text: only the N costliest functions and lines (by --sort, else by cost:\n"
+	"                     cycles with a model, operations without)\n"
 	"  -h, --help         this help\n";
 
 int cmd_estimate(int argc, char **argv)
 {
-	const char *model_path = NULL, *pos[2], *profile_path;
+	const char *model_path = NULL, *pos[2], *profile_path, *sort_arg = NULL, *top_arg = NULL;
 	bool json = false;
 	int npos, rc, status = ROI_EXIT_DATA;
 	struct roi_option opts[] = {
 		{.name = "model", .short_name = 'm', .value = &model_path},
 		{.name = "json", .flag = &json},
+		{.name = "sort", .value = &sort_arg},
+		{.name = "top", .value = &top_arg},
 	};
+	enum roi_sort sort;
+	size_t top;
+	char msg[256];
 	struct roi_err err;
 	struct roi_program prog = {0};
 	struct roi_profile prof = {0};
@@ -44,6 +53,10 @@ int cmd_estimate(int argc, char **argv)
 		return rc;
 	if (npos < 1)
 		return roi_usage_error(argv[0], "missing PROGRAM");
+	if (json && (sort_arg || top_arg))
+		return roi_usage_error(argv[0], "--%s is for the text output", sort_arg ? "sort" : "top");
+	if (roi_order_options(sort_arg, top_arg, model_path != NULL, &sort, &top, msg, sizeof msg) != 0)
+		return roi_usage_error(argv[0], "%s", msg);
 	profile_path = npos > 1 ? pos[1] : NULL;
 	if (!profile_path) {
 		def = roi_default_profile(pos[0]);
@@ -66,6 +79,7 @@ int cmd_estimate(int argc, char **argv)
 		roi_estimate_free(&est);
 		goto out;
 	}
+	roi_estimate_order(&est, sort);
 	if (json) {
 		cJSON *doc = roi_report_json(&est, &src);
 		char *text = cJSON_Print(doc);
@@ -75,7 +89,7 @@ int cmd_estimate(int argc, char **argv)
 		free(text);
 		cJSON_Delete(doc);
 	} else {
-		roi_report_text(stdout, &est, &src);
+		roi_report_text(stdout, &est, &src, top);
 	}
 	roi_estimate_free(&est);
 	status = fflush(stdout) == 0 && !ferror(stdout) ? ROI_EXIT_OK : ROI_EXIT_DATA;

@@ -14,12 +14,15 @@
 #include "fmt.h"
 #include "hier.h"
 #include "model.h"
+#include "order.h"
 #include "profile.h"
 #include "report.h"
+#include "report_formats.h"
 #include "table.h"
 
 static const char usage[] =
-	"usage: roi report [--model FILE] [--json] [--region ID] [--suggest] PROGRAM [PROFILE]\n"
+	"usage: roi report [--model FILE] [--json | --format FORMAT | --html DIR [--budgets FILE]] [--region ID]\n"
+	"                  [--suggest] [--sort KEY] [--top N] PROGRAM [PROFILE]\n"
 	"\n"
 	"The cost of PROGRAM level by level from one run: every function, its loop nest and its lines,\n"
 	"with executed operations (and, with a cost model, cycles and energy), their share of the\n"
@@ -29,6 +32,16 @@ static const char usage[] =
 	"\n"
 	"  -m, --model FILE   cost model (JSON, see models/README.md)\n"
 	"      --json         one JSON document on stdout (see docs/report.md)\n"
+	"  -f, --format FORMAT  text (the default), json (--json), or for other tools, on stdout:\n"
+	"                     callgrind (KCachegrind, callgrind_annotate), lcov (a tracefile: lcov,\n"
+	"                     genhtml), gcov-json (gcov's JSON, also a gcovr tracefile), folded (flame\n"
+	"                     graphs: stacks with cycles, or operations without a model)\n"
+	"      --html DIR     an HTML report in DIR: annotated sources, functions, loops (index.html)\n"
+	"      --budgets FILE with --html: the status of each budget of FILE (docs/budgets.md)\n"
+	"      --sort KEY     text: order functions and the rows within each by cycles, ops or line\n"
+	"                     (the default: cost, cycles with a model, operations without)\n"
+	"      --top N        text: the N costliest functions, and in each function or loop its N\n"
+	"                     costliest rows\n"
 	"  -r, --region ID    only that function or loop and what is inside it: a function's name\n"
 	"                     (main) or a loop's FUNCTION:LINE (main:22), as the report names them\n"
 	"      --suggest      print the filter lines that measure the next level down: the inner loops\n"
@@ -43,6 +56,7 @@ struct report {
 	const struct roi_counts *c;
 	const char *unit;               /* time unit of the measurements */
 	bool measured;                  /* some region ran: the measured columns are shown */
+	size_t top;                     /* --top: rows shown per level; 0 for all */
 };
 
 static const char *class_of(const struct roi_node *n)
@@ -120,11 +134,25 @@ static void text_row(const struct report *r, struct roi_table *t, const struct r
 		roi_table_row(t, id, class_of(n), calls, ops, scope, total, note);
 }
 
+/* "... 12 more": the rows --top leaves out at one level. */
+static void more_row(const struct report *r, struct roi_table *t, size_t n, size_t shown, int depth)
+{
+	char id[128];
+
+	if (!r->top || n <= shown)
+		return;
+	snprintf(id, sizeof id, "%*s... %zu more", 2 * depth, "", n - shown);
+	roi_table_row(t, id, "", "", "", "", "", "", "", "", "", "", "", "");
+}
+
 static void text_tree(const struct report *r, struct roi_table *t, const struct roi_node *n, int depth)
 {
+	size_t shown = r->top && n->nchildren > r->top ? r->top : n->nchildren;
+
 	text_row(r, t, n, depth);
-	for (size_t i = 0; i < n->nchildren; i++)
+	for (size_t i = 0; i < shown; i++)
 		text_tree(r, t, n->children[i], depth + 1);
+	more_row(r, t, n->nchildren, shown, depth + 1);
 }
 
 /* The measured region that took longest: the program's run time as far as the hooks saw it. */
@@ -240,8 +268,11 @@ static void report_text(FILE *out, const struct report *r, const struct roi_sour
 		for (size_t i = 0; i < nfocus; i++)
 			text_tree(r, &t, focus[i], 0);
 	} else {
-		for (size_t i = 0; i < h->nroots; i++)
+		size_t shown = r->top && h->nroots > r->top ? r->top : h->nroots;
+
+		for (size_t i = 0; i < shown; i++)
 			text_tree(r, &t, h->roots[i], 0);
+		more_row(r, &t, h->nroots, shown, 0);
 	}
 	if (r->measured)
 		overhead_rows(r, &t);
@@ -464,17 +495,63 @@ static cJSON *report_json(const struct report *r, const struct roi_source *src, 
 	return o;
 }
 
+/* --html, with the budgets of --budgets evaluated as roi budget check does. Errors are printed. */
+static int html_report(const char *dir, const struct roi_hier *h, const struct roi_source *src, const char *budgets,
+		       const char *model, const char *program, const char *profile)
+{
+	struct roi_budget_file bf = {0};
+	struct roi_budget_eval ev = {0};
+	struct roi_budget_options opt = {model, false, false};
+	struct roi_diags d = {0};
+	struct roi_err err;
+	int rc = -1;
+
+	if (budgets && roi_budget_load(budgets, &bf, &d, &err) != 0) {
+		roi_data_error(&err);
+		goto out;
+	}
+	if (budgets && !d.n && roi_budget_evaluate(&ev, &bf, program, profile, &opt, &d, &err) != 0) {
+		roi_data_error(&err);
+		goto out_eval;
+	}
+	for (size_t i = 0; i < d.n; i++)
+		fprintf(stderr, "roi: %s\n", d.msg[i]);
+	if (d.n)
+		goto out_eval;
+	if (roi_write_html(dir, h, src, budgets ? &bf : NULL, budgets ? &ev : NULL, &err) != 0)
+		roi_data_error(&err);
+	else
+		rc = 0;
+out_eval:
+	if (budgets && ev.program_path)
+		roi_budget_eval_free(&ev);
+out:
+	if (budgets)
+		roi_budget_free(&bf);
+	roi_diags_free(&d);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	const char *model_path = NULL, *region = NULL, *pos[2], *profile_path;
+	const char *model_path = NULL, *region = NULL, *pos[2], *profile_path, *format = NULL, *html = NULL;
+	const char *sort_arg = NULL, *top_arg = NULL, *budgets = NULL;
 	bool json = false, suggest = false;
 	int npos, rc, status = ROI_EXIT_DATA;
 	struct roi_option opts[] = {
 		{.name = "model", .short_name = 'm', .value = &model_path},
 		{.name = "json", .flag = &json},
+		{.name = "format", .short_name = 'f', .value = &format},
+		{.name = "html", .value = &html},
+		{.name = "budgets", .value = &budgets},
 		{.name = "region", .short_name = 'r', .value = &region},
 		{.name = "suggest", .flag = &suggest},
+		{.name = "sort", .value = &sort_arg},
+		{.name = "top", .value = &top_arg},
 	};
+	enum roi_sort sort;
+	size_t top;
+	char msg[256];
 	struct roi_err err;
 	struct roi_program prog = {0};
 	struct roi_profile prof = {0};
@@ -492,6 +569,27 @@ int cmd_report(int argc, char **argv)
 		return roi_usage_error(argv[0], "missing PROGRAM");
 	if (region && !*region)
 		return roi_usage_error(argv[0], "--region needs a function name or FUNCTION:LINE");
+	if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "callgrind") != 0 &&
+	    strcmp(format, "lcov") != 0 && strcmp(format, "gcov-json") != 0 && strcmp(format, "folded") != 0)
+		return roi_usage_error(argv[0], "--format takes text, json, callgrind, lcov, gcov-json or folded, not '%s'",
+				       format);
+	if ((json && format) || (html && (json || format)))
+		return roi_usage_error(argv[0], "one output at a time: --json, --format or --html");
+	if (format && strcmp(format, "json") == 0)
+		json = true;
+	if (format && (json || strcmp(format, "text") == 0))
+		format = NULL;
+	if (html && !*html)
+		return roi_usage_error(argv[0], "--html needs a directory");
+	if (budgets && !html)
+		return roi_usage_error(argv[0], "--budgets goes with --html (roi budget check checks budgets)");
+	if ((format || html) && (region || suggest))
+		return roi_usage_error(argv[0], "--%s is for the text and JSON outputs; --%s covers the whole program",
+				       region ? "region" : "suggest", format ? "format" : "html");
+	if ((sort_arg || top_arg) && (json || format || html || suggest))
+		return roi_usage_error(argv[0], "--%s is for the text output", sort_arg ? "sort" : "top");
+	if (roi_order_options(sort_arg, top_arg, model_path != NULL, &sort, &top, msg, sizeof msg) != 0)
+		return roi_usage_error(argv[0], "%s", msg);
 	profile_path = npos > 1 ? pos[1] : NULL;
 	if (!profile_path) {
 		def = roi_default_profile(pos[0]);
@@ -512,7 +610,8 @@ int cmd_report(int argc, char **argv)
 		roi_data_error(&err);
 		goto out_est;
 	}
-	struct report r = {&h, &counts, counts.time_unit ? counts.time_unit : "ns", h.nmeasured > 0};
+	roi_hier_order(&h, sort);
+	struct report r = {&h, &counts, counts.time_unit ? counts.time_unit : "ns", h.nmeasured > 0, top};
 	struct roi_source src = {profile_path, counts.runs, counts.transferred};
 	if (region) {
 		nfocus = roi_hier_find(&h, region, NULL, 0);
@@ -529,7 +628,18 @@ int cmd_report(int argc, char **argv)
 	size_t nsug;
 	enum roi_suggest_why why;
 	const struct roi_node *target = roi_hier_suggest(&h, nfocus == 1 ? focus[0] : NULL, &sug, &nsug, &why);
-	if (json) {
+	if (html) {
+		if (html_report(html, &h, &src, budgets, model_path, pos[0], profile_path) != 0)
+			goto out_est;
+	} else if (format && strcmp(format, "callgrind") == 0) {
+		roi_write_callgrind(stdout, &h, &src);
+	} else if (format && strcmp(format, "lcov") == 0) {
+		roi_write_lcov(stdout, &h);
+	} else if (format && strcmp(format, "gcov-json") == 0) {
+		roi_write_gcov_json(stdout, &h, &src);
+	} else if (format) {
+		roi_write_folded(stdout, &h);
+	} else if (json) {
 		cJSON *doc = report_json(&r, &src, focus, nfocus, region, suggest_json(&h, target, sug, nsug, why));
 		char *text = cJSON_Print(doc);
 

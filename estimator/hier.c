@@ -222,7 +222,32 @@ struct pending_line {
 	size_t order;                   /* the row's position, to keep sorting stable */
 	struct roi_cost_sum self, cost;
 	const char *callee;             /* counted function called by this row, or NULL */
+	const struct roi_function *counted;     /* the callee, when it is counted */
+	bool recursive;                 /* that call is inside a recursion */
 };
+
+/* A call row's calls and the cost they carry from the callee, into its line's sites. */
+static void add_site(struct builder *b, struct roi_node *n, const struct pending_line *row)
+{
+	struct roi_call_site *s = NULL;
+	struct roi_cost_sum share = row->cost;
+
+	for (size_t k = 0; k < n->nsites && !s; k++)
+		if (n->sites[k].callee == row->counted)
+			s = (struct roi_call_site *)&n->sites[k];
+	if (!s) {
+		struct roi_call_site *v = roi_arena_array(&b->h->arena, n->nsites + 1, sizeof *v);
+
+		if (n->nsites)
+			memcpy(v, n->sites, n->nsites * sizeof *v);
+		s = &v[n->nsites++];
+		*s = (struct roi_call_site){.callee = row->counted, .recursive = row->recursive};
+		n->sites = v;
+	}
+	add_scaled(&share, &row->self, -1);
+	s->calls += (uint64_t)row->self.ops;
+	add_sum(&s->cost, &share);
+}
 
 static int by_scope_line(const void *a, const void *b)
 {
@@ -293,13 +318,15 @@ static void function_tree(struct builder *b, const struct roi_function *fn)
 			p = &rows[nrows];
 			*p = (struct pending_line){.scope = innermost[blk] >= 0 ? loops[innermost[blk]] : f,
 						   .file = row->file, .line = row->line, .order = nrows,
-						   .callee = program_callee(b, fn, row, g)};
+						   .callee = program_callee(b, fn, row, g), .counted = g};
 			row_total(b, fn, blk, r, &p->self);
 			if (p->self.ops == 0)
 				continue;
 			p->cost = p->self;
-			if (g)
+			if (g) {
 				callee_share(b, fn, g, p->self.ops, &p->cost);
+				p->recursive = b->scc[g->gindex] == b->scc[fn->gindex];
+			}
 			nrows++;
 		}
 	qsort(rows, nrows, sizeof *rows, by_scope_line);
@@ -327,6 +354,8 @@ static void function_tree(struct builder *b, const struct roi_function *fn)
 					n->callees = c;
 				}
 			}
+			if (rows[j].counted)
+				add_site(b, n, &rows[j]);
 		}
 		i = j;
 	}

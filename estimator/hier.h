@@ -21,6 +21,16 @@ struct roi_cost_sum {
 	double ops, cycles, energy_j;
 };
 
+/* Calls from one line to one counted function: how many, and what they cost inclusively (the
+ * callee's cost per call times the calls; nothing for a call inside a recursion, whose cost is
+ * counted where it runs). */
+struct roi_call_site {
+	const struct roi_function *callee;
+	uint64_t calls;
+	bool recursive;                 /* caller and callee call each other */
+	struct roi_cost_sum cost;
+};
+
 struct roi_node {
 	enum roi_node_kind kind;
 	const char *id;                 /* "main", "main:22" (function:line of a loop), "prog.c:23" */
@@ -34,6 +44,8 @@ struct roi_node {
 	struct roi_cost_sum cost;       /* self and the callees' share: what a hook would measure */
 	const char **callees;           /* lines: counted functions called there (names) */
 	size_t ncallees;
+	const struct roi_call_site *sites;      /* lines: calls to counted functions, by callee */
+	size_t nsites;
 	const struct roi_region *region;        /* its hooks, if it has some */
 	const struct roi_region_result *measured;       /* the region's result; NULL when it did not run */
 	uint64_t hook_pairs;            /* hook pairs timed inside it: its own and its hooked inner loops' */

@@ -21,7 +21,8 @@ struct roi_source {
 void roi_source_text(FILE *out, const struct roi_source *src);
 void roi_source_json(cJSON *o, const struct roi_source *src);
 
-void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src);
+/* top: only the first top functions and lines (roi estimate --top); 0 for all. */
+void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src, size_t top);
 cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *src);
 
 /* Parts of the JSON document that roi report shares: the "model" object (null without one) and

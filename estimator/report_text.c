@@ -55,6 +55,18 @@ static void section(FILE *out, const char *title, struct roi_table *t)
 	}
 }
 
+/* How many of n rows --top shows, and the line that says how many it left out. */
+static size_t shown(size_t n, size_t top)
+{
+	return top && n > top ? top : n;
+}
+
+static void more(FILE *out, size_t n, size_t top, const char *what)
+{
+	if (shown(n, top) < n)
+		fprintf(out, "  ... %zu more %s (--top %zu)\n", n - top, what, top);
+}
+
 /* With a model: the costed operations, or (unmodelled) those without an entry. Without: all. */
 static void ops_section(FILE *out, const struct roi_estimate *e, bool unmodelled)
 {
@@ -104,7 +116,7 @@ static bool ambiguous(const struct roi_estimate *e, const struct roi_function *f
 	return false;
 }
 
-static void functions_section(FILE *out, const struct roi_estimate *e)
+static void functions_section(FILE *out, const struct roi_estimate *e, size_t top)
 {
 	const struct roi_model *m = e->model;
 	struct roi_table t;
@@ -115,7 +127,7 @@ static void functions_section(FILE *out, const struct roi_estimate *e)
 		roi_table_row(&t, "function", "file:line", "calls", "ops", "cycles", "energy", "share", "note");
 	else
 		roi_table_row(&t, "function", "file:line", "calls", "ops", "share", "note");
-	for (size_t i = 0; i < e->nfns; i++) {
+	for (size_t i = 0; i < shown(e->nfns, top); i++) {
 		const struct roi_fn_total *f = &e->fns[i];
 		char note[96];
 
@@ -137,16 +149,17 @@ static void functions_section(FILE *out, const struct roi_estimate *e)
 				      roi_fmt_share((double)f->ops, (double)e->total_ops, share, sizeof share), note);
 	}
 	section(out, "functions", &t);
+	more(out, e->nfns, top, "functions");
 }
 
-static void lines_section(FILE *out, const struct roi_estimate *e)
+static void lines_section(FILE *out, const struct roi_estimate *e, size_t top)
 {
 	struct roi_table t;
 	char where[512], ops[CELL], cyc[CELL];
 
 	roi_table_init(&t, e->model ? "lrr" : "lr");
 	roi_table_row(&t, "file:line", "ops", "cycles");
-	for (size_t i = 0; i < e->nlines; i++) {
+	for (size_t i = 0; i < shown(e->nlines, top); i++) {
 		const struct roi_line_total *l = &e->lines[i];
 
 		snprintf(where, sizeof where, "%s:%u", l->file, l->line);
@@ -154,6 +167,7 @@ static void lines_section(FILE *out, const struct roi_estimate *e)
 		roi_table_row(&t, where, ops, roi_fmt_num(l->cycles, cyc, sizeof cyc));
 	}
 	section(out, "lines", &t);
+	more(out, e->nlines, top, "lines");
 }
 
 void roi_source_text(FILE *out, const struct roi_source *src)
@@ -165,7 +179,7 @@ void roi_source_text(FILE *out, const struct roi_source *src)
 	fputc('\n', out);
 }
 
-void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src)
+void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src, size_t top)
 {
 	const struct roi_model *m = e->model;
 	char cyc[CELL], sec[CELL], ej[CELL];
@@ -174,8 +188,8 @@ void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_s
 	ops_section(out, e, false);
 	if (m)
 		ops_section(out, e, true);
-	functions_section(out, e);
-	lines_section(out, e);
+	functions_section(out, e, top);
+	lines_section(out, e, top);
 	fprintf(out, "\ntotal     %llu ops", (unsigned long long)e->total_ops);
 	if (m)
 		fprintf(out, " (%llu unmodelled), %s cycles, %s, %s", (unsigned long long)e->unmodelled_ops,
