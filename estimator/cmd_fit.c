@@ -26,16 +26,18 @@
 
 static const char usage[] =
 	"usage: roi fit [--model FILE] [--json] [--region ID] [--at SIZES] [--max-error PCT]\n"
-	"               [--write-profile FILE] PROGRAM SIZES:PROFILE SIZES:PROFILE...\n"
+	"               [--write-profile FILE] [PROGRAM] SIZES:PROFILE SIZES:PROFILE...\n"
 	"\n"
-	"How the cost of PROGRAM grows with its input: each PROFILE is a run at the SIZES given before\n"
-	"it (n=64, or n=64,m=8 for two size parameters). The whole run's, every function's and every\n"
-	"loop's calls, operations (and, with a cost model, cycles and energy) are fitted to the form\n"
-	"that best predicts each size from the others: 1, log2(n), n, 2^n, n*log2(n), n^2, n^3, n+m,\n"
-	"n*m, each with its lower terms (docs/fit.md). With --at, what each costs at SIZES, where the\n"
-	"form predicted the sizes measured within --max-error. Exit status 3 when --at was asked and\n"
-	"the total (or --region's figures) could not be predicted, or --write-profile could not be\n"
-	"written for that reason; 1 for bad input, 2 for a usage error, else 0.\n"
+	"How the cost of a program grows with its input: each PROFILE is a run at the SIZES given\n"
+	"before it (n=64, or n=64,m=8 for two size parameters), of PROGRAM, or without PROGRAM of the\n"
+	"build its \"program\" line names (one build per size, for sizes fixed at compile time). The\n"
+	"whole run's, every function's and every loop's calls, operations (and, with a cost model,\n"
+	"cycles and energy) are fitted to the form that best predicts each size from the others: 1,\n"
+	"log2(n), n, 2^n, n*log2(n), n^2, n^3, n+m, n*m, each with its lower terms (docs/fit.md).\n"
+	"With --at, what each costs at SIZES, where its form predicted the sizes measured within\n"
+	"--max-error. Exit status 3 when --at was given and the total (or --region's figures) could\n"
+	"not be predicted, or --write-profile not written for that reason; 1 for bad input, 2 for a\n"
+	"usage error, else 0.\n"
 	"\n"
 	"  -m, --model FILE        cost model (JSON, see models/README.md): cycles and energy too\n"
 	"      --json              one JSON document on stdout (see docs/fit.md)\n"
@@ -44,8 +46,8 @@ static const char usage[] =
 	"      --at SIZES          predict at these sizes (n=1000, or n=1000,m=64)\n"
 	"      --max-error PCT     predict only from forms whose held-out error is at most PCT\n"
 	"                          percent (default 2)\n"
-	"      --write-profile FILE  with --at: every counter of PROGRAM predicted at SIZES, written\n"
-	"                          as a profile of one run (for roi budget check, roi report)\n"
+	"      --write-profile FILE  with --at and one PROGRAM: every counter predicted at SIZES,\n"
+	"                          written as a profile of one run (for roi budget check, roi report)\n"
 	"  -h, --help              this help\n";
 
 enum { EXIT_NOT_PREDICTED = 3, MAXPOINTS = 256, MAXPARAMS = 8 };
@@ -59,6 +61,7 @@ struct point {
 	const char *spec;               /* as given: "n=8:isort-8.roi" */
 	const char *path;
 	double x[MAXPARAMS];            /* in the order of fit.params */
+	const struct roi_program *prog; /* PROGRAM, or the one its "program" line names */
 	struct roi_profile prof;
 	struct roi_counts counts;
 	struct roi_estimate est;
@@ -79,6 +82,7 @@ struct fitted {
 };
 
 struct row {
+	const char *key;                /* the same in every build of the sources (row_key) */
 	const char *id, *kind;          /* "total" "program"; "main" "function"; "main:12" "loop" */
 	const struct roi_function *fn;  /* NULL: the whole run */
 	int loop;                       /* -1: not a loop */
@@ -92,7 +96,9 @@ struct fit {
 	const char *program_path, *model_path, *region, *at_spec, *write_profile;
 	bool json;
 	double max_error;               /* a fraction */
-	struct roi_program prog;
+	struct roi_program **progs;     /* loaded: PROGRAM, or each program the profiles name */
+	size_t nprogs;
+	const struct roi_program *prog; /* the one program of every profile; NULL: several builds */
 	struct roi_model model;
 	bool has_model;
 	struct point *pts;
@@ -106,8 +112,8 @@ struct fit {
 	struct row total;
 	struct row **roots;             /* function rows, the largest run's order first */
 	size_t nroots, caproots;
-	struct row **fnrow;             /* by gindex */
-	struct row ***looprow;          /* by gindex, by loop */
+	struct row **rows;              /* every row but the total, for lookups by key */
+	size_t nrows, caprows;
 	struct row **focus;             /* --region's rows */
 	size_t nfocus;
 	struct roi_arena arena;
@@ -261,6 +267,16 @@ static int parse_points(struct fit *f, const char *cmd, const char *const *pos, 
 	return 0;
 }
 
+/* Whether a command-line argument is SIZES:PROFILE rather than PROGRAM: it starts "NAME=". */
+static bool is_point(const char *s)
+{
+	size_t n = 0;
+
+	while (isalnum((unsigned char)s[n]) || s[n] == '_')
+		n++;
+	return n > 0 && !isdigit((unsigned char)s[0]) && s[n] == '=';
+}
+
 /* ---- rows ---- */
 
 static void add_child(struct row ***list, size_t *n, size_t *cap, struct row *r)
@@ -279,13 +295,30 @@ static void init_row(struct fit *f, struct row *r, bool calls)
 	}
 }
 
-static struct row *row_of(struct fit *f, const struct roi_node *n, struct row *parent)
+/* What names a function or loop in every build of the same sources, so that builds at different
+ * compile-time sizes line up: the unit's source (and which of the units compiled from it), the
+ * function's name, the loop's place in its nest. */
+static const char *row_key(struct roi_arena *a, const struct roi_program *p, const struct roi_node *n)
 {
-	struct row **slot = n->kind == ROI_NODE_FUNCTION ? &f->fnrow[n->fn->gindex] : &f->looprow[n->fn->gindex][n->loop];
+	const struct roi_unit *u = n->fn->unit;
+	size_t nth = 0;
 
-	if (*slot)
-		return *slot;
-	struct row *r = *slot = roi_arena_alloc(&f->arena, sizeof *r);
+	for (const struct roi_unit *v = p->units; v < u; v++)
+		nth += strcmp(v->source, u->source) == 0;
+	return roi_arena_printf(a, "%s\x1f%zu\x1f%s\x1f%d", u->source, nth, n->fn->name,
+				n->kind == ROI_NODE_LOOP ? n->loop : -1);
+}
+
+static struct row *row_of(struct fit *f, size_t p, const struct roi_node *n, struct row *parent)
+{
+	const char *key = row_key(&f->arena, f->pts[p].prog, n);
+
+	for (size_t i = 0; i < f->nrows; i++)
+		if (strcmp(f->rows[i]->key, key) == 0)
+			return f->rows[i];
+	struct row *r = roi_arena_alloc(&f->arena, sizeof *r);
+	add_child(&f->rows, &f->nrows, &f->caprows, r);
+	r->key = key;
 	r->id = n->id;
 	r->kind = n->kind == ROI_NODE_FUNCTION ? "function" : "loop";
 	r->fn = n->fn;
@@ -309,7 +342,7 @@ static void gather(struct fit *f, size_t p, const struct roi_node *n, struct row
 	if (!n->fn || n->kind == ROI_NODE_LINE || (n->kind == ROI_NODE_FUNCTION && n->parent) ||
 	    (n->kind == ROI_NODE_LOOP && n->loop < 0))
 		return;
-	struct row *r = row_of(f, n, parent);
+	struct row *r = row_of(f, p, n, parent);
 	r->q[Q_CALLS].y[p] = (double)n->calls / runs;
 	r->q[Q_OPS].y[p] = n->cost.ops / runs;
 	r->q[Q_CYCLES].y[p] = n->cost.cycles / runs;
@@ -369,41 +402,49 @@ static void find_rows(struct fit *f, struct row *r)
 		find_rows(f, r->children[i]);
 }
 
-/* Loads every profile, computes its estimate and hierarchy, and fits every row. */
+/* The program at path, loaded the first time it is asked for; NULL with err set when it cannot be. */
+static const struct roi_program *program(struct fit *f, const char *path, bool *first, struct roi_err *err)
+{
+	*first = false;
+	for (size_t i = 0; i < f->nprogs; i++)
+		if (strcmp(f->progs[i]->path, path) == 0)
+			return f->progs[i];
+	struct roi_program *p = roi_xrealloc(NULL, 1, sizeof *p);
+	f->progs = roi_xrealloc(f->progs, f->nprogs + 1, sizeof *f->progs);
+	f->progs[f->nprogs++] = p;
+	*first = true;
+	return roi_program_load(path, p, err) == 0 ? p : NULL;
+}
+
+/* Loads every profile and its program, computes its estimate and hierarchy, and fits every row. */
 static int build(struct fit *f)
 {
 	struct roi_err err;
 	size_t biggest = 0;
-	const struct roi_program *p = &f->prog;
 
-	if (roi_program_load(f->program_path, &f->prog, &err) != 0 ||
-	    (f->model_path && roi_model_load(f->model_path, &f->model, &err) != 0))
+	if (f->model_path && roi_model_load(f->model_path, &f->model, &err) != 0)
 		return roi_data_error(&err);
 	f->has_model = f->model_path != NULL;
 	for (size_t i = 0; i < f->npts; i++) {
 		struct point *pt = &f->pts[i];
+		bool first;
 
 		pt->loaded = true;
 		if (roi_profile_load(pt->path, &pt->prof, &err) != 0 ||
-		    roi_counts_join(&pt->counts, p, &pt->prof, &err) != 0)
+		    !(pt->prog = program(f, f->program_path ? f->program_path : pt->prof.program, &first, &err)) ||
+		    roi_counts_join(&pt->counts, pt->prog, &pt->prof, &err) != 0)
 			return roi_data_error(&err);
-		/* the model's and the filter's warnings once; each profile's own (missing functions,
-		 * saturated counters) for each */
-		roi_check_inputs(p, &pt->counts, pt->path, i == 0 && f->has_model ? &f->model : NULL);
-		roi_estimate_compute(&pt->est, p, &pt->counts, f->has_model ? &f->model : NULL);
+		/* a program's warnings (the model, the filter) once; each profile's own (missing
+		 * functions, saturated counters) for each */
+		roi_check_inputs(pt->prog, &pt->counts, pt->path, first && f->has_model ? &f->model : NULL);
+		roi_estimate_compute(&pt->est, pt->prog, &pt->counts, f->has_model ? &f->model : NULL);
 		roi_hier_build(&pt->h, &pt->est);
 		pt->computed = true;
 		if (roi_hier_weight(&pt->h, &pt->h.total) > roi_hier_weight(&f->pts[biggest].h, &f->pts[biggest].h.total))
 			biggest = i;
 	}
+	f->prog = f->nprogs == 1 ? f->progs[0] : NULL;
 
-	f->fnrow = roi_arena_array(&f->arena, p->nfunctions ? p->nfunctions : 1, sizeof *f->fnrow);
-	f->looprow = roi_arena_array(&f->arena, p->nfunctions ? p->nfunctions : 1, sizeof *f->looprow);
-	for (size_t u = 0; u < p->nunits; u++)
-		for (size_t i = 0; i < p->units[u].nfunctions; i++) {
-			const struct roi_function *fn = &p->units[u].functions[i];
-			f->looprow[fn->gindex] = roi_arena_array(&f->arena, fn->nloops ? fn->nloops : 1, sizeof **f->looprow);
-		}
 	f->total.id = "total";
 	f->total.kind = "program";
 	f->total.loop = -1;
@@ -429,7 +470,8 @@ static int build(struct fit *f)
 			find_rows(f, f->roots[r]);
 		if (!f->nfocus) {
 			fprintf(stderr, "roi: %s has no function or loop '%s' that ran in these profiles (a function's "
-				"name, a loop's FUNCTION:LINE, as roi report names them)\n", p->path, f->region);
+				"name, a loop's FUNCTION:LINE, as roi report names them)\n", f->pts[biggest].prog->path,
+				f->region);
 			return ROI_EXIT_DATA;
 		}
 	}
@@ -525,7 +567,14 @@ static void fit_text(FILE *out, const struct fit *f)
 	char hz[CELL], at[256], col[300];
 	bool same_runs = true;
 
-	fprintf(out, "program   %s\n", f->prog.path);
+	if (f->prog) {
+		fprintf(out, "program   %s\n", f->prog->path);
+	} else {
+		fprintf(out, "programs  %zu builds, each profile's own:", f->nprogs);
+		for (size_t i = 0; i < f->nprogs; i++)
+			fprintf(out, "%s %s", i ? "," : "", f->progs[i]->path);
+		fputc('\n', out);
+	}
 	fprintf(out, "profiles  ");
 	for (size_t i = 0; i < f->npts; i++) {
 		fprintf(out, "%s%s", i ? ", " : "", f->pts[i].spec);
@@ -686,7 +735,10 @@ static cJSON *fit_json(const struct fit *f)
 	const char *why, *what;
 
 	cJSON_AddNumberToObject(o, "roi_fit", 1);
-	cJSON_AddStringToObject(o, "program", f->prog.path);
+	if (f->prog)
+		cJSON_AddStringToObject(o, "program", f->prog->path);
+	else
+		cJSON_AddNullToObject(o, "program");
 	a = cJSON_AddArrayToObject(o, "parameters");
 	for (size_t i = 0; i < f->nparams; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(f->params[i]));
@@ -696,6 +748,7 @@ static cJSON *fit_json(const struct fit *f)
 
 		cJSON_AddItemToObject(p, "sizes", sizes_json(f, f->pts[i].x));
 		cJSON_AddStringToObject(p, "profile", f->pts[i].path);
+		cJSON_AddStringToObject(p, "program", f->pts[i].prog->path);
 		cJSON_AddNumberToObject(p, "runs", (double)f->pts[i].counts.runs);
 		if (f->pts[i].counts.transferred)
 			cJSON_AddStringToObject(p, "transferred_from", f->pts[i].counts.transferred);
@@ -738,7 +791,7 @@ static cJSON *fit_json(const struct fit *f)
  * could be (a budget checked on a profile with guessed counters would check a guess). */
 static int write_profile(struct fit *f)
 {
-	const struct roi_program *p = &f->prog;
+	const struct roi_program *p = f->prog;
 	struct roi_profile_fn *fns = roi_arena_array(&f->arena, p->nfunctions ? p->nfunctions : 1, sizeof *fns);
 	double *y = roi_arena_array(&f->arena, f->npts, sizeof *y);
 	size_t nfns = 0, nbad = 0, ncounters = 0;
@@ -808,7 +861,7 @@ int cmd_fit(int argc, char **argv)
 	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, MAXPOINTS + 1, &npos, usage, &rc) != 0)
 		return rc;
 	if (npos < 1)
-		return roi_usage_error(argv[0], "missing PROGRAM");
+		return roi_usage_error(argv[0], "missing SIZES:PROFILE");
 	if (f.region && !*f.region)
 		return roi_usage_error(argv[0], "--region needs a function name or FUNCTION:LINE");
 	f.max_error = 0.02;
@@ -823,13 +876,19 @@ int cmd_fit(int argc, char **argv)
 	}
 	if (f.write_profile && !f.at_spec)
 		return roi_usage_error(argv[0], "--write-profile needs --at: the sizes to predict the counters at");
-	f.program_path = pos[0];
-	status = parse_points(&f, argv[0], pos + 1, npos - 1);
+	/* PROGRAM, unless the first argument is a point: then each profile names its own */
+	f.program_path = is_point(pos[0]) ? NULL : pos[0];
+	status = parse_points(&f, argv[0], pos + !!f.program_path, npos - !!f.program_path);
 	if (status != 0)
 		goto out;
 	status = build(&f);
 	if (status != 0)
 		goto out;
+	if (f.write_profile && !f.prog) {
+		status = roi_usage_error(argv[0], "--write-profile needs one program for every profile; these name %zu "
+					 "(give PROGRAM if they are runs of one build)", f.nprogs);
+		goto out;
+	}
 	if (f.json) {
 		cJSON *doc = fit_json(&f);
 		char *text = cJSON_Print(doc);
@@ -873,7 +932,12 @@ out:
 	free(f.focus);
 	roi_growth_family_free(&f.fam);
 	roi_model_free(&f.model);
-	roi_program_free(&f.prog);
+	for (size_t i = 0; i < f.nprogs; i++) {
+		roi_program_free(f.progs[i]);
+		free(f.progs[i]);
+	}
+	free(f.progs);
+	free(f.rows);
 	roi_arena_free(&f.arena);
 	return status;
 }

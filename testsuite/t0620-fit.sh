@@ -11,7 +11,9 @@ roi fit must name that form for the function (and the total, where the program
 is nothing but it) and predict a larger size within 2 % of a run at that size:
 the run is the truth, counted independently of the fit. Call counts follow by
 hand: the recursion makes 2*2^n - 1 calls, the sort enters its inner loop
-n - 1 times, the nest its inner loop n times.'
+n - 1 times, the nest its inner loop n times. A sixth program has its size
+fixed at compile time, as firmware buffers are: one build per size, each
+profile joined with the build its program line names.'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-roi.sh"
 
@@ -273,6 +275,50 @@ test_expect_success 'a recursion calling itself twice is 2^n: 2*2^n - 1 calls' '
 	test_equal "2*2^n - 1" "$(fitted rec.fit.json rec calls formula)"
 '
 
+cat >ring.c <<'CEOF'
+/* a size fixed at compile time, as a firmware's buffers are: N additions */
+#ifndef N
+#define N 8
+#endif
+
+static int samples[N];
+
+static long sum(void)
+{
+	long s = 0;
+
+	for (int i = 0; i < N; i++)
+		s += samples[i];
+	return s;
+}
+
+int main(void)
+{
+	for (int i = 0; i < N; i++)
+		samples[i] = i;
+	return sum() < 0;
+}
+CEOF
+
+test_expect_success 'sizes fixed at compile time: one build each, the profiles name their programs' '
+	for n in 8 16 32 64 500; do
+		roi_link ring-$n -O0 -DN=$n ring.c && rm -f ring-$n.roi && ROI_OUTPUT=ring-$n.roi ./ring-$n || return 1
+	done &&
+	status 0 "$ROI" fit --json --at N=500 N=8:ring-8.roi N=16:ring-16.roi N=32:ring-32.roi N=64:ring-64.roi &&
+	mv out ring.fit.json &&
+	test_equal null "$(jq .program ring.fit.json)" &&
+	test_equal "\"$PWD/ring-16\"" "$(jq ".points[1].program" ring.fit.json)" &&
+	"$ROI" report --json ring-500 ring-500.roi >ring.report.json &&
+	test_equal N "$(fitted ring.fit.json sum ops form)" &&
+	within2 "$(fitted ring.fit.json sum ops prediction)" "$(row ring.report.json sum | jq .ops)" &&
+	test_equal N "$(fitted ring.fit.json total ops form)" &&
+	within2 "$(fitted ring.fit.json total ops prediction)" "$(jq .total.ops ring.report.json)" &&
+	status 0 "$ROI" fit N=8:ring-8.roi N=16:ring-16.roi N=32:ring-32.roi &&
+	test_grep "^programs  3 builds, each profile.s own: $PWD/ring-8, $PWD/ring-16, $PWD/ring-32$" out &&
+	fails 2 "\-\-write-profile needs one program for every profile; these name 3" \
+		"$ROI" fit --at N=500 --write-profile x.roi N=8:ring-8.roi N=16:ring-16.roi N=32:ring-32.roi
+'
+
 test_expect_success 'with a model, cycles are fitted and predicted too' '
 	"$ROI" fit --json --model "$MODEL" --at n=200 isort $(points isort n 4 8 16 32 64) >fit.json 2>/dev/null &&
 	"$ROI" report --json --model "$MODEL" isort isort-200.roi >report.json 2>/dev/null &&
@@ -345,7 +391,7 @@ test_expect_success 'a budget against a predicted size: roi budget check on the 
 '
 
 test_expect_success 'usage errors exit 2 with one line' '
-	fails 2 "missing PROGRAM" "$ROI" fit &&
+	fails 2 "missing SIZES:PROFILE" "$ROI" fit &&
 	fails 2 "profiles at 2 sizes or more" "$ROI" fit rec &&
 	fails 2 "profiles at 2 sizes or more" "$ROI" fit rec n=2:rec-2.roi &&
 	fails 2 "n8:rec-2.roi. is not SIZES:PROFILE" "$ROI" fit rec n8:rec-2.roi n=3:rec-3.roi &&
