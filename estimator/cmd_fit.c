@@ -20,6 +20,7 @@
 #include "growth.h"
 #include "hier.h"
 #include "model.h"
+#include "path.h"
 #include "profile.h"
 #include "report.h"
 #include "table.h"
@@ -296,17 +297,18 @@ static void init_row(struct fit *f, struct row *r, bool calls)
 }
 
 /* What names a function or loop in every build of the same sources, so that builds at different
- * compile-time sizes line up: the unit's source (and which of the units compiled from it), the
- * function's name, the loop's place in its nest. */
+ * compile-time sizes line up: the unit's source file (its name: builds may compile copies in
+ * directories of their own), which of the units of that name, the function's name, the loop's
+ * place in its nest. */
 static const char *row_key(struct roi_arena *a, const struct roi_program *p, const struct roi_node *n)
 {
 	const struct roi_unit *u = n->fn->unit;
+	const char *file = roi_base_name(u->source);
 	size_t nth = 0;
 
 	for (const struct roi_unit *v = p->units; v < u; v++)
-		nth += strcmp(v->source, u->source) == 0;
-	return roi_arena_printf(a, "%s\x1f%zu\x1f%s\x1f%d", u->source, nth, n->fn->name,
-				n->kind == ROI_NODE_LOOP ? n->loop : -1);
+		nth += strcmp(roi_base_name(v->source), file) == 0;
+	return roi_arena_printf(a, "%s\x1f%zu\x1f%s\x1f%d", file, nth, n->fn->name, n->kind == ROI_NODE_LOOP ? n->loop : -1);
 }
 
 static struct row *row_of(struct fit *f, size_t p, const struct roi_node *n, struct row *parent)
@@ -570,10 +572,7 @@ static void fit_text(FILE *out, const struct fit *f)
 	if (f->prog) {
 		fprintf(out, "program   %s\n", f->prog->path);
 	} else {
-		fprintf(out, "programs  %zu builds, each profile's own:", f->nprogs);
-		for (size_t i = 0; i < f->nprogs; i++)
-			fprintf(out, "%s %s", i ? "," : "", f->progs[i]->path);
-		fputc('\n', out);
+		fprintf(out, "programs  each profile's own (its program line), %zu builds\n", f->nprogs);
 	}
 	fprintf(out, "profiles  ");
 	for (size_t i = 0; i < f->npts; i++) {

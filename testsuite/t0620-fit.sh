@@ -314,7 +314,7 @@ test_expect_success 'sizes fixed at compile time: one build each, the profiles n
 	test_equal N "$(fitted ring.fit.json total ops form)" &&
 	within2 "$(fitted ring.fit.json total ops prediction)" "$(jq .total.ops ring.report.json)" &&
 	status 0 "$ROI" fit N=8:ring-8.roi N=16:ring-16.roi N=32:ring-32.roi &&
-	test_grep "^programs  3 builds, each profile.s own: $PWD/ring-8, $PWD/ring-16, $PWD/ring-32$" out &&
+	test_grep "^programs  each profile.s own (its program line), 3 builds$" out &&
 	fails 2 "\-\-write-profile needs one program for every profile; these name 3" \
 		"$ROI" fit --at N=500 --write-profile x.roi N=8:ring-8.roi N=16:ring-16.roi N=32:ring-32.roi
 '
