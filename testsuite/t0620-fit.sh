@@ -390,7 +390,9 @@ test_expect_success 'a budget against a predicted size: roi budget check on the 
 	test_grep "FAIL" out
 '
 
-test_expect_success 'usage errors exit 2 with one line' '
+test_expect_success 'usage errors exit 2 with one line; --help exits 0' '
+	status 0 "$ROI" fit --help && test_grep "^usage: roi fit" out &&
+	"$ROI" --help >help && test_grep "^  fit " help &&
 	fails 2 "missing SIZES:PROFILE" "$ROI" fit &&
 	fails 2 "profiles at 2 sizes or more" "$ROI" fit rec &&
 	fails 2 "profiles at 2 sizes or more" "$ROI" fit rec n=2:rec-2.roi &&
