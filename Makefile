@@ -213,7 +213,8 @@ ASAN_ESTIMATOR_TESTS := testsuite/t0200-matrix.sh testsuite/t0205-fir.sh testsui
                         testsuite/t0420-compare.sh testsuite/t0430-size.sh testsuite/t0440-examples-on-targets.sh \
                         testsuite/t0450-regions-avr.sh testsuite/t0460-calibrate.sh testsuite/t0470-transfer.sh \
                         testsuite/t0510-filter.sh \
-                        testsuite/t0600-report.sh testsuite/t0610-report-formats.sh testsuite/t0700-budget.sh testsuite/t0710-budget-firmware.sh
+                        testsuite/t0600-report.sh testsuite/t0610-report-formats.sh testsuite/t0620-fit.sh \
+                        testsuite/t0700-budget.sh testsuite/t0710-budget-firmware.sh
 
 $(ASAN_BUILD)/host/runtime/%.o: runtime/%.c $(RUNTIME_HDR)
 	@mkdir -p $(@D)

@@ -50,5 +50,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_gcov_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_budget(int argc, char **argv);
+int cmd_fit(int argc, char **argv);
 
 #endif
