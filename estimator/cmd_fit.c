@@ -439,9 +439,10 @@ static int build(struct fit *f)
 		/* a program's warnings (the model, the filter) once; each profile's own (missing
 		 * functions, saturated counters) for each */
 		roi_check_inputs(pt->prog, &pt->counts, pt->path, first && f->has_model ? &f->model : NULL);
-		roi_estimate_compute(&pt->est, pt->prog, &pt->counts, f->has_model ? &f->model : NULL);
-		roi_hier_build(&pt->h, &pt->est);
-		pt->computed = true;
+		pt->computed = true;    /* freed whatever the two leave behind */
+		if (roi_estimate_compute(&pt->est, pt->prog, &pt->counts, f->has_model ? &f->model : NULL, &err) != 0 ||
+		    roi_hier_build(&pt->h, &pt->est, &err) != 0)
+			return roi_data_error(&err);
 		if (roi_hier_weight(&pt->h, &pt->h.total) > roi_hier_weight(&f->pts[biggest].h, &f->pts[biggest].h.total))
 			biggest = i;
 	}
