@@ -40,24 +40,30 @@ PLUGIN_CXXFLAGS := -std=gnu++14 -fPIC -fno-rtti -O2 -g -Wall -Wextra \
 AVR_CC   ?= avr-gcc
 ARM_CC   ?= arm-none-eabi-gcc
 
-HOST_PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
-AVR_PLUGIN_DIR  := $(shell $(AVR_CC) -print-file-name=plugin 2>/dev/null)
-ARM_PLUGIN_DIR  := $(shell $(ARM_CC) -print-file-name=plugin 2>/dev/null)
+# The plugin is built once per compiler it loads into, with that compiler's own plugin headers.
+# GCC 5's headers (avr-gcc) predate C++14 and use string macros glued to literals; the code is
+# the same, only the dialect differs.
+PLUGIN_TARGETS    := host avr arm
+host_PLUGIN_DIR   := $(shell $(CC) -print-file-name=plugin)
+avr_PLUGIN_DIR    := $(shell $(AVR_CC) -print-file-name=plugin 2>/dev/null)
+arm_PLUGIN_DIR    := $(shell $(ARM_CC) -print-file-name=plugin 2>/dev/null)
+host_PLUGIN_FLAGS := $(PLUGIN_CXXFLAGS)
+avr_PLUGIN_FLAGS  := $(subst gnu++14,gnu++11,$(PLUGIN_CXXFLAGS)) -Wno-literal-suffix
+arm_PLUGIN_FLAGS  := $(PLUGIN_CXXFLAGS)
+HOST_PLUGIN_DIR   := $(host_PLUGIN_DIR)
+AVR_PLUGIN_DIR    := $(avr_PLUGIN_DIR)
+ARM_PLUGIN_DIR    := $(arm_PLUGIN_DIR)
 
-# GCC 5's headers (avr-gcc) predate C++14 and use string macros glued to
-# literals; the code is the same, only the dialect differs.
-AVR_PLUGIN_CXXFLAGS := $(subst gnu++14,gnu++11,$(PLUGIN_CXXFLAGS)) -Wno-literal-suffix
-
+# Sources: every file of each folder and of the folders below it (the estimator's rooms).
+# Shared sources (one format, one implementation) are included by a file of each side:
+# gcc-plugin/*.c and *.def by the plugin and the estimator, runtime/*-io.c by the runtime and
+# the estimator; they are headers to make.
 PLUGIN_SRC  := $(wildcard gcc-plugin/*.cc)
-PLUGIN_HDR  := $(wildcard gcc-plugin/*.h)
+PLUGIN_HDR  := $(wildcard gcc-plugin/*.h gcc-plugin/*.def gcc-plugin/*.c)
 RUNTIME_SRC := $(wildcard runtime/*.c)
 RUNTIME_HDR := $(wildcard runtime/*.h)
-ROI_SRC     := $(wildcard estimator/*.c)
-ROI_HDR     := $(wildcard estimator/*.h)
-# The metadata's checksum: one source, in the plugin (roi-meta.cc includes it) and the
-# estimator (estimator/checksum.c includes it).
-PLUGIN_HDR  += gcc-plugin/roi-checksum.c
-ROI_HDR     += gcc-plugin/roi-checksum.h gcc-plugin/roi-checksum.c
+ROI_SRC     := $(wildcard estimator/*.c estimator/*/*.c)
+ROI_HDR     := $(wildcard estimator/*.h estimator/*/*.h) $(PLUGIN_HDR) $(RUNTIME_HDR) $(RUNTIME_SRC)
 
 HOST_PLUGIN := $(BUILD)/host/roi.so
 AVR_PLUGIN  := $(BUILD)/avr/roi.so
@@ -77,45 +83,43 @@ deps:
 deps-all:
 	@sh contrib/install-deps.sh host avr arm
 
-# ---- compile: the plugin, built with the compiler's own plugin headers ----
-$(BUILD)/host/plugin/%.o: gcc-plugin/%.cc $(PLUGIN_HDR)
-	@mkdir -p $(@D)
-	$(CXX) $(PLUGIN_CXXFLAGS) -I$(HOST_PLUGIN_DIR)/include -c $< -o $@
+# ---- compile: the plugin, once per compiler ----
+define plugin_rules
+$(BUILD)/$(1)/plugin/%.o: gcc-plugin/%.cc $(PLUGIN_HDR)
+	@mkdir -p $$(@D)
+	$$(CXX) $$($(1)_PLUGIN_FLAGS) -I$$($(1)_PLUGIN_DIR)/include -c $$< -o $$@
 
-$(HOST_PLUGIN): $(PLUGIN_SRC:gcc-plugin/%.cc=$(BUILD)/host/plugin/%.o)
-	$(CXX) -shared -o $@ $^
+$(BUILD)/$(1)/roi.so: $(PLUGIN_SRC:gcc-plugin/%.cc=$(BUILD)/$(1)/plugin/%.o)
+	$$(CXX) -shared -o $$@ $$^
+endef
+$(foreach t,$(PLUGIN_TARGETS),$(eval $(call plugin_rules,$(t))))
 
-$(BUILD)/avr/plugin/%.o: gcc-plugin/%.cc $(PLUGIN_HDR)
-	@mkdir -p $(@D)
-	$(CXX) $(AVR_PLUGIN_CXXFLAGS) -I$(AVR_PLUGIN_DIR)/include -c $< -o $@
-
-$(AVR_PLUGIN): $(PLUGIN_SRC:gcc-plugin/%.cc=$(BUILD)/avr/plugin/%.o)
-	$(CXX) -shared -o $@ $^
-
-$(BUILD)/arm/plugin/%.o: gcc-plugin/%.cc $(PLUGIN_HDR)
-	@mkdir -p $(@D)
-	$(CXX) $(PLUGIN_CXXFLAGS) -I$(ARM_PLUGIN_DIR)/include -c $< -o $@
-
-$(ARM_PLUGIN): $(PLUGIN_SRC:gcc-plugin/%.cc=$(BUILD)/arm/plugin/%.o)
-	$(CXX) -shared -o $@ $^
-
-# ---- run: the host runtime ----
-$(BUILD)/host/runtime/%.o: runtime/%.c $(RUNTIME_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -fPIC -c $< -o $@
-
-$(HOST_LIB): $(RUNTIME_SRC:runtime/%.c=$(BUILD)/host/runtime/%.o)
-	rm -f $@
-	ar rcs $@ $^
-
-# ---- estimate: the roi command ----
+# ---- run and estimate: the host runtime and the roi command, in every build below ----
 # simavr is linked in: 'roi run --target avr' simulates the firmware itself.
 SIMAVR_CFLAGS := $(shell pkg-config --cflags simavr 2>/dev/null)
+ROI_CPPFLAGS  := -Iestimator $(SIMAVR_CFLAGS) -DROI_DATADIR='"$(PREFIX)/share/roi"'
 ROI_LIBS      := -lcjson -ldw -lelf -lsimavr -lm
 
-$(BUILD)/estimator/%.o: estimator/%.c $(ROI_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) $(SIMAVR_CFLAGS) -DROI_DATADIR='"$(PREFIX)/share/roi"' -c $< -o $@
+# runtime_rules DIR CC FLAGS, estimator_rules DIR CC FLAGS: the objects of the runtime and of
+# the estimator under DIR, compiled by CC with FLAGS (the normal build, ASan, the fuzzers).
+define runtime_rules
+$(1)/host/runtime/%.o: runtime/%.c $(RUNTIME_HDR)
+	@mkdir -p $$(@D)
+	$(2) $(3) -fPIC -c $$< -o $$@
+
+$(1)/host/libroi.a: $(RUNTIME_SRC:runtime/%.c=$(1)/host/runtime/%.o)
+	rm -f $$@
+	ar rcs $$@ $$^
+endef
+
+define estimator_rules
+$(1)/estimator/%.o: estimator/%.c $(ROI_HDR)
+	@mkdir -p $$(@D)
+	$(2) $(3) $(ROI_CPPFLAGS) -c $$< -o $$@
+endef
+
+$(eval $(call runtime_rules,$(BUILD),$(CC),$(CFLAGS_COMMON)))
+$(eval $(call estimator_rules,$(BUILD),$(CC),$(CFLAGS_COMMON)))
 
 $(ROI_BIN): $(ROI_SRC:estimator/%.c=$(BUILD)/estimator/%.o)
 	@mkdir -p $(@D)
@@ -205,28 +209,13 @@ SAN_OPTIONS := halt_on_error=1:abort_on_error=1:print_stacktrace=1
 SAN_ENV     := ASAN_OPTIONS=$(SAN_OPTIONS):detect_leaks=1:log_path=$(CURDIR)/$(ASAN_BUILD)/reports/report \
                UBSAN_OPTIONS=$(SAN_OPTIONS) \
                LSAN_OPTIONS=suppressions=$(CURDIR)/testsuite/lsan-suppressions.txt:print_suppressions=0
-ASAN_RUNTIME_TESTS   := testsuite/t0100-runtime.sh
-ASAN_ESTIMATOR_TESTS := testsuite/t0200-matrix.sh testsuite/t0205-fir.sh testsuite/t0210-control-flow.sh \
-                        testsuite/t0220-gcov-check.sh testsuite/t0230-plugin-args.sh \
-                        testsuite/t0240-metadata.sh testsuite/t0300-estimator-input.sh testsuite/t0310-estimator-hostile.sh \
-                        testsuite/t0400-run-avr.sh testsuite/t0410-run-cortex-m.sh \
-                        testsuite/t0420-compare.sh testsuite/t0430-size.sh testsuite/t0440-examples-on-targets.sh \
-                        testsuite/t0450-regions-avr.sh testsuite/t0460-calibrate.sh testsuite/t0470-transfer.sh \
-                        testsuite/t0510-filter.sh \
-                        testsuite/t0600-report.sh testsuite/t0610-report-formats.sh testsuite/t0620-fit.sh \
-                        testsuite/t0700-budget.sh testsuite/t0710-budget-firmware.sh
+# A test script says that it runs again under ASan with a line "# asan: runtime" (it links the
+# sanitized libroi.a) or "# asan: estimator" (it runs the sanitized roi).
+ASAN_RUNTIME_TESTS   := $(shell grep -l '^\# asan: runtime' testsuite/t[0-9]*.sh)
+ASAN_ESTIMATOR_TESTS := $(shell grep -l '^\# asan: estimator' testsuite/t[0-9]*.sh)
 
-$(ASAN_BUILD)/host/runtime/%.o: runtime/%.c $(RUNTIME_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(ASAN_CFLAGS) -fPIC -c $< -o $@
-
-$(ASAN_LIB): $(RUNTIME_SRC:runtime/%.c=$(ASAN_BUILD)/host/runtime/%.o)
-	rm -f $@
-	ar rcs $@ $^
-
-$(ASAN_BUILD)/estimator/%.o: estimator/%.c $(ROI_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(ASAN_CFLAGS) $(SIMAVR_CFLAGS) -DROI_DATADIR='"$(PREFIX)/share/roi"' -c $< -o $@
+$(eval $(call runtime_rules,$(ASAN_BUILD),$(CC),$(ASAN_CFLAGS)))
+$(eval $(call estimator_rules,$(ASAN_BUILD),$(CC),$(ASAN_CFLAGS)))
 
 $(ASAN_BIN): $(ROI_SRC:estimator/%.c=$(ASAN_BUILD)/estimator/%.o)
 	@mkdir -p $(@D)
@@ -235,7 +224,7 @@ $(ASAN_BIN): $(ROI_SRC:estimator/%.c=$(ASAN_BUILD)/estimator/%.o)
 check-asan: deps-all
 	@$(MAKE) --no-print-directory all-targets $(ASAN_LIB) $(ASAN_BIN)
 	rm -rf $(ASAN_BUILD)/reports && mkdir -p $(ASAN_BUILD)/reports
-	$(SAN_ENV) ROI_BUILD=$(CURDIR)/$(ASAN_BUILD) CC="$(CC) $(ASAN_FLAGS)" prove -f $(ASAN_RUNTIME_TESTS)
+	$(SAN_ENV) ROI_BUILD=$(CURDIR)/$(ASAN_BUILD) ROI_PLUGIN=$(CURDIR)/$(HOST_PLUGIN) CC="$(CC) $(ASAN_FLAGS)" prove -f $(ASAN_RUNTIME_TESTS)
 	$(SAN_ENV) ROI=$(CURDIR)/$(ASAN_BIN) prove -f $(ASAN_ESTIMATOR_TESTS)
 	@if [ -n "$$(ls $(ASAN_BUILD)/reports)" ]; then \
 		cat $(ASAN_BUILD)/reports/*; \
@@ -255,13 +244,11 @@ FUZZ_CXX     := clang++
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # (the metadata's checksums are not checked in this build: estimator/meta.c)
 FUZZ_CFLAGS  := -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION $(FUZZ_SAN)
-FUZZ_OBJS    := $(filter-out $(FUZZ_DIR)/obj/main.o,$(ROI_SRC:estimator/%.c=$(FUZZ_DIR)/obj/%.o))
+FUZZ_OBJS    := $(filter-out $(FUZZ_DIR)/obj/estimator/main.o,$(ROI_SRC:estimator/%.c=$(FUZZ_DIR)/obj/estimator/%.o))
 # Objects of a pattern chain, which make would otherwise delete after each link.
 .SECONDARY: $(FUZZ_OBJS)
 
-$(FUZZ_DIR)/obj/%.o: estimator/%.c $(ROI_HDR)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(SIMAVR_CFLAGS) -DROI_DATADIR='"$(PREFIX)/share/roi"' -c $< -o $@
+$(eval $(call estimator_rules,$(FUZZ_DIR)/obj,$(FUZZ_CC),$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link))
 
 $(FUZZ_DIR)/fuzz-%: fuzz/%.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iestimator $(SIMAVR_CFLAGS) \

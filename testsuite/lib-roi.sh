@@ -5,7 +5,7 @@
 roi_link () {
 	out=$1
 	shift
-	gcc -fplugin="$ROI_PLUGIN" -o "$out" "$@" "$ROI_LIB"
+	${CC:-gcc} -fplugin="$ROI_PLUGIN" -o "$out" "$@" "$ROI_LIB"
 }
 
 # op_count JSON KIND [TYPE [ACCESS]]: executed operations of that kind (and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: runtime (make check-asan runs it again with the sanitized libroi.a)
 
 test_description='host runtime (libroi.a): registration, profile format, merging, errors, region hooks'
 

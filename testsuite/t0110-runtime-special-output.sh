@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: runtime (make check-asan runs it again with the sanitized libroi.a)
 test_description='ROI_OUTPUT naming something that is not a regular file
 
 A profile is written to a new file renamed over the old one, so that a reader

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: runtime (make check-asan runs it again with the sanitized libroi.a)
 test_description='fork and exec in a counted program
 
 exec replaces the process without running the exit writer: the plugin makes
@@ -80,7 +81,7 @@ test_expect_success 'a unit that does not register (runtime=none) needs no libro
 # With --coverage too, the wrappers call libgcov'"'"'s, which write gcov'"'"'s counters as well.
 test_expect_success GCOV 'with --coverage, gcov and roi both have the child'"'"'s counts' '
 	mkdir cov && cp "$SRC" cov/ && cd cov &&
-	gcc -O0 --coverage -fplugin="$ROI_PLUGIN" -o fork-exec fork-exec.c "$ROI_LIB" &&
+	${CC:-gcc} -O0 --coverage -fplugin="$ROI_PLUGIN" -o fork-exec fork-exec.c "$ROI_LIB" &&
 	counted 7 execl 10 2 &&
 	gcov -o . fork-exec-fork-exec.gcno >/dev/null &&
 	test_equal 10 "$(sed -n "s/^ *\([0-9]*\):  *[0-9]*:	ticks++;$/\1/p" fork-exec.c.gcov)" "gcov: ticks++"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='the seed matrix multiplication, counted by hand
 
 Appendix 3 of the seed thesis multiplies a 3x4 by a 4x5 unsigned short matrix.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='control flow counted exactly at -O0
 
 Every expected value is derived by hand from the C semantics of the program

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi gcov-check: roi against gcov on the same run
 
 Each program is built with both --coverage and the plugin and run once, so gcov

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='plugin arguments: every mistake is a compiler error naming it'
 . "$(dirname "$0")/test-lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='OpenMP: the bodies GCC outlines are counted, exactly
 
 GCC moves the body of a parallel construct into a function of its own

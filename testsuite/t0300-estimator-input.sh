@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi estimate and roi ops on bad input
 
 Every input roi reads can be wrong: the program (not an ELF, no metadata, a bad

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi on hostile input: nothing hidden, nothing endless, no silent wrong number
 
 What a probe of roi found (issue 27), each a class of input: a FIFO or a device

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi run --target avr: firmware in simavr, counters read from its SRAM
 
 The seed matrix example is built with avr-gcc and the AVR plugin (runtime=none),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi run --target cortex-m: firmware under qemu-system-arm, counters read over its gdbstub
 
 The seed matrix example is built for the QEMU machine mps2-an386 (Cortex-M4) with the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi run --target avr: a counted firmware whose stack runs into its counters
 
 The counters of a counted build take RAM that the plain build leaves to the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi ops --size: what counting costs a firmware in RAM and code'
 . "$(dirname "$0")/test-lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='the matrix and FIR examples counted on ATmega32U4 (simavr) and Cortex-M4 (QEMU)
 
 Counts taken on the target must match the hand derivations (see

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='region hooks in simavr: cycle-exact region times
 
 The simavr port (runtime/ports/roi-region-simavr.c) signals each enter and

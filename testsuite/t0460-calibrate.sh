@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi calibrate: a cost model fitted to simavr cycle counts
 
 A subset of the calibration corpus (contrib/calibration/SUBSET) is calibrated

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi transfer: a firmware'"'"'s counts from a host run of the same sources
 
 The plugin records the source location (line, column, inlined copy) of what

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi report: function, loop and line from one run, measured regions, --suggest
 
 The first half works on hand-made fixtures: a .roi.meta record written out

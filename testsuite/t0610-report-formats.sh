@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi report for other tools: callgrind, lcov, gcov JSON, folded stacks, HTML; --sort and --top
 
 Each format is written for the two examples (matrix, fir) and a program of the

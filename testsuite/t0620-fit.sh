@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi fit: forms of growth recovered from runs at small sizes, predictions at a larger one
 
 Five programs whose cost grows in a way known by construction, each compiled

@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi budget: the budget file, figures per run and per call, exit statuses, JSON
 
 A small host program (main calls step() ten times; step multiplies once) is

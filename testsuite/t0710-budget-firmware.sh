@@ -1,4 +1,5 @@
 #!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
 test_description='roi budget on firmware: the examples on an ATmega32U4 in simavr, JUnit XML, make and CMake
 
 The FIR example is built with avr-gcc and build/avr/roi.so, with hooks around

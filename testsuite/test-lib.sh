@@ -17,7 +17,7 @@ TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
 ROI_SRC=$(cd "$TEST_DIRECTORY/.." && pwd)
 ROI_BUILD=${ROI_BUILD:-$ROI_SRC/build}
 ROI=${ROI:-$ROI_BUILD/bin/roi}
-ROI_PLUGIN=$ROI_BUILD/host/roi.so
+ROI_PLUGIN=${ROI_PLUGIN:-$ROI_BUILD/host/roi.so}
 ROI_LIB=$ROI_BUILD/host/libroi.a
 ROI_CC="gcc -fplugin=$ROI_PLUGIN"
 EXAMPLES=$ROI_SRC/contrib/examples
