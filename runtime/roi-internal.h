@@ -7,26 +7,16 @@
 #include <stdint.h>
 
 #include "roi.h"
+#include "roi-profile-io.h"
 
 /* Internal names start with __roi_ (reserved, like libgcov's __gcov_) so that they cannot collide with
  * a program's own, and stay hidden when libroi.a is linked into a shared object. */
 #pragma GCC visibility push(hidden)
 
-/* One "fn" line of a profile. */
+/* One "fn" line of a profile: its record (roi-profile-io.h) and the counts. */
 struct roi_fn {
-	uint64_t unit;
-	uint32_t index;
-	uint32_t checksum;
-	uint32_t ncounters;
-	uint64_t *counts;       /* ncounters entries inside roi_profile.counts */
-};
-
-/* One "region" line of a profile: a region that ran, its calls and inclusive time in ns. */
-struct roi_region_stat {
-	uint64_t unit;
-	uint32_t index;
-	uint64_t calls, total;
-	uint64_t inner;         /* hook enters inside its outermost calls (roi.h) */
+	struct roi_pf_fn rec;
+	uint64_t *counts;       /* rec.ncounters entries inside roi_profile.counts */
 };
 
 /* A profile in memory: fns and regions sorted by (unit, index), each key once. */
@@ -36,7 +26,7 @@ struct roi_profile {
 	struct roi_fn *fns;
 	uint64_t *counts;       /* storage for every fn's counts */
 	size_t nregions;
-	struct roi_region_stat *regions;        /* malloc'd */
+	struct roi_pf_region *regions;  /* malloc'd; every one has_inner (roi.h) */
 	int has_hook_cost;      /* "hook-cost" and "hook-inside" lines: the hooks were calibrated */
 	double hook_cost;       /* ns per enter+exit pair, as an enclosing region measures it */
 	double hook_inside;     /* ns of its own pair that a region measures */
@@ -76,9 +66,6 @@ int __roi_profile_save(const char *path, struct roi_profile *prof);
 int __roi_exec_list(const char *path, const char *arg, va_list *ap,
 		    int (*exec_v)(const char *, char *const[]),
 		    int (*exec_ve)(const char *, char *const[], char *const[]));
-
-/* roi-crc32.c: IEEE CRC-32 (as zlib's crc32), continued from crc; start with 0. */
-uint32_t __roi_crc32(uint32_t crc, const void *buf, size_t len);
 
 /* roi-dump.c */
 void __roi_exit_writer(void);

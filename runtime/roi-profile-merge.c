@@ -13,118 +13,26 @@
 #include <string.h>
 
 #include "roi-internal.h"
+#include "roi-profile-io.h"
 
-/* Every line is checked to end in '\n' before it is parsed, so the parsers below can rely on that
- * '\n' to stop them and never look past the line. */
-
-static bool take(const char **s, const char *lit)
-{
-	size_t i;
-
-	for (i = 0; lit[i]; i++)
-		if ((*s)[i] != lit[i])
-			return false;
-	*s += i;
-	return true;
-}
-
-static bool dec(const char **s, uint64_t max, uint64_t *v)
-{
-	const char *p = *s;
-
-	for (*v = 0; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (*v > (max - d) / 10)
-			return false;
-		*v = *v * 10 + d;
-	}
-	if (p == *s)
-		return false;
-	*s = p;
-	return true;
-}
-
-/* Exactly ndigits lower-case hex digits, as the writer prints them. */
-static bool hex(const char **s, int ndigits, uint64_t *v)
-{
-	const char *p = *s;
-
-	for (*v = 0; p < *s + ndigits; p++) {
-		if (*p >= '0' && *p <= '9')
-			*v = *v << 4 | (uint64_t)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			*v = *v << 4 | (uint64_t)(*p - 'a' + 10);
-		else
-			return false;
-	}
-	*s = p;
-	return true;
-}
-
-/* "UNIT INDEX 0xCHECKSUM N", after "fn ". */
-static bool fn_head(const char **s, struct roi_fn *fn)
-{
-	uint64_t unit, index, checksum, n;
-
-	if (!hex(s, 16, &unit) || !take(s, " ") || !dec(s, UINT32_MAX, &index) || !take(s, " 0x") ||
-	    !hex(s, 8, &checksum) || !take(s, " ") || !dec(s, UINT32_MAX, &n))
-		return false;
-	*fn = (struct roi_fn){unit, (uint32_t)index, (uint32_t)checksum, (uint32_t)n, NULL};
-	return true;
-}
-
-/* "UNIT INDEX CALLS TOTAL ns INNER", after "region " (without INNER, as roi before 2026-11 wrote it:
- * then 0). */
-static bool region_line(const char **s, struct roi_region_stat *r)
-{
-	uint64_t unit, index, calls, total, inner = 0;
-
-	if (!hex(s, 16, &unit) || !take(s, " ") || !dec(s, UINT32_MAX, &index) || !take(s, " ") ||
-	    !dec(s, UINT64_MAX, &calls) || !take(s, " ") || !dec(s, UINT64_MAX, &total) || !take(s, " ns"))
-		return false;
-	if (take(s, " ") && !dec(s, UINT64_MAX, &inner))
-		return false;
-	if (!take(s, "\n"))
-		return false;
-	*r = (struct roi_region_stat){unit, (uint32_t)index, calls, total, inner};
-	return true;
-}
-
-/* "COST ns" after "hook-cost ": decimal, with an optional fraction. */
-static bool hook_cost_line(const char **s, double *cost)
-{
-	uint64_t whole, frac = 0;
-	double scale = 1;
-	const char *p;
-
-	if (!dec(s, UINT32_MAX, &whole))
-		return false;
-	if (take(s, ".")) {
-		p = *s;
-		if (!dec(s, UINT32_MAX, &frac) || *s - p > 9)
-			return false;
-		for (; p < *s; p++)
-			scale *= 10;
-	}
-	*cost = (double)whole + (double)frac / scale;
-	return take(s, " ns\n");
-}
-
-static const char *next_line(const char *s)
-{
-	while (*s != '\n')
-		s++;
-	return s + 1;
-}
-
-static bool key_less(const struct roi_fn *a, const struct roi_fn *b)
+static bool key_less(const struct roi_pf_fn *a, const struct roi_pf_fn *b)
 {
 	return a->unit < b->unit || (a->unit == b->unit && a->index < b->index);
 }
 
-static bool region_less(const struct roi_region_stat *a, const struct roi_region_stat *b)
+static bool region_less(const struct roi_pf_region *a, const struct roi_pf_region *b)
 {
 	return a->unit < b->unit || (a->unit == b->unit && a->index < b->index);
+}
+
+/* A region of the file as this runtime keeps it: every one with its inner enters (0 in profiles
+ * before 2026-11, which lack them). */
+static struct roi_pf_region region_of(const struct roi_pf_record *rec)
+{
+	struct roi_pf_region r = rec->region;
+
+	r.has_inner = true;
+	return r;
 }
 
 /* What check() found besides the runs. */
@@ -136,88 +44,70 @@ struct checked {
 	size_t nregions;
 };
 
-/* Checks the whole file: header, every line, the end line's count and CRC. Returns true, or false
- * with the first problem in why. */
+/* Reads the whole file with the profile's reader (roi-profile-io.c), and checks what merging needs
+ * besides: fn and region lines in the order this runtime writes them, times in ns. Returns true,
+ * or false with the first problem in why. */
 static bool check(const char *text, size_t len, struct checked *c, char *why, size_t whysize)
 {
-	const char *end = text + len, *s, *eol;
-	struct roi_fn fn, prev = {0};
-	struct roi_region_stat r, prev_r = {0};
-	uint64_t runs = 0, nfns = 0, v, crc;
-	const char *err;
-	unsigned line;
+	struct roi_pf_reader r;
+	struct roi_pf_record rec;
+	struct roi_pf_fn prev = {0};
+	struct roi_pf_region reg, prev_r = {0};
+	int rc;
 
 	memset(c, 0, sizeof *c);
-
-	for (line = 1, s = text;; line++, s = eol + 1) {
-		if (s == end) {
-			err = line == 1 ? "empty file" : "truncated: no end line";
-			break;
-		}
-		eol = memchr(s, '\n', (size_t)(end - s));
-		if (!eol) {
-			err = "truncated line";
-			break;
-		}
-		const char *start = s;
-		if (line == 1) {
-			err = !take(&s, "roi-profile ") ? "not a roi profile"
-			    : !take(&s, "1\n")          ? "unsupported format version" : NULL;
-		} else if (line == 2) {
-			err = take(&s, "program ") ? NULL : "expected 'program PATH'";
-		} else if (line == 3) {
-			err = take(&s, "runs ") && dec(&s, UINT64_MAX, &runs) && *s == '\n' && runs > 0
-			    ? NULL : "expected 'runs N'";
-		} else if (line == 4 && take(&s, "transferred ")) {
-			err = *s != '\n' ? NULL : "expected 'transferred PATH'";
+	if (__roi_pf_begin(&r, text, len) != 0)
+		goto bad;
+	while ((rc = __roi_pf_next(&r, &rec)) > 0) {
+		switch (rec.kind) {
+		case ROI_PF_TRANSFERRED:
 			c->transferred = true;
-		} else if (line == 4 + (unsigned)c->transferred && take(&s, "hook-cost ")) {
-			err = hook_cost_line(&s, &c->hook_cost) ? NULL : "expected 'hook-cost NS ns'";
+			break;
+		case ROI_PF_HOOK_COST:
 			c->has_hook_cost = true;
-			c->hook_inside = c->hook_cost;         /* unless a hook-inside line follows */
-		} else if (line == 5 + (unsigned)c->transferred && c->has_hook_cost && take(&s, "hook-inside ")) {
-			err = hook_cost_line(&s, &c->hook_inside) ? NULL : "expected 'hook-inside NS ns'";
-		} else if (take(&s, "region ")) {
-			err = !region_line(&s, &r) ? "malformed region line"
-			    : c->nregions > 0 && !region_less(&prev_r, &r) ? "region lines out of order" : NULL;
-			prev_r = r;
+			c->hook_cost = c->hook_inside = rec.cost;     /* unless a hook-inside line follows */
+			break;
+		case ROI_PF_HOOK_INSIDE:
+			c->hook_inside = rec.cost;
+			break;
+		case ROI_PF_FN:
+			if (r.nfns > 1 && !key_less(&prev, &rec.fn)) {
+				snprintf(r.why, sizeof r.why, "fn lines out of order");
+				goto bad;
+			}
+			prev = rec.fn;
+			break;
+		case ROI_PF_REGION:
+			reg = region_of(&rec);
+			if (c->nregions > 0 && !region_less(&prev_r, &reg)) {
+				snprintf(r.why, sizeof r.why, "region lines out of order");
+				goto bad;
+			}
+			prev_r = reg;
 			c->nregions++;
-		} else if (take(&s, "fn ")) {
-			if (c->nregions)
-				err = "fn line after the region lines";
-			else if (!fn_head(&s, &fn))
-				err = "malformed fn line";
-			else if (nfns > 0 && !key_less(&prev, &fn))
-				err = "fn lines out of order";
-			else
-				err = NULL;
-			for (uint32_t i = 0; !err && i < fn.ncounters; i++)
-				if (!take(&s, " ") || !dec(&s, UINT64_MAX, &v))
-					err = "fewer counts than announced, or a malformed count";
-			if (!err && *s != '\n')
-				err = "more counts than announced";
-			prev = fn;
-			nfns++;
-		} else if (take(&s, "end ")) {
-			if (!dec(&s, UINT64_MAX, &v) || !take(&s, " ") || !hex(&s, 8, &crc) || *s != '\n')
-				err = "malformed end line";
-			else if (v != nfns)
-				err = "fn line count differs from the end line's";
-			else if ((uint32_t)crc != __roi_crc32(0, text, (size_t)(start - text)))
-				err = "CRC mismatch";
-			else if (eol + 1 == end) {
-				c->runs = runs;
-				return true;
-			} else
-				err = "data after the end line";
 			break;
-		} else {
-			err = "unknown line";
 		}
-		if (err)
-			break;
 	}
-	snprintf(why, whysize, "line %u: %s", line, err);
+	if (rc < 0)
+		goto bad;
+	if (r.unit && strcmp(r.unit, "ns") != 0) {
+		r.line = r.unit_line;
+		snprintf(r.why, sizeof r.why, "times in %s, where this program measures ns", r.unit);
+		goto bad;
+	}
+	c->runs = r.runs;
+	return true;
+bad:
+	snprintf(why, whysize, "line %u: %s", r.line, r.why);
+	return false;
+}
+
+/* The records of a checked text, one kind at a time: the next one of that kind, or false. */
+static bool next_of(struct roi_pf_reader *r, enum roi_pf_kind kind, struct roi_pf_record *rec)
+{
+	while (__roi_pf_next(r, rec) > 0)
+		if (rec->kind == kind)
+			return true;
 	return false;
 }
 
@@ -227,46 +117,42 @@ static const char too_big[] = "%llu in the profile and %llu in this run add up t
 /* Walks the fn lines of a checked file alongside prof. Without add, reports the first difference in
  * why (ROI_OTHER_BUILD), else the first count whose sum would not fit (ROI_FULL); with add, adds
  * the counts. */
-static enum roi_merge_result walk(const char *text, struct roi_profile *prof, bool add, char *why,
+static enum roi_merge_result walk(const char *text, size_t len, struct roi_profile *prof, bool add, char *why,
 				  size_t whysize)
 {
-	const char *s = text;
-	struct roi_fn fn;
+	struct roi_pf_reader r;
+	struct roi_pf_record rec;
+	struct roi_pf_fn fn;
 	size_t j = 0;
 	uint64_t v;
 	char full[200] = "";
 
-	for (int i = 0; i < 3; i++)
-		s = next_line(s);
-	if (strncmp(s, "hook-cost ", 10) == 0)
-		s = next_line(s);
-	if (strncmp(s, "hook-inside ", 12) == 0)
-		s = next_line(s);
-	for (; take(&s, "fn "); s = next_line(s), j++) {
-		fn_head(&s, &fn);
+	__roi_pf_begin(&r, text, len);
+	for (; next_of(&r, ROI_PF_FN, &rec); j++) {
+		fn = rec.fn;
 		struct roi_fn *mine = j < prof->nfns ? &prof->fns[j] : NULL;
-		if (!mine || key_less(&fn, mine)) {
+		if (!mine || key_less(&fn, &mine->rec)) {
 			snprintf(why, whysize, "function %u of unit %016llx is not in this program",
 				 (unsigned)fn.index, (unsigned long long)fn.unit);
 			return ROI_OTHER_BUILD;
 		}
-		if (key_less(mine, &fn))
+		if (key_less(&mine->rec, &fn))
 			break;
-		if (fn.checksum != mine->checksum) {
+		if (fn.checksum != mine->rec.checksum) {
 			snprintf(why, whysize, "function %u of unit %016llx: checksum 0x%08x in the profile, "
 				 "0x%08x in this program", (unsigned)fn.index, (unsigned long long)fn.unit,
-				 (unsigned)fn.checksum, (unsigned)mine->checksum);
+				 (unsigned)fn.checksum, (unsigned)mine->rec.checksum);
 			return ROI_OTHER_BUILD;
 		}
-		if (fn.ncounters != mine->ncounters) {
+		if (fn.ncounters != mine->rec.ncounters) {
 			snprintf(why, whysize, "function %u of unit %016llx: %u counters in the profile, "
 				 "%u in this program", (unsigned)fn.index, (unsigned long long)fn.unit,
-				 (unsigned)fn.ncounters, (unsigned)mine->ncounters);
+				 (unsigned)fn.ncounters, (unsigned)mine->rec.ncounters);
 			return ROI_OTHER_BUILD;
 		}
+		const char *cursor = rec.counts;
 		for (uint32_t c = 0; c < fn.ncounters; c++) {
-			take(&s, " ");
-			dec(&s, UINT64_MAX, &v);
+			v = __roi_pf_count(&cursor);
 			if (add) {
 				mine->counts[c] += v;
 			} else if (v > UINT64_MAX - mine->counts[c] && !full[0]) {
@@ -279,7 +165,7 @@ static enum roi_merge_result walk(const char *text, struct roi_profile *prof, bo
 	}
 	if (j < prof->nfns) {
 		snprintf(why, whysize, "function %u of unit %016llx is not in the profile",
-			 (unsigned)prof->fns[j].index, (unsigned long long)prof->fns[j].unit);
+			 (unsigned)prof->fns[j].rec.index, (unsigned long long)prof->fns[j].rec.unit);
 		return ROI_OTHER_BUILD;
 	}
 	if (full[0]) {
@@ -290,7 +176,7 @@ static enum roi_merge_result walk(const char *text, struct roi_profile *prof, bo
 }
 
 /* As a double: only a weight, and a sum over regions may not fit in 64 bits. */
-static double region_calls(const struct roi_region_stat *r, size_t n)
+static double region_calls(const struct roi_pf_region *r, size_t n)
 {
 	double calls = 0;
 
@@ -300,7 +186,7 @@ static double region_calls(const struct roi_region_stat *r, size_t n)
 }
 
 /* a + b into *sum, or false when that does not fit in 64 bits, with why naming what does not. */
-static bool add_region(uint64_t a, uint64_t b, uint64_t *sum, const struct roi_region_stat *r,
+static bool add_region(uint64_t a, uint64_t b, uint64_t *sum, const struct roi_pf_region *r,
 		       const char *what, char *why, size_t whysize)
 {
 	if (a > UINT64_MAX - b) {
@@ -316,11 +202,12 @@ static bool add_region(uint64_t a, uint64_t b, uint64_t *sum, const struct roi_r
 /* The union of the file's region lines (c->nregions of them, checked) and prof's, both sorted.
  * Returns ROI_MERGED, ROI_FULL with why, or ROI_MERGE_FAILED with errno; prof is only changed when
  * merged. */
-static enum roi_merge_result merge_regions(const char *text, const struct checked *c,
+static enum roi_merge_result merge_regions(const char *text, size_t len, const struct checked *c,
 					   struct roi_profile *prof, char *why, size_t whysize)
 {
-	struct roi_region_stat *old, *all;
-	const char *s = text;
+	struct roi_pf_region *old, *all;
+	struct roi_pf_reader r;
+	struct roi_pf_record rec;
 	size_t i = 0, j = 0, n = 0;
 
 	if (c->nregions == 0)
@@ -333,21 +220,16 @@ static enum roi_merge_result merge_regions(const char *text, const struct checke
 		errno = ENOMEM;
 		return ROI_MERGE_FAILED;
 	}
-	for (int k = 0; k < 3; k++)
-		s = next_line(s);
-	while (strncmp(s, "region ", 7) != 0)
-		s = next_line(s);
-	for (; i < c->nregions; i++) {
-		take(&s, "region ");
-		region_line(&s, &old[i]);       /* up to and with its '\n' */
-	}
+	__roi_pf_begin(&r, text, len);
+	for (; i < c->nregions && next_of(&r, ROI_PF_REGION, &rec); i++)
+		old[i] = region_of(&rec);
 	for (i = 0; i < c->nregions || j < prof->nregions;) {
 		if (j == prof->nregions || (i < c->nregions && region_less(&old[i], &prof->regions[j]))) {
 			all[n++] = old[i++];
 		} else if (i == c->nregions || region_less(&prof->regions[j], &old[i])) {
 			all[n++] = prof->regions[j++];
 		} else {
-			const struct roi_region_stat *a = &old[i++], *b = &prof->regions[j++];
+			const struct roi_pf_region *a = &old[i++], *b = &prof->regions[j++];
 			all[n] = *b;
 			if (!add_region(a->calls, b->calls, &all[n].calls, b, "calls", why, whysize) ||
 			    !add_region(a->total, b->total, &all[n].total, b, "time", why, whysize) ||
@@ -383,7 +265,7 @@ enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct r
 	}
 	/* A sum that does not fit is refused like another build, not wrapped round (2^64 - 1 and 100
 	 * made 99) nor cut to 2^64 - 1: either would be a wrong count that looks true. */
-	if ((result = walk(text, prof, false, why, whysize)) != ROI_MERGED)
+	if ((result = walk(text, len, prof, false, why, whysize)) != ROI_MERGED)
 		return result;
 	if (c.runs > UINT64_MAX - prof->runs) {
 		int n = snprintf(why, whysize, "runs: ");
@@ -391,9 +273,9 @@ enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct r
 			 (unsigned long long)prof->runs);
 		return ROI_FULL;
 	}
-	if ((result = merge_regions(text, &c, prof, why, whysize)) != ROI_MERGED)
+	if ((result = merge_regions(text, len, &c, prof, why, whysize)) != ROI_MERGED)
 		return result;
-	walk(text, prof, true, why, whysize);
+	walk(text, len, prof, true, why, whysize);
 	prof->runs += c.runs;
 	/* The hooks' cost per pair, as the mean over every region entry of both: calls x cost then
 	 * stays what each run's own calibration says. */
@@ -434,7 +316,7 @@ size_t __roi_profile_bound(const struct roi_profile *prof, size_t max_regions)
 
 	for (size_t i = 0; i < prof->nfns; i++)
 		n = add_sat(n, add_sat(sizeof "fn  0x \n" - 1 + 16 + D32 + 8 + D32,
-				       mul_sat(prof->fns[i].ncounters, 1 + D64)));
+				       mul_sat(prof->fns[i].rec.ncounters, 1 + D64)));
 	if (max_regions < prof->nregions)
 		max_regions = prof->nregions;
 	return add_sat(n, mul_sat(max_regions, sizeof "region     ns \n" - 1 + 16 + D32 + 3 * D64));

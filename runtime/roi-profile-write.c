@@ -36,14 +36,6 @@ static int cannot_write(const char *path, int err)
 
 static const char is_link[] = "it is a symbolic link";
 
-/* "NAME 12.34 ns": not with %f, which writes a decimal comma when the program set such a locale. */
-static void put_ns(FILE *f, const char *name, double ns)
-{
-	uint64_t cents = (uint64_t)(ns * 100 + 0.5);
-
-	fprintf(f, "%s %llu.%02u ns\n", name, (unsigned long long)(cents / 100), (unsigned)(cents % 100));
-}
-
 /* The whole profile text, in a malloc'd buffer. */
 static char *format(const struct roi_profile *prof, size_t *len)
 {
@@ -55,26 +47,15 @@ static char *format(const struct roi_profile *prof, size_t *len)
 	__roi_program_path(exe, sizeof exe);
 	for (p = exe; (p = strchr(p, '\n')); )
 		*p = '?';       /* one line per field, whatever the file system allows in names */
-	fprintf(f, "roi-profile 1\nprogram %s\nruns %llu\n", exe, (unsigned long long)prof->runs);
-	if (prof->has_hook_cost) {
-		put_ns(f, "hook-cost", prof->hook_cost);
-		put_ns(f, "hook-inside", prof->hook_inside);
-	}
-	for (size_t i = 0; i < prof->nfns; i++) {
-		const struct roi_fn *fn = &prof->fns[i];
-		fprintf(f, "fn %016llx %u 0x%08x %u", (unsigned long long)fn->unit, (unsigned)fn->index,
-			(unsigned)fn->checksum, (unsigned)fn->ncounters);
-		for (uint32_t c = 0; c < fn->ncounters; c++)
-			fprintf(f, " %llu", (unsigned long long)fn->counts[c]);
-		fputc('\n', f);
-	}
-	for (size_t i = 0; i < prof->nregions; i++) {
-		const struct roi_region_stat *r = &prof->regions[i];
-		fprintf(f, "region %016llx %u %llu %llu ns %llu\n", (unsigned long long)r->unit, (unsigned)r->index,
-			(unsigned long long)r->calls, (unsigned long long)r->total, (unsigned long long)r->inner);
-	}
+	__roi_pf_put_header(f, exe, prof->runs, NULL);
+	if (prof->has_hook_cost)
+		__roi_pf_put_hook_cost(f, prof->hook_cost, prof->hook_inside, "ns");
+	for (size_t i = 0; i < prof->nfns; i++)
+		__roi_pf_put_fn(f, &prof->fns[i].rec, prof->fns[i].counts);
+	for (size_t i = 0; i < prof->nregions; i++)
+		__roi_pf_put_region(f, &prof->regions[i], "ns");
 	if (fflush(f) == 0)
-		fprintf(f, "end %zu %08x\n", prof->nfns, (unsigned)__roi_crc32(0, text, *len));
+		__roi_pf_put_end(f, prof->nfns, text, *len);
 	int failed = ferror(f);
 	if (fclose(f) != 0 || failed) {
 		free(text);

@@ -241,7 +241,7 @@ void __roi_regions_reset(void)
 
 static int stat_cmp(const void *a, const void *b)
 {
-	const struct roi_region_stat *x = a, *y = b;
+	const struct roi_pf_region *x = a, *y = b;
 
 	if (x->unit != y->unit)
 		return x->unit < y->unit ? -1 : 1;
@@ -275,7 +275,7 @@ int __roi_regions_snapshot(struct roi_profile *prof)
 		uint64_t inner = __atomic_load_n(&r->inner, __ATOMIC_RELAXED);
 
 		if (calls || total)
-			prof->regions[prof->nregions++] = (struct roi_region_stat){r->unit, r->index, calls, total, inner};
+			prof->regions[prof->nregions++] = (struct roi_pf_region){r->unit, r->index, calls, total, inner, true};
 	}
 	qsort(prof->regions, prof->nregions, sizeof *prof->regions, stat_cmp);
 	/* One region reached twice (a unit linked into two objects) is one line. */

@@ -124,17 +124,17 @@ int __roi_snapshot(struct roi_profile *prof)
 
 		if (i > 0 && d == all[i - 1])
 			continue;       /* overlapping ranges */
-		if (last && last->unit == d->unit && last->index == d->index) {
+		if (last && last->rec.unit == d->unit && last->rec.index == d->index) {
 			/* Two copies of one function (one source linked twice): the same structure
 			 * adds up, a different one cannot be told apart in the profile. */
-			if (last->checksum != d->checksum || last->ncounters != d->ncounters) {
+			if (last->rec.checksum != d->checksum || last->rec.ncounters != d->ncounters) {
 				__roi_warn("function %u of unit %016llx is linked twice with different code; "
 					 "counting only one copy", (unsigned)d->index, (unsigned long long)d->unit);
 				continue;
 			}
 		} else {
 			last = &prof->fns[prof->nfns++];
-			*last = (struct roi_fn){d->unit, d->index, d->checksum, d->ncounters, next};
+			*last = (struct roi_fn){{d->unit, d->index, d->checksum, d->ncounters}, next};
 			next += d->ncounters;
 		}
 		for (uint32_t c = 0; c < d->ncounters; c++)

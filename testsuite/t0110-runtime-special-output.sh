@@ -108,7 +108,7 @@ test_expect_success 'a link at the name of the .stale is replaced, not followed'
 	echo "not a profile" >p.roi && cp p.roi p.orig &&
 	ln -s victim p.roi.stale &&
 	ROI_OUTPUT=p.roi ./zero 2>err &&
-	test_grep "^roi: profile .p.roi. is corrupt (line 1: not a roi profile); kept it as .p.roi.stale. and started a new one$" err &&
+	test_grep "^roi: profile .p.roi. is corrupt (line 1: not a roi profile (expected .roi-profile 1.)); kept it as .p.roi.stale. and started a new one$" err &&
 	test ! -L p.roi.stale && test_cmp p.orig p.roi.stale &&
 	test_equal "roi-profile 1" "$(head -n 1 p.roi)" &&
 	test_cmp victim.orig victim
