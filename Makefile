@@ -200,7 +200,7 @@ check-csmith: deps
 ASAN_BUILD  := build-asan
 ASAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer
 # Without -Werror: GCC's manual advises against combining it with sanitizers,
-# which make warnings misfire (arena.c's vsnprintf(NULL, 0, ...) becomes a
+# which make warnings misfire (base/arena.c's vsnprintf(NULL, 0, ...) becomes a
 # "null format string"); the normal build keeps the warnings honest.
 ASAN_CFLAGS := $(filter-out -Werror,$(CFLAGS_COMMON)) $(ASAN_FLAGS)
 ASAN_LIB    := $(ASAN_BUILD)/host/libroi.a

@@ -10,8 +10,8 @@
 #include <strings.h>
 
 #include "budget.h"
-#include "fmt.h"
-#include "readfile.h"
+#include "base/fmt.h"
+#include "base/readfile.h"
 #include "types.h"
 
 void roi_diag(struct roi_diags *d, const char *path, unsigned line, unsigned col, const char *fmt, ...)

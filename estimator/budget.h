@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "arena.h"
-#include "err.h"
+#include "base/arena.h"
+#include "base/err.h"
 
 enum roi_budget_subject { ROI_BUDGET_TOTAL, ROI_BUDGET_FUNCTION, ROI_BUDGET_REGION };
 enum roi_budget_quantity { ROI_BUDGET_CYCLES, ROI_BUDGET_TIME, ROI_BUDGET_ENERGY, ROI_BUDGET_OPS };

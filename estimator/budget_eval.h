@@ -10,10 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "budget.h"
 #include "counts.h"
-#include "err.h"
+#include "base/err.h"
 #include "estimate.h"
 #include "hier.h"
 #include "meta.h"

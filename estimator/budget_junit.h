@@ -10,7 +10,7 @@
 
 #include "budget.h"
 #include "budget_eval.h"
-#include "err.h"
+#include "base/err.h"
 
 void roi_budget_junit(FILE *out, const struct roi_budget_file *bf, const struct roi_budget_eval *ev, bool strict);
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "calib_model.h"
-#include "fit.h"
+#include "base/lsq.h"
 #include "types.h"
 
 #define MAX_TERMS 12
@@ -356,7 +356,7 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 			rdg[j] = 1e-6;
 			lower[j] = 0;
 		}
-		roi_fit_solve(&(struct roi_fit){nr, np, z, rows->y, w, prior, rdg, lower, rskip, NULL}, theta);
+		roi_lsq_solve(&(struct roi_lsq){nr, np, z, rows->y, w, prior, rdg, lower, rskip, NULL}, theta);
 		for (size_t k = 0; k < nk; k++)
 			has_structure[k] = structure_cost(&ps, &set->keys[k], &base->abi, theta, exercised,
 							  &structure[k]);
@@ -373,7 +373,7 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 			lower[k] = 0;
 			rabs[k] = base_cost[k] >= 0 ? pull * (nprog[k] == 1 ? ONE_PROGRAM_PULL : 1) : 0;
 		}
-		roi_fit_solve(&(struct roi_fit){nr, nk, rows->x, rows->y, w, prior, rdg, lower, rskip, rabs}, cost);
+		roi_lsq_solve(&(struct roi_lsq){nr, nk, rows->x, rows->y, w, prior, rdg, lower, rskip, rabs}, cost);
 		if (round + 1 < ROBUST_ROUNDS)
 			huber_weights(rows, w0, rskip, nk, cost, w);
 	}

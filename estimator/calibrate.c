@@ -11,7 +11,7 @@
 #include "dwarf_lines.h"
 #include "elffile.h"
 #include "estimate.h"
-#include "path.h"
+#include "base/path.h"
 #include "types.h"
 #include "run_avr_counted.h"
 

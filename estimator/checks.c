@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "checks.h"
-#include "cli.h"
+#include "base/cli.h"
 #include "filter.h"
 
 /* The first dotted number of a compiler description, its length in *n: "avr-gcc 5.4.0" -> "5.4.0",

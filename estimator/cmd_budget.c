@@ -11,10 +11,10 @@
 #include "budget.h"
 #include "budget_eval.h"
 #include "budget_junit.h"
-#include "cli.h"
-#include "fmt.h"
+#include "base/cli.h"
+#include "base/fmt.h"
 #include "report.h"
-#include "table.h"
+#include "base/table.h"
 
 static const char usage[] =
 	"usage: roi budget check --budgets FILE [--model FILE] [--measured] [--strict] [--json] [--junit XML]\n"

@@ -14,10 +14,10 @@
 #include <cjson/cJSON.h>
 
 #include "calibrate.h"
-#include "cli.h"
+#include "base/cli.h"
 #include "calib_model.h"
 #include "model.h"
-#include "readfile.h"
+#include "base/readfile.h"
 #include "run_avr.h"
 
 static const char usage[] =

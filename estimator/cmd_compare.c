@@ -11,13 +11,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
+#include "base/cli.h"
 #include "counts.h"
 #include "estimate.h"
-#include "fmt.h"
-#include "path.h"
+#include "base/fmt.h"
+#include "base/path.h"
 #include "profile.h"
-#include "table.h"
+#include "base/table.h"
 
 static const char usage[] =
 	"usage: roi compare [--program-a ELF] [--program-b ELF] [--json] PROFILE_A PROFILE_B\n"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "checks.h"
-#include "cli.h"
+#include "base/cli.h"
 #include "counts.h"
 #include "estimate.h"
 #include "model.h"

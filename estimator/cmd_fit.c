@@ -13,17 +13,17 @@
 #include <cjson/cJSON.h>
 
 #include "checks.h"
-#include "cli.h"
+#include "base/cli.h"
 #include "counts.h"
 #include "estimate.h"
-#include "fmt.h"
+#include "base/fmt.h"
 #include "growth.h"
 #include "hier.h"
 #include "model.h"
-#include "path.h"
+#include "base/path.h"
 #include "profile.h"
 #include "report.h"
-#include "table.h"
+#include "base/table.h"
 
 static const char usage[] =
 	"usage: roi fit [--model FILE] [--json] [--region ID] [--at SIZES] [--max-error PCT]\n"

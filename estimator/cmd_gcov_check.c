@@ -21,15 +21,15 @@
 
 #include <cjson/cJSON.h>
 
-#include "arena.h"
-#include "cli.h"
+#include "base/arena.h"
+#include "base/cli.h"
 #include "counts.h"
 #include "elffile.h"
 #include "gcov_lines.h"
 #include "meta.h"
-#include "path.h"
+#include "base/path.h"
 #include "profile.h"
-#include "readfile.h"
+#include "base/readfile.h"
 
 static const char usage[] =
 	"usage: roi gcov-check [--profile FILE] [--gcda-dir DIR] [--gcov CMD] [-v] PROGRAM\n"

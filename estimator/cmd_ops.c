@@ -5,12 +5,12 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
+#include "base/cli.h"
 #include "elffile.h"
 #include "estimate.h"
-#include "fmt.h"
+#include "base/fmt.h"
 #include "meta.h"
-#include "table.h"
+#include "base/table.h"
 
 static const char usage[] =
 	"usage: roi ops [--json] PROGRAM\n"

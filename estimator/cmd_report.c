@@ -7,18 +7,18 @@
 #include <string.h>
 
 #include "checks.h"
-#include "cli.h"
+#include "base/cli.h"
 #include "counts.h"
 #include "estimate.h"
 #include "filter.h"
-#include "fmt.h"
+#include "base/fmt.h"
 #include "hier.h"
 #include "model.h"
 #include "order.h"
 #include "profile.h"
 #include "report.h"
 #include "report_formats.h"
-#include "table.h"
+#include "base/table.h"
 
 static const char usage[] =
 	"usage: roi report [--model FILE] [--json | --format FORMAT | --html DIR [--budgets FILE]] [--region ID]\n"

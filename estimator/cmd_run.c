@@ -9,7 +9,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
+#include "base/cli.h"
 #include "counts.h"
 #include "elffile.h"
 #include "meta.h"

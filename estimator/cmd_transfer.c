@@ -6,7 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
+#include "base/cli.h"
 #include "counts.h"
 #include "meta.h"
 #include "profile.h"

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "counts.h"
 
 void roi_counts_init(struct roi_counts *c, const struct roi_program *prog)

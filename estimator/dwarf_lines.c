@@ -8,7 +8,7 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf_lines.h"
-#include "readfile.h"
+#include "base/readfile.h"
 
 static int by_addr(const void *a, const void *b)
 {

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "err.h"
+#include "base/arena.h"
+#include "base/err.h"
 
 struct roi_line_addr {
 	uint64_t addr;

@@ -9,10 +9,10 @@
 #include <gelf.h>
 #include <libelf.h>
 
-#include "arena.h"
-#include "crc32.h"
+#include "base/arena.h"
+#include "base/crc32.h"
 #include "elffile.h"
-#include "readfile.h"
+#include "base/readfile.h"
 
 struct roi_elf {
 	char *path;

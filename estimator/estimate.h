@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "counts.h"
 #include "meta.h"
 #include "model.h"

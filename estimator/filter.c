@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "cli.h"
+#include "base/arena.h"
+#include "base/cli.h"
 #include "filter.h"
 
 static int by_path_line(const void *a, const void *b)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "gcov_lines.h"
 
 /* Zero-filled; running out of memory is fatal, as everywhere in roi (arena.h). */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "base/err.h"
 
 /* Blocks until fd is readable (data or end of file) or the caller's deadline passes: 0, or -1
  * with err set. */

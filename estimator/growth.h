@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "arena.h"
+#include "base/arena.h"
 
 #define ROI_GROWTH_MAXTERMS 4
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "estimate.h"
 
 enum roi_node_kind { ROI_NODE_FUNCTION, ROI_NODE_LOOP, ROI_NODE_LINE };

@@ -11,8 +11,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "arena.h"
-#include "err.h"
+#include "base/arena.h"
+#include "base/err.h"
 
 struct jv {
 	struct roi_err *err;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "base/cli.h"
 
 static const struct command {
 	const char *name;

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "err.h"
+#include "base/arena.h"
+#include "base/err.h"
 #include "types.h"
 
 struct roi_unit;

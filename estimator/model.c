@@ -7,7 +7,7 @@
 
 #include "jv.h"
 #include "model.h"
-#include "readfile.h"
+#include "base/readfile.h"
 
 /* The largest numbers a model may hold (models/README.md): far above any part roi models, and
  * small enough that no estimate from 64-bit counts can overflow a double (2^64 operations at the

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crc32.h"
+#include "base/crc32.h"
 #include "profile.h"
-#include "readfile.h"
+#include "base/readfile.h"
 
 /* A cursor over one line's space-separated fields. */
 struct line {

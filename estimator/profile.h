@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "arena.h"
-#include "err.h"
+#include "base/arena.h"
+#include "base/err.h"
 
 struct roi_profile_fn {
 	uint64_t unit;

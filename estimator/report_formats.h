@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "budget_eval.h"
-#include "err.h"
+#include "base/err.h"
 #include "hier.h"
 #include "report.h"
 

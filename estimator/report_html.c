@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 
 #include "filter.h"
-#include "fmt.h"
-#include "readfile.h"
+#include "base/fmt.h"
+#include "base/readfile.h"
 #include "report_formats.h"
 #include "report_lines.h"
 

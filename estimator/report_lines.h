@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "hier.h"
 
 struct roi_src_line {

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 
 #include "filter.h"
-#include "fmt.h"
+#include "base/fmt.h"
 #include "report.h"
-#include "table.h"
+#include "base/table.h"
 
 #define CELL 64
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "base/err.h"
 
 /* The GNU tools place AVR data addresses at this offset in the ELF (symbol values, .bss, .data);
  * the simulator's data memory is indexed without it. */

@@ -4,7 +4,7 @@
 #include <elf.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "base/cli.h"
 #include "run_avr_counted.h"
 
 /* simavr trusts the ELF it loads: every unit must be AVR code, not only the ELF header. */

@@ -5,7 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "counts.h"
-#include "err.h"
+#include "base/err.h"
 #include "meta.h"
 #include "run_avr.h"
 #include "run_common.h"

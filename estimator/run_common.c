@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "base/cli.h"
 #include "profile.h"
 #include "run_common.h"
 

@@ -13,7 +13,7 @@
 
 #include "counts.h"
 #include "elffile.h"
-#include "err.h"
+#include "base/err.h"
 #include "meta.h"
 
 /* What one runner accepts. The strings appear in messages: "not AVR (--target avr)". */

@@ -23,7 +23,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
+#include "base/cli.h"
 #include "elffile.h"
 #include "gdb_remote.h"
 #include "meta.h"

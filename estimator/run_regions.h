@@ -4,7 +4,7 @@
 
 #include "counts.h"
 #include "elffile.h"
-#include "err.h"
+#include "base/err.h"
 #include "meta.h"
 #include "run_avr.h"
 

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "fit.h"
-#include "path.h"
+#include "base/arena.h"
+#include "base/lsq.h"
+#include "base/path.h"
 #include "transfer.h"
 
 /* A location across builds: the file by its base name (the two builds may name it by different
@@ -404,7 +404,7 @@ static size_t term_var(const struct unknowns *u, const struct graph *g, const st
 	return u->edge[g->fn->gindex][g->off[t->p] + t->i];
 }
 
-/* One function's least-squares problem, solved by roi_fit_solve: column j is the variable
+/* One function's least-squares problem, solved by roi_lsq_solve: column j is the variable
  * base + j. */
 struct system {
 	size_t base, nvars;
@@ -770,10 +770,10 @@ static void solve_nonnegative(struct system *s, double *x, struct solve_work *w)
 		for (size_t r = 0; s->pinned[j] && r < s->nrows; r++)
 			w->z[r * s->nvars + j] = 0;
 	}
-	struct roi_fit f = {s->nrows, s->nvars, w->z, s->y, s->w, w->prior, w->ridge, w->lower, NULL, NULL};
+	struct roi_lsq f = {s->nrows, s->nvars, w->z, s->y, s->w, w->prior, w->ridge, w->lower, NULL, NULL};
 	for (int pass = 0; pass < 8; pass++) {
 		bool negative = false;
-		roi_fit_solve(&f, x);
+		roi_lsq_solve(&f, x);
 		for (size_t j = 0; j < s->nvars; j++)
 			if (x[j] < 0 && !s->pinned[j]) {
 				negative = s->pinned[j] = true;

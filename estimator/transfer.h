@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "counts.h"
-#include "err.h"
+#include "base/err.h"
 #include "meta.h"
 
 struct roi_transfer_stats {

@@ -1,4 +1,4 @@
-/* path.h — file names. */
+/* base/path.h — file names. */
 #ifndef ROI_PATH_H
 #define ROI_PATH_H
 

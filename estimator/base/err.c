@@ -1,8 +1,8 @@
-/* err.c — filling a roi_err. */
+/* base/err.c — filling a roi_err. */
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "err.h"
+#include "base/err.h"
 
 int roi_err_set(struct roi_err *err, const char *fmt, ...)
 {

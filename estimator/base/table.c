@@ -1,9 +1,9 @@
-/* table.c — aligned text tables, see table.h. */
+/* base/table.c — aligned text tables, see table.h. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "table.h"
+#include "base/table.h"
 
 void roi_table_init(struct roi_table *t, const char *align)
 {

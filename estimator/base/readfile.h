@@ -1,4 +1,4 @@
-/* readfile.h — opening and reading the files roi is given.
+/* base/readfile.h — opening and reading the files roi is given.
  *
  * Everything roi reads is a regular file: a FIFO would block it forever and a device such as
  * /dev/zero never ends, so both are refused before a byte is read, and every whole-file read is
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-#include "err.h"
+#include "base/err.h"
 
 /* Limits of roi_read_file, by format: text written by hand (budgets, lists, CSV), cost models
  * (the shipped ones are under 300 kB), profiles (21 bytes a 64-bit count: some 50 million

@@ -1,9 +1,9 @@
-/* fmt.c — number and operation formatting, see fmt.h. */
+/* base/fmt.c — number and operation formatting, see fmt.h. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "fmt.h"
+#include "base/fmt.h"
 
 const char *roi_fmt_si(double v, const char *unit, char *buf, size_t size)
 {

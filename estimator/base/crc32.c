@@ -1,5 +1,5 @@
 /* crc32.c — bitwise CRC-32; profiles are small, so no table is needed. */
-#include "crc32.h"
+#include "base/crc32.h"
 
 uint32_t roi_crc32(uint32_t crc, const void *data, size_t len)
 {

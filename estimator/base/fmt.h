@@ -1,4 +1,4 @@
-/* fmt.h — how numbers and operations read in roi's text output. */
+/* base/fmt.h — how numbers and operations read in roi's text output. */
 #ifndef ROI_FMT_H
 #define ROI_FMT_H
 

@@ -1,11 +1,11 @@
-/* cli.h — what every subcommand shares: option parsing, exit statuses, how problems are printed. */
+/* base/cli.h — what every subcommand shares: option parsing, exit statuses, how problems are printed. */
 #ifndef ROI_CLI_H
 #define ROI_CLI_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "err.h"
+#include "base/err.h"
 
 enum { ROI_EXIT_OK = 0, ROI_EXIT_DATA = 1, ROI_EXIT_USAGE = 2 };
 

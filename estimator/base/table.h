@@ -1,10 +1,10 @@
-/* table.h — aligned text tables: cells are collected first, so columns fit their widest cell. */
+/* base/table.h — aligned text tables: cells are collected first, so columns fit their widest cell. */
 #ifndef ROI_TABLE_H
 #define ROI_TABLE_H
 
 #include <stdio.h>
 
-#include "arena.h"
+#include "base/arena.h"
 
 struct roi_table {
 	const char *align;      /* one letter per column: 'l' left, 'r' right */

@@ -1,11 +1,11 @@
-/* arena.c — a bump allocator in chunks, see arena.h. */
+/* base/arena.c — a bump allocator in chunks, see arena.h. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 
 struct roi_arena_chunk {
 	struct roi_arena_chunk *next;

@@ -1,4 +1,4 @@
-/* readfile.c — opening and reading the files roi is given, see readfile.h. */
+/* base/readfile.c — opening and reading the files roi is given, see readfile.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "readfile.h"
+#include "base/arena.h"
+#include "base/readfile.h"
 
 int roi_open_regular(const char *path, struct stat *st, struct roi_err *err)
 {

@@ -1,4 +1,4 @@
-/* arena.h — one allocation lifetime per loaded file.
+/* base/arena.h — one allocation lifetime per loaded file.
  *
  * Everything parsed from one ELF, profile or model lives and dies together, so it is
  * allocated from one arena and released by one call. Loaders then need no per-field

@@ -1,7 +1,7 @@
-/* path.c — file names, see path.h. */
+/* base/path.c — file names, see path.h. */
 #include <string.h>
 
-#include "path.h"
+#include "base/path.h"
 
 const char *roi_base_name(const char *path)
 {

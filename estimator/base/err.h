@@ -1,4 +1,4 @@
-/* err.h — errors as values.
+/* base/err.h — errors as values.
  *
  * A failing function fills a roi_err with one line naming the file (and the line,
  * record or JSON field) and the cause, and returns -1. Only the command that called

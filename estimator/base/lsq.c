@@ -1,4 +1,4 @@
-/* fit.c — bounded least squares: the active-set method of Lawson and Hanson ("Solving Least
+/* base/lsq.c — bounded least squares: the active-set method of Lawson and Hanson ("Solving Least
  * Squares Problems", 1974, ch. 23), on the normal equations, with lower bounds instead of zero and
  * unbounded parameters always free.
  *
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "base/lsq.h"
 
 /* Solves A[P,P] s = r for the m indices in P (A is n x n, symmetric positive definite); the work
  * space l holds m x m. Returns false when A[P,P] is not positive definite (never with ridges). */
@@ -71,7 +71,7 @@ static void solve_free(const double *a, const double *b, size_t n, const bool *f
 		s[P[i]] = sp[i];
 }
 
-unsigned roi_fit_solve(const struct roi_fit *f, double *t)
+unsigned roi_lsq_solve(const struct roi_lsq *f, double *t)
 {
 	size_t n = f->ncols;
 	double *a = calloc(n * n + 1, sizeof *a), *b = calloc(n + 1, sizeof *b);

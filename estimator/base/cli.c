@@ -1,11 +1,11 @@
-/* cli.c — option parsing and messages shared by subcommands, see cli.h. */
+/* base/cli.c — option parsing and messages shared by subcommands, see cli.h. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "base/cli.h"
 
 static const struct roi_option *find(const struct roi_option *opts, size_t n, const char *name, size_t len,
 				     char short_name)
