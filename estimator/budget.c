@@ -12,7 +12,7 @@
 #include "budget.h"
 #include "base/fmt.h"
 #include "base/readfile.h"
-#include "types.h"
+#include "input/types.h"
 
 void roi_diag(struct roi_diags *d, const char *path, unsigned line, unsigned col, const char *fmt, ...)
 {

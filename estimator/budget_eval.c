@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "budget_eval.h"
-#include "checks.h"
+#include "input/checks.h"
 #include "estimate.h"
-#include "filter.h"
+#include "input/filter.h"
 
 const char *roi_budget_status_name(enum roi_budget_status s)
 {

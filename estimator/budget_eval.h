@@ -12,13 +12,13 @@
 
 #include "base/arena.h"
 #include "budget.h"
-#include "counts.h"
+#include "input/counts.h"
 #include "base/err.h"
 #include "estimate.h"
 #include "hier.h"
-#include "meta.h"
-#include "model.h"
-#include "profile.h"
+#include "input/meta.h"
+#include "input/model.h"
+#include "input/profile.h"
 
 enum roi_budget_status { ROI_BUDGET_PASS, ROI_BUDGET_WARN, ROI_BUDGET_FAIL };
 

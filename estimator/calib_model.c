@@ -6,7 +6,7 @@
 
 #include "calib_model.h"
 #include "base/lsq.h"
-#include "types.h"
+#include "input/types.h"
 
 #define MAX_TERMS 12
 

@@ -20,7 +20,7 @@
 #include <stddef.h>
 
 #include "calibrate.h"
-#include "model.h"
+#include "input/model.h"
 
 /* One cost entry of the fitted model. */
 struct roi_calib_entry {

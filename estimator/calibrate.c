@@ -8,11 +8,11 @@
 #include <sys/wait.h>
 
 #include "calibrate.h"
-#include "dwarf_lines.h"
-#include "elffile.h"
+#include "input/dwarf_lines.h"
+#include "input/elffile.h"
 #include "estimate.h"
 #include "base/path.h"
-#include "types.h"
+#include "input/types.h"
 #include "run_avr_counted.h"
 
 /* The prefix of the file names the block-lines build gives every counted function's statements

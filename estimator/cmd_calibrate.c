@@ -16,7 +16,7 @@
 #include "calibrate.h"
 #include "base/cli.h"
 #include "calib_model.h"
-#include "model.h"
+#include "input/model.h"
 #include "base/readfile.h"
 #include "run_avr.h"
 

@@ -12,11 +12,11 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
-#include "counts.h"
+#include "input/counts.h"
 #include "estimate.h"
 #include "base/fmt.h"
 #include "base/path.h"
-#include "profile.h"
+#include "input/profile.h"
 #include "base/table.h"
 
 static const char usage[] =

@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
+#include "input/checks.h"
 #include "base/cli.h"
-#include "counts.h"
+#include "input/counts.h"
 #include "estimate.h"
-#include "model.h"
+#include "input/model.h"
 #include "order.h"
-#include "profile.h"
+#include "input/profile.h"
 #include "report.h"
 
 static const char usage[] =

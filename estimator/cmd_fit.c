@@ -12,16 +12,16 @@
 
 #include <cjson/cJSON.h>
 
-#include "checks.h"
+#include "input/checks.h"
 #include "base/cli.h"
-#include "counts.h"
+#include "input/counts.h"
 #include "estimate.h"
 #include "base/fmt.h"
 #include "growth.h"
 #include "hier.h"
-#include "model.h"
+#include "input/model.h"
 #include "base/path.h"
-#include "profile.h"
+#include "input/profile.h"
 #include "report.h"
 #include "base/table.h"
 

@@ -23,12 +23,12 @@
 
 #include "base/arena.h"
 #include "base/cli.h"
-#include "counts.h"
-#include "elffile.h"
+#include "input/counts.h"
+#include "input/elffile.h"
 #include "gcov_lines.h"
-#include "meta.h"
+#include "input/meta.h"
 #include "base/path.h"
-#include "profile.h"
+#include "input/profile.h"
 #include "base/readfile.h"
 
 static const char usage[] =

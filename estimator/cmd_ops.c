@@ -6,10 +6,10 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
-#include "elffile.h"
+#include "input/elffile.h"
 #include "estimate.h"
 #include "base/fmt.h"
-#include "meta.h"
+#include "input/meta.h"
 #include "base/table.h"
 
 static const char usage[] =

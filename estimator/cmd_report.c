@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
+#include "input/checks.h"
 #include "base/cli.h"
-#include "counts.h"
+#include "input/counts.h"
 #include "estimate.h"
-#include "filter.h"
+#include "input/filter.h"
 #include "base/fmt.h"
 #include "hier.h"
-#include "model.h"
+#include "input/model.h"
 #include "order.h"
-#include "profile.h"
+#include "input/profile.h"
 #include "report.h"
 #include "report_formats.h"
 #include "base/table.h"

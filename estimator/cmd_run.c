@@ -10,9 +10,9 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
-#include "counts.h"
-#include "elffile.h"
-#include "meta.h"
+#include "input/counts.h"
+#include "input/elffile.h"
+#include "input/meta.h"
 #include "run_avr_counted.h"
 #include "run_regions.h"
 #include "run_common.h"

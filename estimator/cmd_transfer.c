@@ -7,9 +7,9 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
-#include "counts.h"
-#include "meta.h"
-#include "profile.h"
+#include "input/counts.h"
+#include "input/meta.h"
+#include "input/profile.h"
 #include "run_common.h"
 #include "transfer.h"
 

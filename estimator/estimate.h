@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 #include "base/arena.h"
-#include "counts.h"
-#include "meta.h"
-#include "model.h"
+#include "input/counts.h"
+#include "input/meta.h"
+#include "input/model.h"
 
 /* An operation as reported: the metadata's fields, types mapped to the target when mapping applies. */
 struct roi_opdesc {

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "counts.h"
-#include "meta.h"
+#include "input/counts.h"
+#include "input/meta.h"
 
 /* One line of one function, before the unit's functions are combined: "on" when some node is on
  * the line (count is then the arc count), else count is the sum of the line's node counts. own:

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "filter.h"
+#include "input/filter.h"
 #include "base/fmt.h"
 #include "base/readfile.h"
 #include "report_formats.h"

@@ -1,7 +1,7 @@
 /* report_json.c — the estimate as one JSON document, schema in docs/estimate-json.md. */
 #include <stddef.h>
 
-#include "model.h"
+#include "input/model.h"
 #include "report.h"
 
 static void add_str(cJSON *o, const char *key, const char *s)

@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "filter.h"
+#include "input/filter.h"
 #include "base/fmt.h"
 #include "report.h"
 #include "base/table.h"

@@ -9,7 +9,7 @@
 #include <sim_core_decl.h>
 #include <sim_elf.h>
 
-#include "elffile.h"
+#include "input/elffile.h"
 #include "run_avr.h"
 
 /* simavr reports through one process-wide logger, to stdout and stderr by default. roi keeps its

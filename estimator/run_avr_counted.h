@@ -4,9 +4,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "counts.h"
+#include "input/counts.h"
 #include "base/err.h"
-#include "meta.h"
+#include "input/meta.h"
 #include "run_avr.h"
 #include "run_common.h"
 

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "base/cli.h"
-#include "profile.h"
+#include "input/profile.h"
 #include "run_common.h"
 
 /* "an ARM": what a wrong ELF was built for. */

@@ -11,10 +11,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "counts.h"
-#include "elffile.h"
+#include "input/counts.h"
+#include "input/elffile.h"
 #include "base/err.h"
-#include "meta.h"
+#include "input/meta.h"
 
 /* What one runner accepts. The strings appear in messages: "not AVR (--target avr)". */
 struct roi_run_target {

@@ -24,9 +24,9 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
-#include "elffile.h"
+#include "input/elffile.h"
 #include "gdb_remote.h"
-#include "meta.h"
+#include "input/meta.h"
 #include "run_common.h"
 #include "run_qemu.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elffile.h"
+#include "input/elffile.h"
 #include "run_avr.h"
 #include "run_regions.h"
 

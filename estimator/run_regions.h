@@ -2,10 +2,10 @@
 #ifndef ROI_RUN_REGIONS_H
 #define ROI_RUN_REGIONS_H
 
-#include "counts.h"
-#include "elffile.h"
+#include "input/counts.h"
+#include "input/elffile.h"
 #include "base/err.h"
-#include "meta.h"
+#include "input/meta.h"
 #include "run_avr.h"
 
 /* Fills counts->region (calls, inclusive cycles) from run->events, mapping each descriptor address

@@ -11,9 +11,9 @@
 
 #include <stddef.h>
 
-#include "counts.h"
+#include "input/counts.h"
 #include "base/err.h"
-#include "meta.h"
+#include "input/meta.h"
 
 struct roi_transfer_stats {
 	size_t locations;       /* distinct source locations the target build evaluates */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "budget.h"
-#include "types.h"
+#include "input/types.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

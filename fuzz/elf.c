@@ -1,4 +1,4 @@
-/* fuzz/elf.c — roi's ELF reading (estimator/elffile.c, and the runners' checks and counter
+/* fuzz/elf.c — roi's ELF reading (estimator/input/elffile.c, and the runners' checks and counter
  * discovery in estimator/run_common.c) on arbitrary bytes.
  *
  * roi opens whatever path it is given: a truncated link, a stripped firmware, a file that is no ELF
@@ -14,8 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "elffile.h"
-#include "meta.h"
+#include "input/elffile.h"
+#include "input/meta.h"
 #include "run_common.h"
 
 static const struct roi_run_target targets[] = {

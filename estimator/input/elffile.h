@@ -1,4 +1,4 @@
-/* elffile.h — what roi reads from an ELF file (object or executable), through libelf:
+/* input/elffile.h — what roi reads from an ELF file (object or executable), through libelf:
  * the .roi.meta records and, for runners that read counters out of a simulator, symbols. */
 #ifndef ROI_ELFFILE_H
 #define ROI_ELFFILE_H

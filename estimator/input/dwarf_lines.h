@@ -1,4 +1,4 @@
-/* dwarf_lines.h — an ELF file's DWARF line table (libdw): which source line an instruction
+/* input/dwarf_lines.h — an ELF file's DWARF line table (libdw): which source line an instruction
  * address belongs to. roi calibrate uses it to give each line of a corpus program the cycles
  * simavr spent in its instructions. */
 #ifndef ROI_DWARF_LINES_H

@@ -1,10 +1,10 @@
-/* checks.c — warnings about the inputs of roi estimate and roi report, see checks.h. */
+/* input/checks.c — warnings about the inputs of roi estimate and roi report, see checks.h. */
 #include <stddef.h>
 #include <string.h>
 
-#include "checks.h"
+#include "input/checks.h"
 #include "base/cli.h"
-#include "filter.h"
+#include "input/filter.h"
 
 /* The first dotted number of a compiler description, its length in *n: "avr-gcc 5.4.0" -> "5.4.0",
  * "12.2.1 20221205" (arm-none-eabi-gcc's version_string, with its date) -> "12.2.1". */

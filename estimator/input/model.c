@@ -1,12 +1,12 @@
-/* model.c — loading cost models and looking costs up, see model.h. */
+/* input/model.c — loading cost models and looking costs up, see model.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
-#include "jv.h"
-#include "model.h"
+#include "input/jv.h"
+#include "input/model.h"
 #include "base/readfile.h"
 
 /* The largest numbers a model may hold (models/README.md): far above any part roi models, and

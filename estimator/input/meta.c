@@ -1,4 +1,4 @@
-/* meta.c — loading and validating .roi.meta records into a struct roi_program. */
+/* input/meta.c — loading and validating .roi.meta records into a struct roi_program. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,10 +6,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "../gcc-plugin/roi-checksum.h"
-#include "elffile.h"
-#include "jv.h"
-#include "meta.h"
+#include "../../gcc-plugin/roi-checksum.h"
+#include "input/elffile.h"
+#include "input/jv.h"
+#include "input/meta.h"
 
 /* Parses "0x" followed by 1 to 8 hex digits. */
 static bool parse_checksum(const char *s, uint32_t *out)

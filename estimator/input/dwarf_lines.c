@@ -1,4 +1,4 @@
-/* dwarf_lines.c — an ELF file's DWARF line table through libdw (dwarf_lines.h). */
+/* input/dwarf_lines.c — an ELF file's DWARF line table through libdw (dwarf_lines.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include <elfutils/libdw.h>
 
-#include "dwarf_lines.h"
+#include "input/dwarf_lines.h"
 #include "base/readfile.h"
 
 static int by_addr(const void *a, const void *b)

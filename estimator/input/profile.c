@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "base/crc32.h"
-#include "profile.h"
+#include "input/profile.h"
 #include "base/readfile.h"
 
 /* A cursor over one line's space-separated fields. */

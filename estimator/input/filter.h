@@ -1,4 +1,4 @@
-/* filter.h — what a program's metadata says about the filter file it was compiled with
+/* input/filter.h — what a program's metadata says about the filter file it was compiled with
  * (docs/regions.md): rules that matched nothing anywhere, and the functions it left uncounted.
  * Shared by roi estimate and roi report, which both must say so. */
 #ifndef ROI_FILTER_H
@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "meta.h"
+#include "input/meta.h"
 
 struct roi_unmatched_rule {
 	const char *path;               /* the filter file as the metadata names it */

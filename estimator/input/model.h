@@ -1,4 +1,4 @@
-/* model.h — cost models (models/README.md): loading, and looking an operation's cost up. */
+/* input/model.h — cost models (models/README.md): loading, and looking an operation's cost up. */
 #ifndef ROI_MODEL_H
 #define ROI_MODEL_H
 
@@ -7,7 +7,7 @@
 
 #include "base/arena.h"
 #include "base/err.h"
-#include "types.h"
+#include "input/types.h"
 
 struct roi_cost {
 	const char *kind;

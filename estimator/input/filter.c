@@ -1,10 +1,10 @@
-/* filter.c — unmatched filter rules and excluded functions, see filter.h. */
+/* input/filter.c — unmatched filter rules and excluded functions, see filter.h. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
 #include "base/cli.h"
-#include "filter.h"
+#include "input/filter.h"
 
 static int by_path_line(const void *a, const void *b)
 {

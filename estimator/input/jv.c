@@ -1,11 +1,11 @@
-/* jv.c — validated cJSON access, see jv.h. */
+/* input/jv.c — validated cJSON access, see jv.h. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jv.h"
+#include "input/jv.h"
 
 int jv_fail(const struct jv *v, const char *where, const char *fmt, ...)
 {

@@ -1,4 +1,4 @@
-/* counts.h — block counts of a program, joined from a profile by (unit, index).
+/* input/counts.h — block counts of a program, joined from a profile by (unit, index).
  *
  * Counts are kept program-wide: block b of function f is block[f->gblock0 + b]. A runner
  * that reads counters itself (roi run) fills a roi_counts from roi_counts_init directly. */
@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "meta.h"
-#include "profile.h"
+#include "input/meta.h"
+#include "input/profile.h"
 
 /* What the hooks measured for one region of the program. */
 struct roi_region_result {

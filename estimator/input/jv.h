@@ -1,4 +1,4 @@
-/* jv.h — validated access to cJSON trees, for the metadata and model loaders.
+/* input/jv.h — validated access to cJSON trees, for the metadata and model loaders.
  *
  * Every getter names what is wrong by a jq-like path, so a message reads
  * "PREFIX: costs[3]: missing 'cycles'" or "PREFIX: functions[0].line: must be an integer".

@@ -1,11 +1,11 @@
-/* types.c — names, classes, ABI parsing and host-to-target type mapping, see types.h. */
+/* input/types.c — names, classes, ABI parsing and host-to-target type mapping, see types.h. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "types.h"
+#include "input/types.h"
 
 const char *const roi_kinds[] = {
 	"add", "sub", "mul", "div", "mod", "neg", "abs", "min", "max",

@@ -1,4 +1,4 @@
-/* meta.h — a program as its .roi.meta records describe it (docs/formats.md §1).
+/* input/meta.h — a program as its .roi.meta records describe it (docs/formats.md §1).
  *
  * A program is the union of its units (one record per translation unit). Everything is
  * validated on load, so users of these structs may index without checks: op, file and
@@ -12,7 +12,7 @@
 
 #include "base/arena.h"
 #include "base/err.h"
-#include "types.h"
+#include "input/types.h"
 
 struct roi_unit;
 

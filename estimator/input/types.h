@@ -1,4 +1,4 @@
-/* types.h — roi's vocabulary (operation kinds, types, accesses; docs/formats.md §1), the C ABI
+/* input/types.h — roi's vocabulary (operation kinds, types, accesses; docs/formats.md §1), the C ABI
  * description shared by metadata and models, and the mapping of host types to a target ABI
  * (models/README.md, "Host profiles and the target ABI"). */
 #ifndef ROI_TYPES_H
@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "jv.h"
+#include "input/jv.h"
 
 /* NULL-terminated lists of the documented names. */
 extern const char *const roi_kinds[];

@@ -1,4 +1,4 @@
-/* elffile.c — libelf access to .roi.meta and .symtab, see elffile.h. */
+/* input/elffile.c — libelf access to .roi.meta and .symtab, see elffile.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 #include "base/arena.h"
 #include "base/crc32.h"
-#include "elffile.h"
+#include "input/elffile.h"
 #include "base/readfile.h"
 
 struct roi_elf {

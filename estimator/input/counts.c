@@ -1,9 +1,9 @@
-/* counts.c — joining a profile with a program's metadata, see counts.h. */
+/* input/counts.c — joining a profile with a program's metadata, see counts.h. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
-#include "counts.h"
+#include "input/counts.h"
 
 void roi_counts_init(struct roi_counts *c, const struct roi_program *prog)
 {
