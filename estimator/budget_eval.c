@@ -6,7 +6,7 @@
 
 #include "budget_eval.h"
 #include "input/checks.h"
-#include "estimate.h"
+#include "price/estimate.h"
 #include "input/filter.h"
 
 const char *roi_budget_status_name(enum roi_budget_status s)

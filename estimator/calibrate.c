@@ -10,7 +10,7 @@
 #include "calibrate.h"
 #include "input/dwarf_lines.h"
 #include "input/elffile.h"
-#include "estimate.h"
+#include "price/estimate.h"
 #include "base/path.h"
 #include "input/types.h"
 #include "run_avr_counted.h"

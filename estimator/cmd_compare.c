@@ -13,7 +13,7 @@
 
 #include "base/cli.h"
 #include "input/counts.h"
-#include "estimate.h"
+#include "price/estimate.h"
 #include "base/fmt.h"
 #include "base/path.h"
 #include "input/profile.h"

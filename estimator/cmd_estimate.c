@@ -6,9 +6,9 @@
 #include "input/checks.h"
 #include "base/cli.h"
 #include "input/counts.h"
-#include "estimate.h"
+#include "price/estimate.h"
 #include "input/model.h"
-#include "order.h"
+#include "price/order.h"
 #include "input/profile.h"
 #include "report.h"
 

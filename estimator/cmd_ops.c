@@ -7,7 +7,7 @@
 
 #include "base/cli.h"
 #include "input/elffile.h"
-#include "estimate.h"
+#include "price/estimate.h"
 #include "base/fmt.h"
 #include "input/meta.h"
 #include "base/table.h"

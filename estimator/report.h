@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "estimate.h"
+#include "price/estimate.h"
 
 /* Where the counts came from, for the header. */
 struct roi_source {

@@ -13,7 +13,7 @@
 
 #include "budget_eval.h"
 #include "base/err.h"
-#include "hier.h"
+#include "price/hier.h"
 #include "report.h"
 
 /* Integer scales of the callgrind events (the format has integer costs only). */

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
-#include "hier.h"
+#include "price/hier.h"
 
 struct roi_src_line {
 	unsigned line;

@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "input/counts.h"
-#include "estimate.h"
+#include "price/estimate.h"
 #include "input/filter.h"
-#include "hier.h"
+#include "price/hier.h"
 #include "input/meta.h"
 #include "input/model.h"
 #include "report.h"

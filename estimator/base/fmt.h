@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "estimate.h"
+#include "price/estimate.h"
 
 /* "1.563 uJ", "250 us", "16 MHz": four significant digits, SI prefix (u for micro, ASCII). */
 const char *roi_fmt_si(double v, const char *unit, char *buf, size_t size);

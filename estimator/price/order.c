@@ -1,9 +1,9 @@
-/* order.c — --sort and --top of the text outputs, see order.h. */
+/* price/order.c — --sort and --top of the text outputs, see order.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "order.h"
+#include "price/order.h"
 
 int roi_order_options(const char *sort_arg, const char *top_arg, bool model, enum roi_sort *sort, size_t *top,
 		      char *msg, size_t size)

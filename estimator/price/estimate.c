@@ -1,9 +1,9 @@
-/* estimate.c — aggregation of executed operations by kind/type, function and line. */
+/* price/estimate.c — aggregation of executed operations by kind/type, function and line. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "estimate.h"
+#include "price/estimate.h"
 
 void roi_opdesc_of(struct roi_opdesc *d, const struct roi_op *op, const struct roi_abi *abi)
 {

@@ -1,4 +1,4 @@
-/* estimate.h — executed operations of a program, joined with a cost model.
+/* price/estimate.h — executed operations of a program, joined with a cost model.
  *
  * E = sum over executed operations of count x cost: counts come from block counts times the
  * ops rows' multiplicity; with a model each distinct operation is looked up once (after the

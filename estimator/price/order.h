@@ -1,12 +1,12 @@
-/* order.h — --sort and --top of the text outputs (roi estimate, roi report): the hottest first. */
+/* price/order.h — --sort and --top of the text outputs (roi estimate, roi report): the hottest first. */
 #ifndef ROI_ORDER_H
 #define ROI_ORDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "estimate.h"
-#include "hier.h"
+#include "price/estimate.h"
+#include "price/hier.h"
 
 enum roi_sort {
 	ROI_SORT_NONE,          /* the output's own order */

@@ -1,4 +1,4 @@
-/* hier.h — a program's cost as a hierarchy, from one run: function → loop nest → line, each with
+/* price/hier.h — a program's cost as a hierarchy, from one run: function → loop nest → line, each with
  * its estimated cost (from roi_estimate), and, where hooks ran, the measured time of its region.
  *
  * Costs are inclusive of callees, as a measured time is: a call to a counted function carries that
@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
-#include "estimate.h"
+#include "price/estimate.h"
 
 enum roi_node_kind { ROI_NODE_FUNCTION, ROI_NODE_LOOP, ROI_NODE_LINE };
 

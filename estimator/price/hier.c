@@ -1,10 +1,10 @@
-/* hier.c — the function → loop → line hierarchy of a run, see hier.h. */
+/* price/hier.c — the function → loop → line hierarchy of a run, see hier.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hier.h"
+#include "price/hier.h"
 
 static void add_sum(struct roi_cost_sum *a, const struct roi_cost_sum *b)
 {
