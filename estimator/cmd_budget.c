@@ -13,7 +13,7 @@
 #include "budget_junit.h"
 #include "base/cli.h"
 #include "base/fmt.h"
-#include "report.h"
+#include "report/report.h"
 #include "base/table.h"
 
 static const char usage[] =

@@ -10,7 +10,7 @@
 #include "input/model.h"
 #include "price/order.h"
 #include "input/profile.h"
-#include "report.h"
+#include "report/report.h"
 
 static const char usage[] =
 	"usage: roi estimate [--model FILE] [--json] [--sort KEY] [--top N] PROGRAM [PROFILE]\n"

@@ -22,7 +22,7 @@
 #include "input/model.h"
 #include "base/path.h"
 #include "input/profile.h"
-#include "report.h"
+#include "report/report.h"
 #include "base/table.h"
 
 static const char usage[] =

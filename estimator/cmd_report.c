@@ -16,8 +16,8 @@
 #include "input/model.h"
 #include "price/order.h"
 #include "input/profile.h"
-#include "report.h"
-#include "report_formats.h"
+#include "report/report.h"
+#include "report/formats.h"
 #include "base/table.h"
 
 static const char usage[] =

@@ -22,7 +22,7 @@
 #include "price/hier.h"
 #include "input/meta.h"
 #include "input/model.h"
-#include "report.h"
+#include "report/report.h"
 
 static struct roi_model model;
 static bool have_model;

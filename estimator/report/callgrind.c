@@ -1,4 +1,4 @@
-/* report_callgrind.c — the report in the callgrind format, which KCachegrind, QCachegrind and
+/* report/callgrind.c — the report in the callgrind format, which KCachegrind, QCachegrind and
  * callgrind_annotate read (docs/report.md, "callgrind").
  *
  * Each function that ran gets its lines' own costs and, per call site, the calls to counted
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_formats.h"
-#include "report_lines.h"
+#include "report/formats.h"
+#include "report/lines.h"
 
 /* A line of one function: its own cost and its calls. */
 struct fline {

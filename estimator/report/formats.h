@@ -1,4 +1,4 @@
-/* report_formats.h — roi report's output for the tools firmware engineers already use
+/* report/formats.h — roi report's output for the tools firmware engineers already use
  * (docs/report.md, "Other formats"): the callgrind format (KCachegrind, callgrind_annotate), lcov
  * tracefiles and gcov's JSON (genhtml, gcovr, editors' coverage gutters), folded stacks (flame
  * graphs) and an HTML report with annotated sources.
@@ -14,7 +14,7 @@
 #include "budget_eval.h"
 #include "base/err.h"
 #include "price/hier.h"
-#include "report.h"
+#include "report/report.h"
 
 /* Integer scales of the callgrind events (the format has integer costs only). */
 #define ROI_CALLGRIND_CYCLES_SCALE 100          /* Cycles_x100: cycles x 100 */

@@ -1,4 +1,4 @@
-/* report_lcov.c — line execution counts for coverage tools (docs/report.md, "lcov and gcov's
+/* report/lcov.c — line execution counts for coverage tools (docs/report.md, "lcov and gcov's
  * JSON"): an lcov tracefile (lcov, genhtml, editors' coverage gutters) and the JSON gcov writes
  * with --json-format, which gcovr also takes as a tracefile (-a).
  *
@@ -14,8 +14,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "report_formats.h"
-#include "report_lines.h"
+#include "report/formats.h"
+#include "report/lines.h"
 
 /* A function as the coverage formats list it: copies of one (a static inline function of a
  * header, compiled into several units) are one, their entries added up. */

@@ -1,4 +1,4 @@
-/* report_text.c — the estimate as aligned text tables, for people (docs/estimate-json.md, "Text"). */
+/* report/text.c — the estimate as aligned text tables, for people (docs/estimate-json.md, "Text"). */
 #include <stddef.h>
 #include <string.h>
 
@@ -6,7 +6,7 @@
 
 #include "input/filter.h"
 #include "base/fmt.h"
-#include "report.h"
+#include "report/report.h"
 #include "base/table.h"
 
 #define CELL 64

@@ -1,4 +1,4 @@
-/* report.h — an estimate as text for people and as JSON for tools (docs/estimate-json.md). */
+/* report/report.h — an estimate as text for people and as JSON for tools (docs/estimate-json.md). */
 #ifndef ROI_REPORT_H
 #define ROI_REPORT_H
 

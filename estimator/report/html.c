@@ -1,4 +1,4 @@
-/* report_html.c — the report as HTML pages to open offline or share (docs/report.md, "HTML"):
+/* report/html.c — the report as HTML pages to open offline or share (docs/report.md, "HTML"):
  * index.html with the run's summary, a function table and the function → loop → line tree, and
  * one page per source file with each line's executions and own cost beside its text, shaded by
  * cost; with a budget file, each budget's status too. Everything is in the pages: inline CSS, one small inline script that sorts the tables
@@ -12,8 +12,8 @@
 #include "input/filter.h"
 #include "base/fmt.h"
 #include "base/readfile.h"
-#include "report_formats.h"
-#include "report_lines.h"
+#include "report/formats.h"
+#include "report/lines.h"
 
 #define CELL 64
 

@@ -1,8 +1,8 @@
-/* report_json.c — the estimate as one JSON document, schema in docs/estimate-json.md. */
+/* report/json.c — the estimate as one JSON document, schema in docs/estimate-json.md. */
 #include <stddef.h>
 
 #include "input/model.h"
-#include "report.h"
+#include "report/report.h"
 
 static void add_str(cJSON *o, const char *key, const char *s)
 {

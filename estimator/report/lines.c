@@ -1,9 +1,9 @@
-/* report_lines.c — a run's cost per source file and line, see report_lines.h. */
+/* report/lines.c — a run's cost per source file and line, see report/lines.h. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gcov_lines.h"
-#include "report_lines.h"
+#include "report/lines.h"
 
 const char *roi_unit_file_path(struct roi_arena *a, const struct roi_unit *u, unsigned f)
 {

@@ -1,4 +1,4 @@
-/* report_folded.c — folded stacks for flame graphs (docs/report.md, "folded"): one line per call
+/* report/folded.c — folded stacks for flame graphs (docs/report.md, "folded"): one line per call
  * path, "main;fir;mac 1234", with the cycles (operations without a model) the last function of the
  * path spent itself on that path.
  *
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_formats.h"
+#include "report/formats.h"
 
 /* Paths written before the rest of a subtree is charged to its entry (a call graph with many
  * paths); the totals stay exact. */

@@ -1,4 +1,4 @@
-/* report_lines.h — a run's cost per source file and line, for the formats that annotate sources
+/* report/lines.h — a run's cost per source file and line, for the formats that annotate sources
  * (lcov, gcov's JSON, the HTML report): each line's own operations (with a model, cycles and
  * energy too), how often it ran as gcov counts it (gcov_lines.h), the calls to counted functions
  * made there, and the functions each file defines. Files are keyed by their absolute path, so a
