@@ -13,7 +13,7 @@
 #include "price/estimate.h"
 #include "base/path.h"
 #include "input/types.h"
-#include "run_avr_counted.h"
+#include "run/avr_counted.h"
 
 /* The prefix of the file names the block-lines build gives every counted function's statements
  * (roi-block-lines.cc): "roi-block:ASM-NAME", line = the block's counter index + 1. */

@@ -18,7 +18,7 @@
 #include "calib_model.h"
 #include "input/model.h"
 #include "base/readfile.h"
-#include "run_avr.h"
+#include "run/avr.h"
 
 static const char usage[] =
 	"usage: roi calibrate --target avr --mcu MCU --base MODEL [-O LEVEL] [--cc CC] [--plugin SO]\n"

@@ -13,10 +13,10 @@
 #include "input/counts.h"
 #include "input/elffile.h"
 #include "input/meta.h"
-#include "run_avr_counted.h"
-#include "run_regions.h"
-#include "run_common.h"
-#include "run_qemu.h"
+#include "run/avr_counted.h"
+#include "run/regions.h"
+#include "run/common.h"
+#include "run/qemu.h"
 
 static const char usage[] =
 	"usage: roi run --target avr --mcu MCU [--freq HZ] [--max-cycles N] [--output PROFILE] [--json] FIRMWARE\n"

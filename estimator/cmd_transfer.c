@@ -10,7 +10,7 @@
 #include "input/counts.h"
 #include "input/meta.h"
 #include "input/profile.h"
-#include "run_common.h"
+#include "run/common.h"
 #include "transfer.h"
 
 static const char usage[] =

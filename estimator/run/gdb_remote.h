@@ -1,4 +1,4 @@
-/* gdb_remote.h — the client side of GDB's remote serial protocol, as much of it as a runner needs to
+/* run/gdb_remote.h — the client side of GDB's remote serial protocol, as much of it as a runner needs to
  * stop an emulator at a breakpoint and read registers and memory: packets "$DATA#CS", each
  * acknowledged with '+'. No binary transfers, no no-ack mode. */
 #ifndef ROI_GDB_REMOTE_H

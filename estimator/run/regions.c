@@ -1,4 +1,4 @@
-/* run_regions.c — region times from the hook events a simulator stamped (docs/regions.md).
+/* run/regions.c — region times from the hook events a simulator stamped (docs/regions.md).
  *
  * Each event names a region by its descriptor's address; the ELF symbol table maps the address
  * back to the region the metadata describes. Inclusive time per region: from an enter to its
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "input/elffile.h"
-#include "run_avr.h"
-#include "run_regions.h"
+#include "run/avr.h"
+#include "run/regions.h"
 
 struct open_entry {
 	size_t region;          /* gindex */

@@ -1,4 +1,4 @@
-/* run_qemu.c — "roi run --target cortex-m", see run_qemu.h and docs/run.md.
+/* run/qemu.c — "roi run --target cortex-m", see run/qemu.h and docs/run.md.
  *
  * QEMU starts paused (-S) with two control sockets in a private directory: its gdbstub, through which
  * roi sets a breakpoint at _exit, continues, and reads the registers and the counter arrays at the
@@ -25,10 +25,10 @@
 
 #include "base/cli.h"
 #include "input/elffile.h"
-#include "gdb_remote.h"
+#include "run/gdb_remote.h"
 #include "input/meta.h"
-#include "run_common.h"
-#include "run_qemu.h"
+#include "run/common.h"
+#include "run/qemu.h"
 
 #define QEMU "qemu-system-arm"
 #define STOP_SYMBOL "_exit"

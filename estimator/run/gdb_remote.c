@@ -1,11 +1,11 @@
-/* gdb_remote.c — GDB remote serial protocol client, see gdb_remote.h. */
+/* run/gdb_remote.c — GDB remote serial protocol client, see gdb_remote.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "gdb_remote.h"
+#include "run/gdb_remote.h"
 
 enum { CHUNK = 1024 }; /* bytes per "m" request: QEMU answers up to 2048 */
 

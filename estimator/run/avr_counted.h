@@ -1,4 +1,4 @@
-/* run_avr_counted.h — a counted AVR firmware run in simavr, its counters read back. */
+/* run/avr_counted.h — a counted AVR firmware run in simavr, its counters read back. */
 #ifndef ROI_RUN_AVR_COUNTED_H
 #define ROI_RUN_AVR_COUNTED_H
 
@@ -7,8 +7,8 @@
 #include "input/counts.h"
 #include "base/err.h"
 #include "input/meta.h"
-#include "run_avr.h"
-#include "run_common.h"
+#include "run/avr.h"
+#include "run/common.h"
 
 /* What "--target avr" accepts: AVR ELFs whose every unit was compiled for avr. */
 extern const struct roi_run_target roi_avr_target;

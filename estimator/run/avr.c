@@ -1,4 +1,4 @@
-/* run_avr.c — an AVR firmware run in libsimavr, see run_avr.h. */
+/* run/avr.c — an AVR firmware run in libsimavr, see run/avr.h. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <sim_elf.h>
 
 #include "input/elffile.h"
-#include "run_avr.h"
+#include "run/avr.h"
 
 /* simavr reports through one process-wide logger, to stdout and stderr by default. roi keeps its
  * error messages (to quote when the firmware crashes) and drops the rest: loading notes, the

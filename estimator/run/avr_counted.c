@@ -1,11 +1,11 @@
-/* run_avr_counted.c — an AVR firmware built with the plugin, run in simavr to its end, with its
+/* run/avr_counted.c — an AVR firmware built with the plugin, run in simavr to its end, with its
  * counters read out of the simulated data memory: what "roi run --target avr" and "roi calibrate"
  * both need. */
 #include <elf.h>
 #include <stdlib.h>
 
 #include "base/cli.h"
-#include "run_avr_counted.h"
+#include "run/avr_counted.h"
 
 /* simavr trusts the ELF it loads: every unit must be AVR code, not only the ELF header. */
 const struct roi_run_target roi_avr_target = {

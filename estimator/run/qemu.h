@@ -1,4 +1,4 @@
-/* run_qemu.h — "roi run --target cortex-m": runs an ARM Cortex-M firmware under qemu-system-arm,
+/* run/qemu.h — "roi run --target cortex-m": runs an ARM Cortex-M firmware under qemu-system-arm,
  * stops it at _exit through QEMU's gdbstub, reads the counter arrays out of the emulated RAM and
  * writes the profile; QEMU's icount gives the executed instruction count. See docs/run.md. */
 #ifndef ROI_RUN_QEMU_H

@@ -1,4 +1,4 @@
-/* run_avr.h — running an AVR firmware to its end in simavr (libsimavr), for "roi run --target avr".
+/* run/avr.h — running an AVR firmware to its end in simavr (libsimavr), for "roi run --target avr".
  *
  * The firmware carries no roi runtime: the caller reads the counter arrays out of the copy of the
  * data memory taken when the firmware stops. */

@@ -1,4 +1,4 @@
-/* run_common.c — what both firmware runners of "roi run" share, see run_common.h. */
+/* run/common.c — what both firmware runners of "roi run" share, see run/common.h. */
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include "base/cli.h"
 #include "input/profile.h"
-#include "run_common.h"
+#include "run/common.h"
 
 /* "an ARM": what a wrong ELF was built for. */
 static const char *machine_name(unsigned machine)

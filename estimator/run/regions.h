@@ -1,4 +1,4 @@
-/* run_regions.h — region times from the hook events of a simulated run. */
+/* run/regions.h — region times from the hook events of a simulated run. */
 #ifndef ROI_RUN_REGIONS_H
 #define ROI_RUN_REGIONS_H
 
@@ -6,7 +6,7 @@
 #include "input/elffile.h"
 #include "base/err.h"
 #include "input/meta.h"
-#include "run_avr.h"
+#include "run/avr.h"
 
 /* Fills counts->region (calls, inclusive cycles) from run->events, mapping each descriptor address
  * to its region through the symbols the metadata names. counts must come from roi_counts_init for
