@@ -8,9 +8,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "budget.h"
-#include "budget_eval.h"
-#include "budget_junit.h"
+#include "budget/budget.h"
+#include "budget/eval.h"
+#include "budget/junit.h"
 #include "base/cli.h"
 #include "base/fmt.h"
 #include "report/report.h"

@@ -13,9 +13,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "calibrate.h"
+#include "calibrate/calibrate.h"
 #include "base/cli.h"
-#include "calib_model.h"
+#include "calibrate/calib_model.h"
 #include "input/model.h"
 #include "base/readfile.h"
 #include "run/avr.h"

@@ -17,7 +17,7 @@
 #include "input/counts.h"
 #include "price/estimate.h"
 #include "base/fmt.h"
-#include "growth.h"
+#include "growth/growth.h"
 #include "price/hier.h"
 #include "input/model.h"
 #include "base/path.h"

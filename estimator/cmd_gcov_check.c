@@ -2,7 +2,7 @@
  * --coverage and -fplugin=roi and run.
  *
  * Function entry counts are compared at every -O level; line counts only for units compiled at
- * -O0, where roi's blocks map back onto gcov's (gcov_lines.h). A line's count is
+ * -O0, where roi's blocks map back onto gcov's (gcov/lines.h). A line's count is
  * computed from roi's block counts with gcov's own algorithm (gcc/gcov.cc, add_line_counts,
  * accumulate_line_info, get_cycles_count), so a disagreement means the counts differ, not the
  * arithmetic.
@@ -25,7 +25,7 @@
 #include "base/cli.h"
 #include "input/counts.h"
 #include "input/elffile.h"
-#include "gcov_lines.h"
+#include "gcov/lines.h"
 #include "input/meta.h"
 #include "base/path.h"
 #include "input/profile.h"
@@ -728,7 +728,7 @@ static void compare_functions(struct check *c)
 	}
 }
 
-/* ---- lines: gcov's algorithm on roi's counts (gcov_lines.h) ---- */
+/* ---- lines: gcov's algorithm on roi's counts (gcov/lines.h) ---- */
 
 static void add_line(struct check *c, const char *file, const char *shown, unsigned line, uint64_t count,
 		     bool roi)

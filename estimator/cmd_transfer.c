@@ -11,7 +11,7 @@
 #include "input/meta.h"
 #include "input/profile.h"
 #include "run/common.h"
-#include "transfer.h"
+#include "transfer/transfer.h"
 
 static const char usage[] =
 	"usage: roi transfer [--output PROFILE] [--json] FIRMWARE PROGRAM [PROGRAM-PROFILE]\n"

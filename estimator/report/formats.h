@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "budget_eval.h"
+#include "budget/eval.h"
 #include "base/err.h"
 #include "price/hier.h"
 #include "report/report.h"

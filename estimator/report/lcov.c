@@ -2,7 +2,7 @@
  * JSON"): an lcov tracefile (lcov, genhtml, editors' coverage gutters) and the JSON gcov writes
  * with --json-format, which gcovr also takes as a tracefile (-a).
  *
- * A line's count is how often it ran as gcov counts it (gcov_lines.h: at -O0 gcov's own count for
+ * A line's count is how often it ran as gcov counts it (gcov/lines.h: at -O0 gcov's own count for
  * the same runs); a function's, its entries. Both formats hold counts only: a cost in a hit count
  * would turn a line of less than half a cycle into an uncovered one, and lcov -a would add cycles
  * to the counts of another tracefile. Costs per line are in the callgrind output and the HTML

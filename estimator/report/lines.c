@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcov_lines.h"
+#include "gcov/lines.h"
 #include "report/lines.h"
 
 const char *roi_unit_file_path(struct roi_arena *a, const struct roi_unit *u, unsigned f)

@@ -1,6 +1,6 @@
 /* report/lines.h — a run's cost per source file and line, for the formats that annotate sources
  * (lcov, gcov's JSON, the HTML report): each line's own operations (with a model, cycles and
- * energy too), how often it ran as gcov counts it (gcov_lines.h), the calls to counted functions
+ * energy too), how often it ran as gcov counts it (gcov/lines.h), the calls to counted functions
  * made there, and the functions each file defines. Files are keyed by their absolute path, so a
  * header compiled into several units is one file whose lines add up. */
 #ifndef ROI_REPORT_LINES_H

@@ -1,4 +1,4 @@
-/* growth.h — how a count grows with the input size: the form, of a small documented family, that
+/* growth/growth.h — how a count grows with the input size: the form, of a small documented family, that
  * best predicts the sizes measured, and what it predicts at another size (roi fit, docs/fit.md).
  *
  * A form is a sum of terms, each with a coefficient; its last term, the one that grows fastest,

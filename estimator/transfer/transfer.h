@@ -1,4 +1,4 @@
-/* transfer.h — the counts of one build of a program from a run of another build of the same
+/* transfer/transfer.h — the counts of one build of a program from a run of another build of the same
  * sources: a host run's counts for a firmware that has not run (docs/transfer.md).
  *
  * Two compilers, or two optimisation levels, cut the same source into different blocks, but

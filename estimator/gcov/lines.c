@@ -1,10 +1,10 @@
-/* gcov_lines.c — a function's line counts as gcov computes them, from roi's block counts (see
- * gcov_lines.h; the rules and why each exists: docs/gcov-check.md, "Lines"). */
+/* gcov/lines.c — a function's line counts as gcov computes them, from roi's block counts (see
+ * gcov/lines.h; the rules and why each exists: docs/gcov-check.md, "Lines"). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
-#include "gcov_lines.h"
+#include "gcov/lines.h"
 
 /* Zero-filled; running out of memory is fatal, as everywhere in roi (arena.h). */
 static void *zalloc(size_t n, size_t size)

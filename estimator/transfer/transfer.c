@@ -1,4 +1,4 @@
-/* transfer.c — counts of one build from a run of another build of the same sources, see
+/* transfer/transfer.c — counts of one build from a run of another build of the same sources, see
  * transfer.h and docs/transfer.md.
  *
  * A source location is evaluated once each time control enters the blocks that hold it: from a
@@ -17,7 +17,7 @@
 #include "base/arena.h"
 #include "base/lsq.h"
 #include "base/path.h"
-#include "transfer.h"
+#include "transfer/transfer.h"
 
 /* A location across builds: the file by its base name (the two builds may name it by different
  * paths), line and column. A loop's entries have the key of its line and the column LOOP_COLUMN. */

@@ -1,4 +1,4 @@
-/* budget.h — budget files (docs/budgets.md): what a run may cost, one limit per line.
+/* budget/budget.h — budget files (docs/budgets.md): what a run may cost, one limit per line.
  *
  *     function fir  cycles per call <= 160000cycles  warn 10%
  *     total         energy per run  <= 1.5mJ         model ../models/atmega32u4.json

@@ -1,4 +1,4 @@
-/* budget_eval.h — a budget file's figures for one program and profile (docs/budgets.md).
+/* budget/eval.h — a budget file's figures for one program and profile (docs/budgets.md).
  *
  * Each budget's subject is looked up in the program's metadata (a subject that is not there is
  * an error, never a pass), its cost taken from roi report's hierarchy (hier.h: inclusive of
@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "base/arena.h"
-#include "budget.h"
+#include "budget/budget.h"
 #include "input/counts.h"
 #include "base/err.h"
 #include "price/estimate.h"

@@ -1,4 +1,4 @@
-/* calib_model.h — what "roi calibrate" fits: not one free cost per operation key, but a cost built
+/* calibrate/calib_model.h — what "roi calibrate" fits: not one free cost per operation key, but a cost built
  * from a few shared parameters, so that an operation seen in one program only, or in none, is
  * still costed from what the others say (docs/calibration.md, "The cost structure"):
  *
@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "calibrate.h"
+#include "calibrate/calibrate.h"
 #include "input/model.h"
 
 /* One cost entry of the fitted model. */

@@ -1,4 +1,4 @@
-/* budget.c — the budget file parser, see budget.h and docs/budgets.md.
+/* budget/budget.c — the budget file parser, see budget.h and docs/budgets.md.
  *
  * Words are separated by blanks; '#' at the start of a word begins a comment; keywords are
  * case-insensitive, names, units and paths are not (mJ is not MJ). */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "budget.h"
+#include "budget/budget.h"
 #include "base/fmt.h"
 #include "base/readfile.h"
 #include "input/types.h"

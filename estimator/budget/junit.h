@@ -1,4 +1,4 @@
-/* budget_junit.h — a budget check as JUnit XML, the test report CI systems read (GitLab, Jenkins,
+/* budget/junit.h — a budget check as JUnit XML, the test report CI systems read (GitLab, Jenkins,
  * GitHub actions): one testsuite per budget file, one testcase per budget, a <failure> for each
  * budget over its limit (and, with --strict, each warning). The shape is that of the Jenkins
  * xunit plugin's junit-10.xsd; testsuite/junit.xsd checks it (docs/budgets.md). */
@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "budget.h"
-#include "budget_eval.h"
+#include "budget/budget.h"
+#include "budget/eval.h"
 #include "base/err.h"
 
 void roi_budget_junit(FILE *out, const struct roi_budget_file *bf, const struct roi_budget_eval *ev, bool strict);

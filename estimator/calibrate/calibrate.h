@@ -1,4 +1,4 @@
-/* calibrate.h — the measurements "roi calibrate" fits a model to: each corpus program built twice
+/* calibrate/calibrate.h — the measurements "roi calibrate" fits a model to: each corpus program built twice
  * with the same compiler and flags, with the plugin (what ran: operation counts) and without it
  * (the truth: simavr's exact cycles for the firmware as it ships). */
 #ifndef ROI_CALIBRATE_H

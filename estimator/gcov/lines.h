@@ -1,4 +1,4 @@
-/* gcov_lines.h — a function's line counts as gcov computes them, from roi's block counts.
+/* gcov/lines.h — a function's line counts as gcov computes them, from roi's block counts.
  *
  * gcov's view of the function's graph is rebuilt from roi's (blocks added after gcov's pass left
  * out, blocks cut after calls, entries through abnormal edges), then gcc/gcov.cc's algorithm runs

@@ -1,4 +1,4 @@
-/* calibrate.c — building and running the calibration corpus for "roi calibrate" (calibrate.h). */
+/* calibrate/calibrate.c — building and running the calibration corpus for "roi calibrate" (calibrate.h). */
 #include <errno.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "calibrate.h"
+#include "calibrate/calibrate.h"
 #include "input/dwarf_lines.h"
 #include "input/elffile.h"
 #include "price/estimate.h"

@@ -1,10 +1,10 @@
-/* calib_model.c — the cost structure "roi calibrate" fits (calib_model.h). */
+/* calibrate/calib_model.c — the cost structure "roi calibrate" fits (calib_model.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib_model.h"
+#include "calibrate/calib_model.h"
 #include "base/lsq.h"
 #include "input/types.h"
 

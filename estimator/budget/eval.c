@@ -1,10 +1,10 @@
-/* budget_eval.c — budgets against one program and profile, see budget_eval.h. */
+/* budget/eval.c — budgets against one program and profile, see budget/eval.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "budget_eval.h"
+#include "budget/eval.h"
 #include "input/checks.h"
 #include "price/estimate.h"
 #include "input/filter.h"

@@ -1,10 +1,10 @@
-/* growth.c — forms of growth fitted to counts at several input sizes, see growth.h. */
+/* growth/growth.c — forms of growth fitted to counts at several input sizes, see growth.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "growth.h"
+#include "growth/growth.h"
 
 /* Below this share of its own length, what is left of a column after the columns before it is
  * no direction of its own: the sizes do not tell that term apart. */
