@@ -2,7 +2,7 @@
  * reader, then the simulated MCU) on arbitrary bytes.
  *
  * roi hands the firmware to simavr only after its own checks (an AVR ELF, linked: run/common.c),
- * since simavr trusts what it loads; those checks run first here too, as in cmd_run.c. A firmware
+ * since simavr trusts what it loads; those checks run first here too, as in builtin/run.c. A firmware
  * that passes them is loaded into an ATmega32U4 and stopped before its first instruction
  * (max_cycles 0): loading must end in a loaded MCU or one error, whatever the file holds. Running
  * the mutated code is left out on purpose: that is simavr's emulation of arbitrary instructions,

@@ -40,16 +40,4 @@ void roi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Malloc'd; NULL when out of memory. */
 char *roi_default_profile(const char *program);
 
-/* The subcommands; argv[0] is the command's name. Table and dispatch: main.c. */
-int cmd_ops(int argc, char **argv);
-int cmd_estimate(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_transfer(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_gcov_check(int argc, char **argv);
-int cmd_calibrate(int argc, char **argv);
-int cmd_budget(int argc, char **argv);
-int cmd_fit(int argc, char **argv);
-
 #endif

@@ -40,7 +40,7 @@ struct roi_calib_fit {
 
 /* What the fit matches: n rows of executions per key (x, n x nkeys) and measured y (cycles of a
  * source line, or joules of a program), each of one program; a row's squared error weighs
- * w[r] (cmd_calibrate.c: 1 / its program's total squared, or 1 / its own cycles with --weights
+ * w[r] (builtin/calibrate.c: 1 / its program's total squared, or 1 / its own cycles with --weights
  * line; NULL: 1 / y[r] squared). */
 struct roi_calib_rows {
 	size_t n;

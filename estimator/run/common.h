@@ -1,4 +1,4 @@
-/* run/common.h — what the two firmware runners of "roi run" share: cmd_run.c (AVR, simavr) and
+/* run/common.h — what the two firmware runners of "roi run" share: builtin/run.c (AVR, simavr) and
  * run/qemu.c (Cortex-M, QEMU). They differ in how they run a firmware and fetch its memory; which
  * ELF they accept, where the counters are, how raw counters become counts and how the profile is
  * written are the same, up to the roi_run_target that names the differences. */

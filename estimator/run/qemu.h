@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-/* What cmd_run.c parsed: option values as given, NULL when absent. */
+/* What builtin/run.c parsed: option values as given, NULL when absent. */
 struct roi_qemu_args {
 	const char *cmd;                /* argv[0], for usage errors */
 	const char *firmware;           /* the ELF; NULL when missing */

@@ -1,4 +1,4 @@
-/* cmd_run.c — "roi run": run a firmware in a simulator and write its profile from the counter
+/* builtin/run.c — "roi run": run a firmware in a simulator and write its profile from the counter
  * arrays left in the simulated memory (firmware built with runtime=none carries no roi code). */
 #include <elf.h>
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
+#include "builtin.h"
 #include "input/counts.h"
 #include "input/elffile.h"
 #include "input/meta.h"

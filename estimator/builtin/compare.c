@@ -1,4 +1,4 @@
-/* cmd_compare.c — "roi compare": two profiles of the same source side by side.
+/* builtin/compare.c — "roi compare": two profiles of the same source side by side.
  *
  * What the cross compiler or the optimisation level changed: per function and per operation,
  * executed counts of A and B and their difference. Each profile names the program it was taken
@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
+#include "builtin.h"
 #include "input/counts.h"
 #include "price/estimate.h"
 #include "base/fmt.h"

@@ -1,4 +1,4 @@
-/* cmd_fit.c — "roi fit" (docs/fit.md): profiles of one program at several input sizes; the whole
+/* builtin/fit.c — "roi fit" (docs/fit.md): profiles of one program at several input sizes; the whole
  * run's, each function's and each loop's calls, operations, cycles and energy fitted to a form of
  * growth.h, how well the form predicts the sizes left out of its fit, and (--at) what each costs
  * at another size. --write-profile writes the counts predicted for that size as a profile, which
@@ -14,6 +14,7 @@
 
 #include "input/checks.h"
 #include "base/cli.h"
+#include "builtin.h"
 #include "input/counts.h"
 #include "price/estimate.h"
 #include "base/fmt.h"

@@ -1,4 +1,4 @@
-/* cmd_transfer.c — "roi transfer": a firmware's profile from a host run of the same sources. */
+/* builtin/transfer.c — "roi transfer": a firmware's profile from a host run of the same sources. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
+#include "builtin.h"
 #include "input/counts.h"
 #include "input/meta.h"
 #include "input/profile.h"

@@ -1,4 +1,4 @@
-/* cmd_gcov_check.c — "roi gcov-check": roi's counts against gcov's, for a program built with both
+/* builtin/gcov-check.c — "roi gcov-check": roi's counts against gcov's, for a program built with both
  * --coverage and -fplugin=roi and run.
  *
  * Function entry counts are compared at every -O level; line counts only for units compiled at
@@ -23,6 +23,7 @@
 
 #include "base/arena.h"
 #include "base/cli.h"
+#include "builtin.h"
 #include "input/counts.h"
 #include "input/elffile.h"
 #include "gcov/lines.h"

@@ -1,10 +1,11 @@
-/* cmd_estimate.c — "roi estimate": metadata + profile (+ model) -> counts, cycles, time, energy. */
+/* builtin/estimate.c — "roi estimate": metadata + profile (+ model) -> counts, cycles, time, energy. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "input/checks.h"
 #include "base/cli.h"
+#include "builtin.h"
 #include "input/counts.h"
 #include "price/estimate.h"
 #include "input/model.h"

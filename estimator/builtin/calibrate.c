@@ -1,4 +1,4 @@
-/* cmd_calibrate.c — "roi calibrate": a cost model fitted to simavr's exact cycle counts of a corpus
+/* builtin/calibrate.c — "roi calibrate": a cost model fitted to simavr's exact cycle counts of a corpus
  * of programs (contrib/calibration/, docs/calibration.md). */
 #include <errno.h>
 #include <glob.h>
@@ -15,6 +15,7 @@
 
 #include "calibrate/calibrate.h"
 #include "base/cli.h"
+#include "builtin.h"
 #include "calibrate/calib_model.h"
 #include "input/model.h"
 #include "base/readfile.h"

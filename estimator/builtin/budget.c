@@ -1,4 +1,4 @@
-/* cmd_budget.c — "roi budget check" and "roi budget diff" (docs/budgets.md): a budget file's
+/* builtin/budget.c — "roi budget check" and "roi budget diff" (docs/budgets.md): a budget file's
  * limits against one run, as a test suite for CI (text, JSON, JUnit XML), and how the figures
  * moved between two builds. */
 #include <math.h>
@@ -12,6 +12,7 @@
 #include "budget/eval.h"
 #include "budget/junit.h"
 #include "base/cli.h"
+#include "builtin.h"
 #include "base/fmt.h"
 #include "report/report.h"
 #include "base/table.h"

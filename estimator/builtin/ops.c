@@ -1,4 +1,4 @@
-/* cmd_ops.c — "roi ops": the static view of a program's metadata, per function and line. */
+/* builtin/ops.c — "roi ops": the static view of a program's metadata, per function and line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
+#include "builtin.h"
 #include "input/elffile.h"
 #include "price/estimate.h"
 #include "base/fmt.h"

@@ -1,4 +1,4 @@
-/* cmd_report.c — "roi report": one run, every level (docs/report.md). Function → loop nest → line
+/* builtin/report.c — "roi report": one run, every level (docs/report.md). Function → loop nest → line
  * with estimated cost and shares of the parent and of the whole, measured region times beside them
  * where hooks ran, and the filter lines for the next level down (--suggest). */
 #include <math.h>
@@ -8,6 +8,7 @@
 
 #include "input/checks.h"
 #include "base/cli.h"
+#include "builtin.h"
 #include "input/counts.h"
 #include "price/estimate.h"
 #include "input/filter.h"
