@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/cli.h"
 
@@ -95,28 +94,12 @@ void roi_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-char *roi_default_profile(const char *program)
+int roi_output_status(void)
 {
-	const char *base = strrchr(program, '/');
-	size_t n = strlen(program) + 8;
-	char *path = malloc(n);
-
-	if (!path)
-		return NULL;
-	snprintf(path, n, "./%s.roi", base ? base + 1 : program);
-	if (access(path, F_OK) != 0) {
-		char *beside = malloc(n);
-
-		if (beside) {
-			snprintf(beside, n, "%s.roi", program);
-			if (access(beside, F_OK) == 0) {
-				free(path);
-				return beside;
-			}
-			free(beside);
-		}
-	}
-	return path;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return ROI_EXIT_OK;
+	fprintf(stderr, "roi: cannot write the output\n");
+	return ROI_EXIT_DATA;
 }
 
 int roi_command_options(int argc, char **argv, const struct roi_option *opts, size_t nopts, const char **pos,

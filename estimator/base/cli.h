@@ -1,4 +1,4 @@
-/* base/cli.h — what every subcommand shares: option parsing, exit statuses, how problems are printed. */
+/* base/cli.h — what every command shares: option parsing, exit statuses, how problems are printed. */
 #ifndef ROI_CLI_H
 #define ROI_CLI_H
 
@@ -35,9 +35,8 @@ int roi_data_error(const struct roi_err *err);
 /* "roi: warning: MSG" on stderr. */
 void roi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* The profile of PROGRAM when none is named: ./<basename>.roi (where a host program writes it),
- * else <PROGRAM>.roi (where 'roi run' writes it, next to the firmware) if that one exists.
- * Malloc'd; NULL when out of memory. */
-char *roi_default_profile(const char *program);
+/* How a command that has written its output ends: ROI_EXIT_OK, or, when stdout could not be
+ * written, "roi: cannot write the output" on stderr and ROI_EXIT_DATA. */
+int roi_output_status(void);
 
 #endif

@@ -18,7 +18,7 @@ const char *roi_budget_status_name(enum roi_budget_status s)
 
 static int compute(struct roi_budget_eval *ev, struct roi_budget_model *m, struct roi_err *err)
 {
-	if (roi_estimate_compute(&m->est, &ev->prog, &ev->counts, m->path ? &m->model : NULL, err) != 0 ||
+	if (roi_estimate_compute(&m->est, &ev->in->prog, &ev->in->counts, m->path ? &m->model : NULL, err) != 0 ||
 	    roi_hier_build(&m->h, &m->est, err) != 0)
 		return -1;
 	return 0;
@@ -54,7 +54,7 @@ static struct roi_budget_model *model_for(struct roi_budget_eval *ev, const char
 static struct roi_budget_kind_view *kind_view_for(struct roi_budget_eval *ev, struct roi_budget_model *m, const char *kind,
 				       const char *type, struct roi_err *err)
 {
-	const struct roi_program *p = &ev->prog;
+	const struct roi_program *p = &ev->in->prog;
 
 	for (size_t i = 0; i < m->nkinds; i++)
 		if (strcmp(m->kinds[i]->kind, kind) == 0 &&
@@ -302,7 +302,7 @@ static int evaluate(struct roi_budget_eval *ev, struct roi_budget_result *r, str
 	struct roi_cost_sum zero = {0, 0, 0};
 	const struct roi_cost_sum *cost = s->fn ? (node ? &node->cost : &zero) : &m->h.total;
 	const struct roi_cost_sum *kcost = kv ? (s->fn ? (knode ? &knode->cost : &zero) : &kv->h.total) : NULL;
-	double runs = ev->counts.runs ? (double)ev->counts.runs : 1;
+	double runs = ev->in->counts.runs ? (double)ev->in->counts.runs : 1;
 
 	r->id = s->id;
 	r->present = true;
@@ -317,7 +317,7 @@ static int evaluate(struct roi_budget_eval *ev, struct roi_budget_result *r, str
 	else if (!res)
 		r->unmeasured = "its hooks did not run";
 	else
-		r->unmeasured = measured_as(b, m, ev->counts.time_unit ? ev->counts.time_unit : "ns", node->net,
+		r->unmeasured = measured_as(b, m, ev->in->counts.time_unit ? ev->in->counts.time_unit : "ns", node->net,
 					    &r->measured);
 	if (res && !r->unmeasured) {
 		r->has_measured = true;
@@ -343,7 +343,7 @@ static bool resolve(struct roi_budget_eval *ev, const struct roi_budget_file *bf
 		    struct subject *s, const struct roi_budget_options *opt, struct roi_diags *diags)
 {
 	const struct roi_budget *b = r->b;
-	const struct roi_program *p = &ev->prog;
+	const struct roi_program *p = &ev->in->prog;
 	const char *why = NULL;
 
 	*s = (struct subject){"total", NULL, -1};
@@ -398,7 +398,7 @@ static bool resolve(struct roi_budget_eval *ev, const struct roi_budget_file *bf
 		const struct roi_node *node = node_of(&any->h, s->fn, s->loop);
 		if (!node || node->calls == 0)
 			why = roi_arena_printf(&ev->arena, "%s %s never ran in %s: no per-call figure",
-					       s->loop < 0 ? "function" : "loop", s->id, ev->profile_path);
+					       s->loop < 0 ? "function" : "loop", s->id, ev->in->profile_path);
 	}
 	if (!why)
 		return true;
@@ -412,26 +412,21 @@ static bool resolve(struct roi_budget_eval *ev, const struct roi_budget_file *bf
 	return false;
 }
 
-int roi_budget_evaluate(struct roi_budget_eval *ev, const struct roi_budget_file *bf, const char *program,
-			const char *profile, const struct roi_budget_options *opt, struct roi_diags *diags,
-			struct roi_err *err)
+int roi_budget_evaluate(struct roi_budget_eval *ev, const struct roi_budget_file *bf, const struct roi_session *in,
+			const struct roi_budget_options *opt, struct roi_diags *diags, struct roi_err *err)
 {
 	struct roi_budget_model *def;
 	struct subject *subjects;
 
 	memset(ev, 0, sizeof *ev);
-	ev->program_path = program;
-	ev->profile_path = profile;
-	if (roi_program_load(program, &ev->prog, err) != 0 || roi_profile_load(profile, &ev->prof, err) != 0 ||
-	    roi_counts_join(&ev->counts, &ev->prog, &ev->prof, err) != 0)
-		return -1;
+	ev->in = in;
 	/* the model-less view first: resolve() asks it whether a subject ran */
 	if (!model_for(ev, NULL, err))
 		return -1;
 	def = opt->model ? model_for(ev, opt->model, err) : NULL;
 	if (opt->model && !def)
 		return -1;
-	roi_check_inputs(&ev->prog, &ev->counts, profile, def ? &def->model : NULL);
+	roi_check_inputs(&in->prog, &in->counts, in->profile_path, def ? &def->model : NULL);
 
 	ev->results = roi_arena_array(&ev->arena, bf->nbudgets ? bf->nbudgets : 1, sizeof *ev->results);
 	subjects = roi_arena_array(&ev->arena, bf->nbudgets ? bf->nbudgets : 1, sizeof *subjects);
@@ -502,9 +497,6 @@ void roi_budget_eval_free(struct roi_budget_eval *ev)
 		free(m);
 	}
 	free(ev->models);
-	roi_counts_free(&ev->counts);
-	roi_profile_free(&ev->prof);
-	roi_program_free(&ev->prog);
 	roi_arena_free(&ev->arena);
 	memset(ev, 0, sizeof *ev);
 }

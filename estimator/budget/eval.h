@@ -19,6 +19,7 @@
 #include "input/meta.h"
 #include "input/model.h"
 #include "input/profile.h"
+#include "input/session.h"
 
 enum roi_budget_status { ROI_BUDGET_PASS, ROI_BUDGET_WARN, ROI_BUDGET_FAIL };
 
@@ -68,10 +69,7 @@ struct roi_budget_result {
 
 /* One program and profile with every budget evaluated. */
 struct roi_budget_eval {
-	const char *program_path, *profile_path;
-	struct roi_program prog;
-	struct roi_profile prof;
-	struct roi_counts counts;
+	const struct roi_session *in;           /* the program, the profile and their counts */
 	struct roi_budget_model **models;       /* one per model path, and the first without a model */
 	size_t nmodels;
 	struct roi_budget_result *results;      /* one per budget, in file order */
@@ -80,13 +78,13 @@ struct roi_budget_eval {
 	struct roi_arena arena;
 };
 
-/* Loads PROGRAM, PROFILE and the models, and evaluates every budget of bf. Returns -1 with err set
- * when an input cannot be loaded (the program, the profile, --model); mistakes in budgets (unknown
- * subjects, a model a line names that cannot be read, a quantity without a model) go to diags.
- * Warnings about the inputs (roi_check_inputs) are printed. Free with roi_budget_eval_free. */
-int roi_budget_evaluate(struct roi_budget_eval *ev, const struct roi_budget_file *bf, const char *program,
-			const char *profile, const struct roi_budget_options *opt, struct roi_diags *diags,
-			struct roi_err *err);
+/* Loads the models and evaluates every budget of bf against the run of in (loaded by the caller,
+ * kept while ev is used). Returns -1 with err set when --model cannot be loaded or priced;
+ * mistakes in budgets (unknown subjects, a model a line names that cannot be read, a quantity
+ * without a model) go to diags. Warnings about the inputs (roi_check_inputs) are printed. Free
+ * with roi_budget_eval_free, also on failure. */
+int roi_budget_evaluate(struct roi_budget_eval *ev, const struct roi_budget_file *bf, const struct roi_session *in,
+			const struct roi_budget_options *opt, struct roi_diags *diags, struct roi_err *err);
 void roi_budget_eval_free(struct roi_budget_eval *ev);
 
 const char *roi_budget_status_name(enum roi_budget_status s);   /* "PASS", "WARN", "FAIL" */

@@ -116,10 +116,10 @@ void roi_budget_junit(FILE *out, const struct roi_budget_file *bf, const struct 
 	esc(out, bf->path);
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", ev->nresults, failures);
 	fputs("    <properties>\n", out);
-	property(out, "program", ev->prog.path);
-	property(out, "profile", ev->profile_path);
-	if (ev->counts.transferred)
-		property(out, "transferred_from", ev->counts.transferred);
+	property(out, "program", ev->in->prog.path);
+	property(out, "profile", ev->in->profile_path);
+	if (ev->in->counts.transferred)
+		property(out, "transferred_from", ev->in->counts.transferred);
 	for (size_t i = 0; i < ev->nmodels; i++)
 		if (ev->models[i]->path)
 			property(out, "model", ev->models[i]->path);

@@ -11,7 +11,9 @@
 #include "budget/budget.h"
 #include "budget/eval.h"
 #include "budget/junit.h"
+#include "input/session.h"
 #include "base/cli.h"
+#include "base/json.h"
 #include "builtin.h"
 #include "base/fmt.h"
 #include "report/report.h"
@@ -121,30 +123,6 @@ static int print_diags(const struct roi_diags *d)
 	return ROI_EXIT_DATA;
 }
 
-static int finish_output(void)
-{
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return ROI_EXIT_OK;
-	fprintf(stderr, "roi: cannot write the output\n");
-	return ROI_EXIT_DATA;
-}
-
-static void add_number_or_null(cJSON *o, const char *key, bool known, double v)
-{
-	if (known && isfinite(v))
-		cJSON_AddNumberToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
-static void add_string_or_null(cJSON *o, const char *key, const char *s)
-{
-	if (s)
-		cJSON_AddStringToObject(o, key, s);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 /* The budget as written and as understood. */
 static void budget_json(cJSON *o, const struct roi_budget_file *bf, const struct roi_budget *b)
 {
@@ -155,42 +133,37 @@ static void budget_json(cJSON *o, const struct roi_budget_file *bf, const struct
 	cJSON_AddNumberToObject(o, "line", b->line);
 	cJSON_AddStringToObject(o, "text", b->text);
 	cJSON_AddStringToObject(o, "subject", subjects[b->subject]);
-	add_string_or_null(o, "name", b->name);
+	roi_json_string_or_null(o, "name", b->name);
 	cJSON_AddStringToObject(o, "quantity", quantities[b->quantity]);
-	add_string_or_null(o, "op_kind", b->kind);
-	add_string_or_null(o, "op_type", b->type);
+	roi_json_string_or_null(o, "op_kind", b->kind);
+	roi_json_string_or_null(o, "op_type", b->type);
 	cJSON_AddStringToObject(o, "per", b->per == ROI_BUDGET_PER_CALL ? "call" : "run");
 	cJSON_AddStringToObject(o, "unit", roi_budget_unit(b->quantity));
 	cJSON_AddNumberToObject(o, "limit", b->limit);
-	add_number_or_null(o, "warn_at", b->has_warn, b->warn_at);
-	add_number_or_null(o, "warn_pct", b->warn_pct > 0, b->warn_pct);
+	roi_json_number_or_null(o, "warn_at", b->has_warn, b->warn_at);
+	roi_json_number_or_null(o, "warn_pct", b->warn_pct > 0, b->warn_pct);
 }
 
 /* The figures of one run. */
 static void figures_json(cJSON *o, const struct roi_budget_result *r)
 {
-	add_string_or_null(o, "id", r->id);
-	add_string_or_null(o, "model", r->model ? r->model->path : NULL);
+	roi_json_string_or_null(o, "id", r->id);
+	roi_json_string_or_null(o, "model", r->model ? r->model->path : NULL);
 	cJSON_AddNumberToObject(o, r->b->per == ROI_BUDGET_PER_CALL ? "calls" : "runs", r->divisor);
 	cJSON_AddNumberToObject(o, "estimate", r->estimate);
-	add_number_or_null(o, "measured", r->has_measured, r->measured);
-	add_number_or_null(o, "measured_calls", r->has_measured, r->measured_calls);
-	add_string_or_null(o, "unmeasured", r->has_measured ? NULL : r->unmeasured);
+	roi_json_number_or_null(o, "measured", r->has_measured, r->measured);
+	roi_json_number_or_null(o, "measured_calls", r->has_measured, r->measured_calls);
+	roi_json_string_or_null(o, "unmeasured", r->has_measured ? NULL : r->unmeasured);
 	cJSON_AddStringToObject(o, "checked", r->used_measured ? "measured" : "estimate");
 	cJSON_AddNumberToObject(o, "value", r->value);
-	add_number_or_null(o, "margin_pct", true, isnan(r->margin_pct) ? NAN : round(100 * r->margin_pct) / 100);
+	roi_json_number_or_null(o, "margin_pct", true, isnan(r->margin_pct) ? NAN : round(100 * r->margin_pct) / 100);
 	cJSON_AddStringToObject(o, "status", roi_budget_status_name(r->status));
 }
 
 static int print_json(cJSON *doc)
 {
-	char *text = cJSON_Print(doc);
-
-	if (text)
-		puts(text);
-	free(text);
-	cJSON_Delete(doc);
-	return finish_output();
+	roi_json_print(doc);
+	return roi_output_status();
 }
 
 /* ---- check ---- */
@@ -207,8 +180,8 @@ static void check_text(FILE *out, const struct roi_budget_file *bf, const struct
 	struct roi_table t;
 	char where[512], what[512], est[CELL], meas[CELL], lim[CELL], margin[CELL], note[512];
 
-	fprintf(out, "program   %s\n", ev->prog.path);
-	roi_source_text(out, &(struct roi_source){ev->profile_path, ev->counts.runs, ev->counts.transferred});
+	fprintf(out, "program   %s\n", ev->in->prog.path);
+	roi_source_text(out, &(struct roi_source){ev->in->profile_path, ev->in->counts.runs, ev->in->counts.transferred});
 	header_models(out, ev);
 	fprintf(out, "budgets   %s, %zu budget%s%s\n", bf->path, bf->nbudgets, bf->nbudgets == 1 ? "" : "s",
 		a->measured ? "; measured figures checked where hooks measured them" : "");
@@ -269,8 +242,8 @@ static cJSON *check_json(const struct roi_budget_file *bf, const struct roi_budg
 
 	cJSON_AddNumberToObject(o, "roi_budget", 1);
 	cJSON_AddStringToObject(o, "command", "check");
-	cJSON_AddStringToObject(o, "program", ev->prog.path);
-	roi_source_json(o, &(struct roi_source){ev->profile_path, ev->counts.runs, ev->counts.transferred});
+	cJSON_AddStringToObject(o, "program", ev->in->prog.path);
+	roi_source_json(o, &(struct roi_source){ev->in->profile_path, ev->in->counts.runs, ev->in->counts.transferred});
 	cJSON_AddStringToObject(o, "budgets", bf->path);
 	cJSON_AddBoolToObject(o, "measured", a->measured);
 	cJSON_AddBoolToObject(o, "strict", a->strict);
@@ -289,16 +262,6 @@ static cJSON *check_json(const struct roi_budget_file *bf, const struct roi_budg
 	return o;
 }
 
-/* The profile named, or PROGRAM's default. Malloc'd into *def when defaulted. */
-static const char *profile_of(const char *program, const char *given, char **def)
-{
-	*def = NULL;
-	if (given)
-		return given;
-	*def = roi_default_profile(program);
-	return *def;
-}
-
 static int load_budgets(const struct args *a, struct roi_budget_file *bf, struct roi_diags *d)
 {
 	struct roi_err err;
@@ -314,20 +277,20 @@ static int check(const char *cmd, const struct args *a)
 {
 	struct roi_budget_file bf;
 	struct roi_diags d = {0};
+	struct roi_session in = {0};
 	struct roi_budget_eval ev;
 	struct roi_err err;
 	struct roi_budget_options opt = {a->model, a->measured, false};
-	char *def;
-	const char *profile;
 	int status;
 
 	if (a->npos < 1)
 		return roi_usage_error(cmd, "missing PROGRAM");
-	profile = profile_of(a->pos[0], a->npos > 1 ? a->pos[1] : NULL, &def);
-	if (!profile)
-		return ROI_EXIT_DATA;
 	status = load_budgets(a, &bf, &d);
-	if (status == 0 && roi_budget_evaluate(&ev, &bf, a->pos[0], profile, &opt, &d, &err) != 0) {
+	if (status == 0 &&
+	    roi_session_load(&in, &(struct roi_session_args){a->pos[0], a->npos > 1 ? a->pos[1] : NULL, NULL, false},
+			     &err) != 0) {
+		status = roi_data_error(&err);
+	} else if (status == 0 && roi_budget_evaluate(&ev, &bf, &in, &opt, &d, &err) != 0) {
 		status = roi_data_error(&err);
 		roi_budget_eval_free(&ev);
 	} else if (status == 0) {
@@ -338,7 +301,7 @@ static int check(const char *cmd, const struct args *a)
 				status = print_json(check_json(&bf, &ev, a));
 			else {
 				check_text(stdout, &bf, &ev, a);
-				status = finish_output();
+				status = roi_output_status();
 			}
 			if (status == ROI_EXIT_OK && a->junit &&
 			    roi_budget_junit_write(a->junit, &bf, &ev, a->strict, &err) != 0)
@@ -348,9 +311,9 @@ static int check(const char *cmd, const struct args *a)
 		}
 		roi_budget_eval_free(&ev);
 	}
+	roi_session_free(&in);
 	roi_budget_free(&bf);
 	roi_diags_free(&d);
-	free(def);
 	return status;
 }
 
@@ -402,8 +365,8 @@ static void diff_text(FILE *out, const struct roi_budget_file *bf, const struct 
 	size_t nmoved = 0;
 	char where[512], what[512], ov[CELL], nv[CELL], ch[2 * CELL], lim[CELL], st[32], note[1024];
 
-	fprintf(out, "old       %s, profile %s\n", old->prog.path, old->profile_path);
-	fprintf(out, "new       %s, profile %s\n", new->prog.path, new->profile_path);
+	fprintf(out, "old       %s, profile %s\n", old->in->prog.path, old->in->profile_path);
+	fprintf(out, "new       %s, profile %s\n", new->in->prog.path, new->in->profile_path);
 	header_models(out, new);
 	for (size_t i = 0; i < new->nresults; i++)
 		nmoved += moved(&old->results[i], &new->results[i]);
@@ -460,12 +423,12 @@ static cJSON *diff_json(const struct roi_budget_file *bf, const struct roi_budge
 	cJSON_AddStringToObject(o, "budgets", bf->path);
 	cJSON_AddBoolToObject(o, "measured", a->measured);
 	s = cJSON_AddObjectToObject(o, "old");
-	cJSON_AddStringToObject(s, "program", old->prog.path);
-	cJSON_AddStringToObject(s, "profile", old->profile_path);
+	cJSON_AddStringToObject(s, "program", old->in->prog.path);
+	cJSON_AddStringToObject(s, "profile", old->in->profile_path);
 	cJSON_AddStringToObject(s, "status", overall(old));
 	s = cJSON_AddObjectToObject(o, "new");
-	cJSON_AddStringToObject(s, "program", new->prog.path);
-	cJSON_AddStringToObject(s, "profile", new->profile_path);
+	cJSON_AddStringToObject(s, "program", new->in->prog.path);
+	cJSON_AddStringToObject(s, "profile", new->in->profile_path);
 	cJSON_AddStringToObject(s, "status", overall(new));
 	arr = cJSON_AddArrayToObject(o, "results");
 	for (size_t i = 0; i < new->nresults; i++) {
@@ -476,11 +439,11 @@ static cJSON *diff_json(const struct roi_budget_file *bf, const struct roi_budge
 		budget_json(x, bf, rn->b);
 		cJSON_AddItemToObject(x, "old", side_json(ro));
 		cJSON_AddItemToObject(x, "new", side_json(rn));
-		add_string_or_null(x, "old_missing", ro->present ? NULL : ro->missing);
-		add_string_or_null(x, "new_missing", rn->present ? NULL : rn->missing);
+		roi_json_string_or_null(x, "old_missing", ro->present ? NULL : ro->missing);
+		roi_json_string_or_null(x, "new_missing", rn->present ? NULL : rn->missing);
 		cJSON_AddBoolToObject(x, "moved", moved(ro, rn));
-		add_number_or_null(x, "change", both, rn->value - ro->value);
-		add_number_or_null(x, "change_pct", both && ro->value != 0,
+		roi_json_number_or_null(x, "change", both, rn->value - ro->value);
+		roi_json_number_or_null(x, "change_pct", both && ro->value != 0,
 				   both && ro->value != 0 ? round(1e4 * (rn->value - ro->value) / ro->value) / 100 : 0);
 		cJSON_AddItemToArray(arr, x);
 	}
@@ -491,6 +454,7 @@ static int diff(const char *cmd, const struct args *a)
 {
 	struct roi_budget_file bf;
 	struct roi_diags d = {0};
+	struct roi_session in_old = {0}, in_new = {0};
 	struct roi_budget_eval old, new;
 	struct roi_err err;
 	struct roi_budget_options opt = {a->model, a->measured, true};
@@ -502,50 +466,42 @@ static int diff(const char *cmd, const struct args *a)
 	if (a->junit || a->strict)
 		return roi_usage_error(cmd, "%s is for 'roi budget check'", a->junit ? "--junit" : "--strict");
 	status = load_budgets(a, &bf, &d);
+	/* each profile names its program, as for roi compare */
+	if (status == 0 &&
+	    (roi_session_load(&in_old, &(struct roi_session_args){a->old_program, a->pos[0], NULL, false}, &err) != 0 ||
+	     roi_session_load(&in_new, &(struct roi_session_args){a->new_program, a->pos[1], NULL, false}, &err) != 0))
+		status = roi_data_error(&err);
 	if (status == 0) {
-		struct roi_profile po = {0}, pn = {0};
-		const char *op = a->old_program, *np = a->new_program;
-
-		/* each profile names its program, as for roi compare */
-		if (!op && roi_profile_load(a->pos[0], &po, &err) == 0)
-			op = po.program;
-		if (!np && roi_profile_load(a->pos[1], &pn, &err) == 0)
-			np = pn.program;
-		if (!op || !np)
+		have_old = true;
+		if (roi_budget_evaluate(&old, &bf, &in_old, &opt, &d, &err) != 0)
 			status = roi_data_error(&err);
-		if (status == 0) {
-			have_old = true;
-			if (roi_budget_evaluate(&old, &bf, op, a->pos[0], &opt, &d, &err) != 0)
-				status = roi_data_error(&err);
-		}
-		if (status == 0) {
-			have_new = true;
-			if (roi_budget_evaluate(&new, &bf, np, a->pos[1], &opt, &d, &err) != 0)
-				status = roi_data_error(&err);
-		}
-		/* a subject may come or go between builds, but not be in neither */
-		for (size_t i = 0; status == 0 && i < bf.nbudgets; i++)
-			if (!old.results[i].present && !new.results[i].present && old.results[i].missing)
-				roi_diag(&d, bf.path, bf.budgets[i].line, bf.budgets[i].subject_col, "%s; %s",
-					 old.results[i].missing, new.results[i].missing);
-		if (status == 0 && d.n)
-			status = print_diags(&d);
-		if (status == 0) {
-			if (a->json) {
-				status = print_json(diff_json(&bf, &old, &new, a));
-			} else {
-				diff_text(stdout, &bf, &old, &new, a);
-				status = finish_output();
-			}
-		}
-		/* the programs' paths may point into the profiles: free those last */
-		if (have_new)
-			roi_budget_eval_free(&new);
-		if (have_old)
-			roi_budget_eval_free(&old);
-		roi_profile_free(&po);
-		roi_profile_free(&pn);
 	}
+	if (status == 0) {
+		have_new = true;
+		if (roi_budget_evaluate(&new, &bf, &in_new, &opt, &d, &err) != 0)
+			status = roi_data_error(&err);
+	}
+	/* a subject may come or go between builds, but not be in neither */
+	for (size_t i = 0; status == 0 && i < bf.nbudgets; i++)
+		if (!old.results[i].present && !new.results[i].present && old.results[i].missing)
+			roi_diag(&d, bf.path, bf.budgets[i].line, bf.budgets[i].subject_col, "%s; %s",
+				 old.results[i].missing, new.results[i].missing);
+	if (status == 0 && d.n)
+		status = print_diags(&d);
+	if (status == 0) {
+		if (a->json) {
+			status = print_json(diff_json(&bf, &old, &new, a));
+		} else {
+			diff_text(stdout, &bf, &old, &new, a);
+			status = roi_output_status();
+		}
+	}
+	if (have_new)
+		roi_budget_eval_free(&new);
+	if (have_old)
+		roi_budget_eval_free(&old);
+	roi_session_free(&in_new);
+	roi_session_free(&in_old);
 	roi_budget_free(&bf);
 	roi_diags_free(&d);
 	return status;

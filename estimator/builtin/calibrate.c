@@ -713,7 +713,7 @@ int cmd_calibrate(int argc, char **argv)
 			goto fail;
 		printf("%s: %zu models, each fitted without one program\n", o.loo, set.nprograms);
 	}
-	status = fflush(stdout) == 0 ? ROI_EXIT_OK : ROI_EXIT_DATA;
+	status = roi_output_status();
 	goto out;
 fail:
 	roi_data_error(&err);

@@ -12,12 +12,13 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
+#include "base/json.h"
 #include "builtin.h"
 #include "input/counts.h"
 #include "price/estimate.h"
 #include "base/fmt.h"
 #include "base/path.h"
-#include "input/profile.h"
+#include "input/session.h"
 #include "base/table.h"
 
 static const char usage[] =
@@ -36,31 +37,24 @@ static const char usage[] =
 
 /* One side: a profile, its program, and what ran. */
 struct side {
-	struct roi_profile prof;
-	struct roi_program prog;
-	struct roi_counts counts;
+	struct roi_session in;
 	struct roi_estimate est;
 	bool computed;
 };
 
 static int load_side(struct side *s, const char *profile, const char *program, struct roi_err *err)
 {
-	if (roi_profile_load(profile, &s->prof, err) != 0)
-		return -1;
-	if (roi_program_load(program ? program : s->prof.program, &s->prog, err) != 0 ||
-	    roi_counts_join(&s->counts, &s->prog, &s->prof, err) != 0)
+	if (roi_session_load(&s->in, &(struct roi_session_args){program, profile, NULL, false}, err) != 0)
 		return -1;
 	s->computed = true;
-	return roi_estimate_compute(&s->est, &s->prog, &s->counts, NULL, err);
+	return roi_estimate_compute(&s->est, &s->in.prog, &s->in.counts, NULL, err);
 }
 
 static void free_side(struct side *s)
 {
 	if (s->computed)
 		roi_estimate_free(&s->est);
-	roi_counts_free(&s->counts);
-	roi_program_free(&s->prog);
-	roi_profile_free(&s->prof);
+	roi_session_free(&s->in);
 }
 
 /* The matching key of an operation: what it does in C, without its width. */
@@ -165,10 +159,10 @@ static void print_text(const struct side *a, const struct side *b, struct rows *
 
 	for (int i = 0; i < 2; i++) {
 		const struct side *s = i ? b : a;
-		printf("%s  %s (program %s; %s, GCC %s, -%s)\n", i ? "B" : "A", s->prof.path, s->prog.path,
-		       roi_program_common(&s->prog, offsetof(struct roi_unit, target)),
-		       roi_program_common(&s->prog, offsetof(struct roi_unit, compiler)),
-		       roi_program_common(&s->prog, offsetof(struct roi_unit, opt)));
+		printf("%s  %s (program %s; %s, GCC %s, -%s)\n", i ? "B" : "A", s->in.prof.path, s->in.prog.path,
+		       roi_program_common(&s->in.prog, offsetof(struct roi_unit, target)),
+		       roi_program_common(&s->in.prog, offsetof(struct roi_unit, compiler)),
+		       roi_program_common(&s->in.prog, offsetof(struct roi_unit, opt)));
 	}
 
 	struct roi_table t;
@@ -215,10 +209,10 @@ static void print_json(const struct side *a, const struct side *b, struct rows *
 	for (int i = 0; i < 2; i++) {
 		const struct side *s = i ? b : a;
 		cJSON *o = cJSON_AddObjectToObject(doc, i ? "b" : "a");
-		cJSON_AddStringToObject(o, "profile", s->prof.path);
-		cJSON_AddStringToObject(o, "program", s->prog.path);
-		cJSON_AddStringToObject(o, "target", roi_program_common(&s->prog, offsetof(struct roi_unit, target)));
-		cJSON_AddStringToObject(o, "opt", roi_program_common(&s->prog, offsetof(struct roi_unit, opt)));
+		cJSON_AddStringToObject(o, "profile", s->in.prof.path);
+		cJSON_AddStringToObject(o, "program", s->in.prog.path);
+		cJSON_AddStringToObject(o, "target", roi_program_common(&s->in.prog, offsetof(struct roi_unit, target)));
+		cJSON_AddStringToObject(o, "opt", roi_program_common(&s->in.prog, offsetof(struct roi_unit, opt)));
 		cJSON_AddNumberToObject(o, "total_ops", (double)s->est.total_ops);
 	}
 	arr = cJSON_AddArrayToObject(doc, "functions");
@@ -245,11 +239,7 @@ static void print_json(const struct side *a, const struct side *b, struct rows *
 		cJSON_AddNumberToObject(o, "b", (double)r->b);
 		cJSON_AddItemToArray(arr, o);
 	}
-	char *text = cJSON_Print(doc);
-	if (text)
-		puts(text);
-	free(text);
-	cJSON_Delete(doc);
+	roi_json_print(doc);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -283,7 +273,7 @@ int cmd_compare(int argc, char **argv)
 		print_json(&a, &b, &ops, &calls, &fops);
 	else
 		print_text(&a, &b, &ops, &calls, &fops);
-	status = fflush(stdout) == 0 ? ROI_EXIT_OK : ROI_EXIT_DATA;
+	status = roi_output_status();
 out:
 	free(ops.v);
 	free(calls.v);

@@ -3,14 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/checks.h"
 #include "base/cli.h"
+#include "base/json.h"
 #include "builtin.h"
-#include "input/counts.h"
 #include "price/estimate.h"
-#include "input/model.h"
 #include "price/order.h"
-#include "input/profile.h"
+#include "input/session.h"
 #include "report/report.h"
 
 static const char usage[] =
@@ -30,7 +28,7 @@ static const char usage[] =
 
 int cmd_estimate(int argc, char **argv)
 {
-	const char *model_path = NULL, *pos[2], *profile_path, *sort_arg = NULL, *top_arg = NULL;
+	const char *model_path = NULL, *pos[2], *sort_arg = NULL, *top_arg = NULL;
 	bool json = false;
 	int npos, rc, status = ROI_EXIT_DATA;
 	struct roi_option opts[] = {
@@ -43,12 +41,8 @@ int cmd_estimate(int argc, char **argv)
 	size_t top;
 	char msg[256];
 	struct roi_err err;
-	struct roi_program prog = {0};
-	struct roi_profile prof = {0};
-	struct roi_model model = {0};
-	struct roi_counts counts = {0};
+	struct roi_session s;
 	struct roi_estimate est;
-	char *def = NULL;
 
 	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 2, &npos, usage, &rc) != 0)
 		return rc;
@@ -58,49 +52,26 @@ int cmd_estimate(int argc, char **argv)
 		return roi_usage_error(argv[0], "--%s is for the text output", sort_arg ? "sort" : "top");
 	if (roi_order_options(sort_arg, top_arg, model_path != NULL, &sort, &top, msg, sizeof msg) != 0)
 		return roi_usage_error(argv[0], "%s", msg);
-	profile_path = npos > 1 ? pos[1] : NULL;
-	if (!profile_path) {
-		def = roi_default_profile(pos[0]);
-		if (!def)
-			return ROI_EXIT_DATA;
-		profile_path = def;
-	}
 
-	if (roi_program_load(pos[0], &prog, &err) != 0 || roi_profile_load(profile_path, &prof, &err) != 0 ||
-	    roi_counts_join(&counts, &prog, &prof, &err) != 0 ||
-	    (model_path && roi_model_load(model_path, &model, &err) != 0)) {
+	if (roi_session_load(&s, &(struct roi_session_args){pos[0], npos > 1 ? pos[1] : NULL, model_path, true},
+			     &err) != 0) {
 		roi_data_error(&err);
 		goto out;
 	}
-	roi_check_inputs(&prog, &counts, profile_path, model_path ? &model : NULL);
-
-	struct roi_source src = {profile_path, counts.runs, counts.transferred};
-	if (roi_estimate_compute(&est, &prog, &counts, model_path ? &model : NULL, &err) != 0) {
+	struct roi_source src = {s.profile_path, s.counts.runs, s.counts.transferred};
+	if (roi_estimate_compute(&est, &s.prog, &s.counts, s.m, &err) != 0) {
 		roi_data_error(&err);
 		roi_estimate_free(&est);
 		goto out;
 	}
 	roi_estimate_order(&est, sort);
-	if (json) {
-		cJSON *doc = roi_report_json(&est, &src);
-		char *text = cJSON_Print(doc);
-
-		if (text)
-			puts(text);
-		free(text);
-		cJSON_Delete(doc);
-	} else {
+	if (json)
+		roi_json_print(roi_report_json(&est, &src));
+	else
 		roi_report_text(stdout, &est, &src, top);
-	}
 	roi_estimate_free(&est);
-	status = fflush(stdout) == 0 && !ferror(stdout) ? ROI_EXIT_OK : ROI_EXIT_DATA;
-	if (status != ROI_EXIT_OK)
-		fprintf(stderr, "roi: cannot write the output\n");
+	status = roi_output_status();
 out:
-	roi_counts_free(&counts);
-	roi_model_free(&model);
-	roi_profile_free(&prof);
-	roi_program_free(&prog);
-	free(def);
+	roi_session_free(&s);
 	return status;
 }

@@ -14,6 +14,7 @@
 
 #include "input/checks.h"
 #include "base/cli.h"
+#include "base/json.h"
 #include "builtin.h"
 #include "input/counts.h"
 #include "price/estimate.h"
@@ -23,6 +24,7 @@
 #include "input/model.h"
 #include "base/path.h"
 #include "input/profile.h"
+#include "input/session.h"
 #include "report/report.h"
 #include "base/table.h"
 
@@ -63,12 +65,11 @@ struct point {
 	const char *spec;               /* as given: "n=8:isort-8.roi" */
 	const char *path;
 	double x[MAXPARAMS];            /* in the order of fit.params */
-	const struct roi_program *prog; /* PROGRAM, or the one its "program" line names */
-	struct roi_profile prof;
-	struct roi_counts counts;
+	struct roi_session in;          /* the profile, and PROGRAM or the one its "program" line names */
+	const struct roi_program *prog; /* &in.prog */
 	struct roi_estimate est;
 	struct roi_hier h;
-	bool loaded, computed;
+	bool computed;
 };
 
 /* One quantity of one row at every size, and what is made of it. */
@@ -98,8 +99,7 @@ struct fit {
 	const char *program_path, *model_path, *region, *at_spec, *write_profile;
 	bool json;
 	double max_error;               /* a fraction */
-	struct roi_program **progs;     /* loaded: PROGRAM, or each program the profiles name */
-	size_t nprogs;
+	size_t nprogs;                  /* programs the profiles are of (by path) */
 	const struct roi_program *prog; /* the one program of every profile; NULL: several builds */
 	struct roi_model model;
 	bool has_model;
@@ -340,7 +340,7 @@ static struct row *row_of(struct fit *f, size_t p, const struct roi_node *n, str
  * estimate. */
 static void gather(struct fit *f, size_t p, const struct roi_node *n, struct row *parent)
 {
-	double runs = f->pts[p].counts.runs ? (double)f->pts[p].counts.runs : 1;
+	double runs = f->pts[p].in.counts.runs ? (double)f->pts[p].in.counts.runs : 1;
 
 	if (!n->fn || n->kind == ROI_NODE_LINE || (n->kind == ROI_NODE_FUNCTION && n->parent) ||
 	    (n->kind == ROI_NODE_LOOP && n->loop < 0))
@@ -405,20 +405,6 @@ static void find_rows(struct fit *f, struct row *r)
 		find_rows(f, r->children[i]);
 }
 
-/* The program at path, loaded the first time it is asked for; NULL with err set when it cannot be. */
-static const struct roi_program *program(struct fit *f, const char *path, bool *first, struct roi_err *err)
-{
-	*first = false;
-	for (size_t i = 0; i < f->nprogs; i++)
-		if (strcmp(f->progs[i]->path, path) == 0)
-			return f->progs[i];
-	struct roi_program *p = roi_xrealloc(NULL, 1, sizeof *p);
-	f->progs = roi_xrealloc(f->progs, f->nprogs + 1, sizeof *f->progs);
-	f->progs[f->nprogs++] = p;
-	*first = true;
-	return roi_program_load(path, p, err) == 0 ? p : NULL;
-}
-
 /* Loads every profile and its program, computes its estimate and hierarchy, and fits every row. */
 static int build(struct fit *f)
 {
@@ -430,24 +416,25 @@ static int build(struct fit *f)
 	f->has_model = f->model_path != NULL;
 	for (size_t i = 0; i < f->npts; i++) {
 		struct point *pt = &f->pts[i];
-		bool first;
+		bool first = true;
 
-		pt->loaded = true;
-		if (roi_profile_load(pt->path, &pt->prof, &err) != 0 ||
-		    !(pt->prog = program(f, f->program_path ? f->program_path : pt->prof.program, &first, &err)) ||
-		    roi_counts_join(&pt->counts, pt->prog, &pt->prof, &err) != 0)
+		if (roi_session_load(&pt->in, &(struct roi_session_args){f->program_path, pt->path, NULL, false}, &err) != 0)
 			return roi_data_error(&err);
+		pt->prog = &pt->in.prog;
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(f->pts[j].in.program_path, pt->in.program_path) != 0;
+		f->nprogs += first;
 		/* a program's warnings (the model, the filter) once; each profile's own (missing
 		 * functions, saturated counters) for each */
-		roi_check_inputs(pt->prog, &pt->counts, pt->path, first && f->has_model ? &f->model : NULL);
+		roi_check_inputs(pt->prog, &pt->in.counts, pt->path, first && f->has_model ? &f->model : NULL);
 		pt->computed = true;    /* freed whatever the two leave behind */
-		if (roi_estimate_compute(&pt->est, pt->prog, &pt->counts, f->has_model ? &f->model : NULL, &err) != 0 ||
+		if (roi_estimate_compute(&pt->est, pt->prog, &pt->in.counts, f->has_model ? &f->model : NULL, &err) != 0 ||
 		    roi_hier_build(&pt->h, &pt->est, &err) != 0)
 			return roi_data_error(&err);
 		if (roi_hier_weight(&pt->h, &pt->h.total) > roi_hier_weight(&f->pts[biggest].h, &f->pts[biggest].h.total))
 			biggest = i;
 	}
-	f->prog = f->nprogs == 1 ? f->progs[0] : NULL;
+	f->prog = f->nprogs == 1 ? f->pts[0].prog : NULL;
 
 	f->total.id = "total";
 	f->total.kind = "program";
@@ -457,7 +444,7 @@ static int build(struct fit *f)
 	for (size_t k = 0; k < f->npts; k++) {
 		size_t i = k == 0 ? biggest : k <= biggest ? k - 1 : k;
 		const struct roi_hier *h = &f->pts[i].h;
-		double runs = f->pts[i].counts.runs ? (double)f->pts[i].counts.runs : 1;
+		double runs = f->pts[i].in.counts.runs ? (double)f->pts[i].in.counts.runs : 1;
 
 		f->total.q[Q_OPS].y[i] = h->total.ops / runs;
 		f->total.q[Q_CYCLES].y[i] = h->total.cycles / runs;
@@ -579,11 +566,11 @@ static void fit_text(FILE *out, const struct fit *f)
 	fprintf(out, "profiles  ");
 	for (size_t i = 0; i < f->npts; i++) {
 		fprintf(out, "%s%s", i ? ", " : "", f->pts[i].spec);
-		same_runs &= f->pts[i].counts.runs == f->pts[0].counts.runs;
+		same_runs &= f->pts[i].in.counts.runs == f->pts[0].in.counts.runs;
 	}
 	if (same_runs)
-		fprintf(out, " (%llu run%s each)\n", (unsigned long long)f->pts[0].counts.runs,
-			f->pts[0].counts.runs == 1 ? "" : "s");
+		fprintf(out, " (%llu run%s each)\n", (unsigned long long)f->pts[0].in.counts.runs,
+			f->pts[0].in.counts.runs == 1 ? "" : "s");
 	else
 		fprintf(out, " (figures per run)\n");
 	if (f->has_model)
@@ -648,14 +635,6 @@ static void fit_text(FILE *out, const struct fit *f)
 
 /* ---- JSON ---- */
 
-static void add_number_or_null(cJSON *o, const char *key, bool known, double v)
-{
-	if (known && isfinite(v))
-		cJSON_AddNumberToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 static cJSON *sizes_json(const struct fit *f, const double *x)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -691,14 +670,11 @@ static cJSON *fitted_json(const struct fit *f, const struct fitted *v)
 		cJSON_AddArrayToObject(o, "terms");
 		cJSON_AddNullToObject(o, "formula");
 	}
-	add_number_or_null(o, "error_pct", v->fit.form != NULL, 100 * v->fit.error);
-	add_number_or_null(o, "residual_pct", v->fit.form != NULL, 100 * v->fit.residual);
+	roi_json_number_or_null(o, "error_pct", v->fit.form != NULL, 100 * v->fit.error);
+	roi_json_number_or_null(o, "residual_pct", v->fit.form != NULL, 100 * v->fit.residual);
 	cJSON_AddBoolToObject(o, "predictable", v->predictable);
-	add_number_or_null(o, "prediction", v->predicted, v->prediction);
-	if (v->why)
-		cJSON_AddStringToObject(o, "why", v->why);
-	else
-		cJSON_AddNullToObject(o, "why");
+	roi_json_number_or_null(o, "prediction", v->predicted, v->prediction);
+	roi_json_string_or_null(o, "why", v->why);
 	return o;
 }
 
@@ -736,10 +712,7 @@ static cJSON *fit_json(const struct fit *f)
 	const char *why, *what;
 
 	cJSON_AddNumberToObject(o, "roi_fit", 1);
-	if (f->prog)
-		cJSON_AddStringToObject(o, "program", f->prog->path);
-	else
-		cJSON_AddNullToObject(o, "program");
+	roi_json_string_or_null(o, "program", f->prog ? f->prog->path : NULL);
 	a = cJSON_AddArrayToObject(o, "parameters");
 	for (size_t i = 0; i < f->nparams; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(f->params[i]));
@@ -750,11 +723,8 @@ static cJSON *fit_json(const struct fit *f)
 		cJSON_AddItemToObject(p, "sizes", sizes_json(f, f->pts[i].x));
 		cJSON_AddStringToObject(p, "profile", f->pts[i].path);
 		cJSON_AddStringToObject(p, "program", f->pts[i].prog->path);
-		cJSON_AddNumberToObject(p, "runs", (double)f->pts[i].counts.runs);
-		if (f->pts[i].counts.transferred)
-			cJSON_AddStringToObject(p, "transferred_from", f->pts[i].counts.transferred);
-		else
-			cJSON_AddNullToObject(p, "transferred_from");
+		cJSON_AddNumberToObject(p, "runs", (double)f->pts[i].in.counts.runs);
+		roi_json_string_or_null(p, "transferred_from", f->pts[i].in.counts.transferred);
 		cJSON_AddItemToArray(a, p);
 	}
 	cJSON_AddItemToObject(o, "model", roi_model_json(&f->pts[0].est));
@@ -766,10 +736,7 @@ static cJSON *fit_json(const struct fit *f)
 		cJSON_AddItemToObject(o, "at", sizes_json(f, f->at));
 	else
 		cJSON_AddNullToObject(o, "at");
-	if (f->region)
-		cJSON_AddStringToObject(o, "region", f->region);
-	else
-		cJSON_AddNullToObject(o, "region");
+	roi_json_string_or_null(o, "region", f->region);
 	if (f->has_at)
 		cJSON_AddBoolToObject(o, "predicted", headline_predicted(f, &why, &what));
 	else
@@ -810,8 +777,8 @@ static int write_profile(struct fit *f)
 				struct fitted q = {.has = true, .whole = true, .y = y};
 
 				for (size_t k = 0; k < f->npts; k++)
-					y[k] = (double)roi_block_count(&f->pts[k].counts, fn, b) /
-					       (f->pts[k].counts.runs ? (double)f->pts[k].counts.runs : 1);
+					y[k] = (double)roi_block_count(&f->pts[k].in.counts, fn, b) /
+					       (f->pts[k].in.counts.runs ? (double)f->pts[k].in.counts.runs : 1);
 				fit_quantity(f, &q);
 				ncounters++;
 				if (q.predicted && q.prediction < 1.8e19) {
@@ -835,7 +802,7 @@ static int write_profile(struct fit *f)
 		fprintf(stderr, "roi: %s: %s\n", f->write_profile, strerror(errno));
 		return ROI_EXIT_DATA;
 	}
-	int rc = roi_profile_write(out, f->pts[0].prof.program, 1, NULL, fns, nfns, NULL, &err);
+	int rc = roi_profile_write(out, f->pts[0].in.prof.program, 1, NULL, fns, nfns, NULL, &err);
 	if (fclose(out) != 0 && rc == 0)
 		rc = roi_err_set(&err, "cannot write the profile");
 	if (rc != 0) {
@@ -891,21 +858,13 @@ int cmd_fit(int argc, char **argv)
 		goto out;
 	}
 	if (f.json) {
-		cJSON *doc = fit_json(&f);
-		char *text = cJSON_Print(doc);
-
-		if (text)
-			puts(text);
-		free(text);
-		cJSON_Delete(doc);
+		roi_json_print(fit_json(&f));
 	} else {
 		fit_text(stdout, &f);
 	}
-	status = fflush(stdout) == 0 && !ferror(stdout) ? ROI_EXIT_OK : ROI_EXIT_DATA;
-	if (status != ROI_EXIT_OK) {
-		fprintf(stderr, "roi: cannot write the output\n");
+	status = roi_output_status();
+	if (status != ROI_EXIT_OK)
 		goto out;
-	}
 	if (f.has_at && !headline_predicted(&f, &why, &what))
 		status = EXIT_NOT_PREDICTED;
 	if (f.write_profile) {
@@ -921,10 +880,7 @@ out:
 			roi_hier_free(&pt->h);
 			roi_estimate_free(&pt->est);
 		}
-		if (pt->loaded) {
-			roi_counts_free(&pt->counts);
-			roi_profile_free(&pt->prof);
-		}
+		roi_session_free(&pt->in);
 	}
 	for (size_t i = 0; i < f.nroots; i++)
 		free_children(f.roots[i]);
@@ -933,11 +889,6 @@ out:
 	free(f.focus);
 	roi_growth_family_free(&f.fam);
 	roi_model_free(&f.model);
-	for (size_t i = 0; i < f.nprogs; i++) {
-		roi_program_free(f.progs[i]);
-		free(f.progs[i]);
-	}
-	free(f.progs);
 	free(f.rows);
 	roi_arena_free(&f.arena);
 	return status;

@@ -29,7 +29,7 @@
 #include "gcov/lines.h"
 #include "input/meta.h"
 #include "base/path.h"
-#include "input/profile.h"
+#include "input/session.h"
 #include "base/readfile.h"
 
 static const char usage[] =
@@ -874,9 +874,7 @@ int cmd_gcov_check(int argc, char **argv)
 		{.name = "verbose", .short_name = 'v', .flag = &verbose},
 	};
 	struct roi_err err;
-	struct roi_program prog = {0};
-	struct roi_profile prof = {0};
-	struct roi_counts counts = {0};
+	struct roi_session s;
 	struct check c = {0};
 	char *missing = NULL;
 
@@ -886,28 +884,19 @@ int cmd_gcov_check(int argc, char **argv)
 		return roi_usage_error(argv[0], "missing PROGRAM");
 	if (!*gcov)
 		return roi_usage_error(argv[0], "--gcov needs a command");
-	c.prog = &prog;
-	c.counts = &counts;
+	c.prog = &s.prog;
+	c.counts = &s.counts;
 	c.gcov = gcov;
 	c.verbose = verbose;
-	if (!profile_path) {
-		char *def = roi_default_profile(pos[0]);
 
-		if (!def)
-			return roi_data_error(&(struct roi_err){"out of memory"});
-		profile_path = roi_arena_printf(&c.arena, "%s", def);
-		free(def);
-	}
-
-	if (roi_program_load(pos[0], &prog, &err) != 0 || roi_profile_load(profile_path, &prof, &err) != 0 ||
-	    roi_counts_join(&counts, &prog, &prof, &err) != 0 || load_inline_sites(&c, &err) != 0 ||
-	    find_gcda(&c, pos[0], gcda_dir, &missing, &err) < 0) {
+	if (roi_session_load(&s, &(struct roi_session_args){pos[0], profile_path, NULL, false}, &err) != 0 ||
+	    load_inline_sites(&c, &err) != 0 || find_gcda(&c, pos[0], gcda_dir, &missing, &err) < 0) {
 		roi_data_error(&err);
 		goto out;
 	}
-	if (counts.nmissing)
-		roi_warn("%s: no counts for %zu of %zu functions of %s; they count as never run", profile_path,
-			 counts.nmissing, prog.nfunctions, prog.path);
+	if (s.counts.nmissing)
+		roi_warn("%s: no counts for %zu of %zu functions of %s; they count as never run", s.profile_path,
+			 s.counts.nmissing, s.prog.nfunctions, s.prog.path);
 	for (size_t d = 0; d < c.ngcda; d++) {
 		char *text = NULL;
 
@@ -940,15 +929,11 @@ int cmd_gcov_check(int argc, char **argv)
 	printf("gcov-check: %zu function%s, %zu line%s compared, %zu disagreement%s\n", c.nfunctions,
 	       c.nfunctions == 1 ? "" : "s", c.nlines, c.nlines == 1 ? "" : "s", c.ndisagree,
 	       c.ndisagree == 1 ? "" : "s");
-	if (fflush(stdout) != 0 || ferror(stdout))
-		fprintf(stderr, "roi: cannot write the output\n");
-	else
+	if (roi_output_status() == ROI_EXIT_OK)
 		status = c.ndisagree ? ROI_EXIT_DATA : ROI_EXIT_OK;
 out:
 	free(missing);
 	check_free(&c);
-	roi_counts_free(&counts);
-	roi_profile_free(&prof);
-	roi_program_free(&prog);
+	roi_session_free(&s);
 	return status;
 }

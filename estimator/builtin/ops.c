@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
+#include "base/json.h"
 #include "builtin.h"
 #include "input/elffile.h"
 #include "price/estimate.h"
@@ -247,20 +248,11 @@ int cmd_ops(int argc, char **argv)
 			return roi_data_error(&err);
 		}
 	} else if (json) {
-		cJSON *doc = to_json(&prog);
-		char *text = cJSON_Print(doc);
-
-		if (text)
-			puts(text);
-		free(text);
-		cJSON_Delete(doc);
+		roi_json_print(to_json(&prog));
 	} else {
 		print_text(&prog);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "roi: cannot write the output\n");
-		status = ROI_EXIT_DATA;
-	}
+	status = roi_output_status();
 	roi_program_free(&prog);
 	return status;
 }

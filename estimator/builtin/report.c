@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/checks.h"
 #include "base/cli.h"
+#include "base/json.h"
 #include "builtin.h"
 #include "input/counts.h"
 #include "price/estimate.h"
@@ -16,7 +16,7 @@
 #include "price/hier.h"
 #include "input/model.h"
 #include "price/order.h"
-#include "input/profile.h"
+#include "input/session.h"
 #include "report/report.h"
 #include "report/formats.h"
 #include "base/table.h"
@@ -336,14 +336,6 @@ static void suggest_text(FILE *out, const struct report *r, const struct roi_nod
 
 /* ---- JSON ---- */
 
-static void add_cost(cJSON *o, const char *key, bool known, double v)
-{
-	if (known)
-		cJSON_AddNumberToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 static void add_pct(cJSON *o, const char *key, double part, double whole)
 {
 	if (whole > 0)
@@ -357,8 +349,8 @@ static cJSON *sum_json(const struct report *r, const struct roi_cost_sum *c)
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(o, "ops", round(c->ops));
-	add_cost(o, "cycles", r->h->e->model, c->cycles);
-	add_cost(o, "energy_j", r->h->e->model, c->energy_j);
+	roi_json_number_or_null(o, "cycles", r->h->e->model, c->cycles);
+	roi_json_number_or_null(o, "energy_j", r->h->e->model, c->energy_j);
 	return o;
 }
 
@@ -386,8 +378,8 @@ static cJSON *node_json(const struct report *r, const struct roi_node *n)
 	if (n->kind == ROI_NODE_LOOP && n->fn && n->loop >= 0)
 		cJSON_AddNumberToObject(o, "header_count", (double)n->iterations);
 	cJSON_AddNumberToObject(o, "ops", round(n->cost.ops));
-	add_cost(o, "cycles", h->e->model, n->cost.cycles);
-	add_cost(o, "energy_j", h->e->model, n->cost.energy_j);
+	roi_json_number_or_null(o, "cycles", h->e->model, n->cost.cycles);
+	roi_json_number_or_null(o, "energy_j", h->e->model, n->cost.energy_j);
 	cJSON_AddItemToObject(o, "self", sum_json(r, &n->self));
 	add_pct(o, "scope_pct", roi_hier_weight(h, &n->cost), n->fn ? parent_weight(r, n) : 0);
 	add_pct(o, "total_pct", roi_hier_weight(h, &n->cost), n->fn ? roi_hier_weight(h, &h->total) : 0);
@@ -405,7 +397,7 @@ static cJSON *node_json(const struct report *r, const struct roi_node *n)
 		cJSON_AddNumberToObject(m, "calls", n->measured ? (double)n->measured->calls : 0);
 		cJSON_AddNumberToObject(m, "total", n->measured ? (double)n->measured->total : 0);
 		cJSON_AddNumberToObject(m, "hook_pairs", (double)n->hook_pairs);
-		add_cost(m, "overhead", r->c->has_hook_cost, n->overhead);
+		roi_json_number_or_null(m, "overhead", r->c->has_hook_cost, n->overhead);
 		cJSON_AddNumberToObject(m, "net", n->net);
 	} else {
 		cJSON_AddNullToObject(o, "region");
@@ -422,10 +414,7 @@ static cJSON *suggest_json(const struct roi_hier *h, const struct roi_node *targ
 	static const char *const whys[] = {"none", "region", "measured", "function"};
 	cJSON *o = cJSON_CreateObject(), *a;
 
-	if (target)
-		cJSON_AddStringToObject(o, "target", target->id);
-	else
-		cJSON_AddNullToObject(o, "target");
+	roi_json_string_or_null(o, "target", target ? target->id : NULL);
 	cJSON_AddStringToObject(o, "why", whys[why]);
 	a = cJSON_AddArrayToObject(o, "rules");
 	for (size_t i = 0; i < n; i++) {
@@ -459,20 +448,14 @@ static cJSON *report_json(const struct report *r, const struct roi_source *src, 
 	cJSON_AddStringToObject(o, "compiler", roi_program_common(p, offsetof(struct roi_unit, compiler)));
 	cJSON_AddStringToObject(o, "opt", roi_program_common(p, offsetof(struct roi_unit, opt)));
 	cJSON_AddItemToObject(o, "model", roi_model_json(h->e));
-	if (r->c->time_unit)
-		cJSON_AddStringToObject(o, "time_unit", r->c->time_unit);
-	else
-		cJSON_AddNullToObject(o, "time_unit");
-	add_cost(o, "hook_cost", r->c->has_hook_cost, r->c->hook_cost);
-	add_cost(o, "hook_inside", r->c->has_hook_cost, r->c->hook_inside);
+	roi_json_string_or_null(o, "time_unit", r->c->time_unit);
+	roi_json_number_or_null(o, "hook_cost", r->c->has_hook_cost, r->c->hook_cost);
+	roi_json_number_or_null(o, "hook_inside", r->c->has_hook_cost, r->c->hook_inside);
 	cJSON_AddNumberToObject(o, "hook_pairs", (double)h->hook_pairs);
-	add_cost(o, "hook_overhead", r->c->has_hook_cost, (double)h->hook_pairs * r->c->hook_cost);
+	roi_json_number_or_null(o, "hook_overhead", r->c->has_hook_cost, (double)h->hook_pairs * r->c->hook_cost);
 	cJSON_AddNumberToObject(o, "regions_measured", (double)h->nmeasured);
 	cJSON_AddItemToObject(o, "total", sum_json(r, &h->total));
-	if (focus_id)
-		cJSON_AddStringToObject(o, "region", focus_id);
-	else
-		cJSON_AddNullToObject(o, "region");
+	roi_json_string_or_null(o, "region", focus_id);
 	cJSON_AddItemToObject(o, "excluded", roi_excluded_json(p));
 	a = cJSON_AddArrayToObject(o, "unmatched_rules");
 	for (size_t i = 0; i < nun; i++) {
@@ -498,7 +481,7 @@ static cJSON *report_json(const struct report *r, const struct roi_source *src, 
 
 /* --html, with the budgets of --budgets evaluated as roi budget check does. Errors are printed. */
 static int html_report(const char *dir, const struct roi_hier *h, const struct roi_source *src, const char *budgets,
-		       const char *model, const char *program, const char *profile)
+		       const char *model, const struct roi_session *in)
 {
 	struct roi_budget_file bf = {0};
 	struct roi_budget_eval ev = {0};
@@ -511,7 +494,7 @@ static int html_report(const char *dir, const struct roi_hier *h, const struct r
 		roi_data_error(&err);
 		goto out;
 	}
-	if (budgets && !d.n && roi_budget_evaluate(&ev, &bf, program, profile, &opt, &d, &err) != 0) {
+	if (budgets && !d.n && roi_budget_evaluate(&ev, &bf, in, &opt, &d, &err) != 0) {
 		roi_data_error(&err);
 		goto out_eval;
 	}
@@ -524,7 +507,7 @@ static int html_report(const char *dir, const struct roi_hier *h, const struct r
 	else
 		rc = 0;
 out_eval:
-	if (budgets && ev.program_path)
+	if (budgets)
 		roi_budget_eval_free(&ev);
 out:
 	if (budgets)
@@ -535,7 +518,7 @@ out:
 
 int cmd_report(int argc, char **argv)
 {
-	const char *model_path = NULL, *region = NULL, *pos[2], *profile_path, *format = NULL, *html = NULL;
+	const char *model_path = NULL, *region = NULL, *pos[2], *format = NULL, *html = NULL;
 	const char *sort_arg = NULL, *top_arg = NULL, *budgets = NULL;
 	bool json = false, suggest = false;
 	int npos, rc, status = ROI_EXIT_DATA;
@@ -554,15 +537,11 @@ int cmd_report(int argc, char **argv)
 	size_t top;
 	char msg[256];
 	struct roi_err err;
-	struct roi_program prog = {0};
-	struct roi_profile prof = {0};
-	struct roi_model model = {0};
-	struct roi_counts counts = {0};
+	struct roi_session s;
 	struct roi_estimate est;
 	struct roi_hier h = {0};
 	struct roi_node **focus = NULL;
 	size_t nfocus = 0;
-	char *def = NULL;
 
 	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 2, &npos, usage, &rc) != 0)
 		return rc;
@@ -591,34 +570,25 @@ int cmd_report(int argc, char **argv)
 		return roi_usage_error(argv[0], "--%s is for the text output", sort_arg ? "sort" : "top");
 	if (roi_order_options(sort_arg, top_arg, model_path != NULL, &sort, &top, msg, sizeof msg) != 0)
 		return roi_usage_error(argv[0], "%s", msg);
-	profile_path = npos > 1 ? pos[1] : NULL;
-	if (!profile_path) {
-		def = roi_default_profile(pos[0]);
-		if (!def)
-			return ROI_EXIT_DATA;
-		profile_path = def;
-	}
-	if (roi_program_load(pos[0], &prog, &err) != 0 || roi_profile_load(profile_path, &prof, &err) != 0 ||
-	    roi_counts_join(&counts, &prog, &prof, &err) != 0 ||
-	    (model_path && roi_model_load(model_path, &model, &err) != 0)) {
+	if (roi_session_load(&s, &(struct roi_session_args){pos[0], npos > 1 ? pos[1] : NULL, model_path, true},
+			     &err) != 0) {
 		roi_data_error(&err);
 		goto out;
 	}
-	roi_check_inputs(&prog, &counts, profile_path, model_path ? &model : NULL);
 
-	if (roi_estimate_compute(&est, &prog, &counts, model_path ? &model : NULL, &err) != 0 ||
+	if (roi_estimate_compute(&est, &s.prog, &s.counts, s.m, &err) != 0 ||
 	    roi_hier_build(&h, &est, &err) != 0) {
 		roi_data_error(&err);
 		goto out_est;
 	}
 	roi_hier_order(&h, sort);
-	struct report r = {&h, &counts, counts.time_unit ? counts.time_unit : "ns", h.nmeasured > 0, top};
-	struct roi_source src = {profile_path, counts.runs, counts.transferred};
+	struct report r = {&h, &s.counts, s.counts.time_unit ? s.counts.time_unit : "ns", h.nmeasured > 0, top};
+	struct roi_source src = {s.profile_path, s.counts.runs, s.counts.transferred};
 	if (region) {
 		nfocus = roi_hier_find(&h, region, NULL, 0);
 		if (nfocus == 0) {
 			fprintf(stderr, "roi: %s has no function or loop '%s' that ran (the report's identifiers: a function's "
-				"name, a loop's FUNCTION:LINE)\n", prog.path, region);
+				"name, a loop's FUNCTION:LINE)\n", s.prog.path, region);
 			goto out_est;
 		}
 		focus = roi_xrealloc(NULL, nfocus, sizeof *focus);
@@ -630,7 +600,7 @@ int cmd_report(int argc, char **argv)
 	enum roi_suggest_why why;
 	const struct roi_node *target = roi_hier_suggest(&h, nfocus == 1 ? focus[0] : NULL, &sug, &nsug, &why);
 	if (html) {
-		if (html_report(html, &h, &src, budgets, model_path, pos[0], profile_path) != 0)
+		if (html_report(html, &h, &src, budgets, model_path, &s) != 0)
 			goto out_est;
 	} else if (format && strcmp(format, "callgrind") == 0) {
 		roi_write_callgrind(stdout, &h, &src);
@@ -641,30 +611,18 @@ int cmd_report(int argc, char **argv)
 	} else if (format) {
 		roi_write_folded(stdout, &h);
 	} else if (json) {
-		cJSON *doc = report_json(&r, &src, focus, nfocus, region, suggest_json(&h, target, sug, nsug, why));
-		char *text = cJSON_Print(doc);
-
-		if (text)
-			puts(text);
-		free(text);
-		cJSON_Delete(doc);
+		roi_json_print(report_json(&r, &src, focus, nfocus, region, suggest_json(&h, target, sug, nsug, why)));
 	} else if (suggest) {
 		suggest_text(stdout, &r, target, sug, nsug, why);
 	} else {
 		report_text(stdout, &r, &src, focus, nfocus, region);
 	}
-	status = fflush(stdout) == 0 && !ferror(stdout) ? ROI_EXIT_OK : ROI_EXIT_DATA;
-	if (status != ROI_EXIT_OK)
-		fprintf(stderr, "roi: cannot write the output\n");
+	status = roi_output_status();
 out_est:
 	roi_hier_free(&h);
 	roi_estimate_free(&est);
 out:
 	free(focus);
-	roi_counts_free(&counts);
-	roi_model_free(&model);
-	roi_profile_free(&prof);
-	roi_program_free(&prog);
-	free(def);
+	roi_session_free(&s);
 	return status;
 }

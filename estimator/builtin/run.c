@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
+#include "base/json.h"
 #include "builtin.h"
 #include "input/counts.h"
 #include "input/elffile.h"
@@ -122,16 +123,9 @@ static int report(const struct roi_avr_run *run, const char *profile, bool json,
 			cJSON_AddNumberToObject(doc, "exit_status", exit_status(run));
 		else
 			cJSON_AddNullToObject(doc, "exit_status");
-		if (profile)
-			cJSON_AddStringToObject(doc, "profile", profile);
-		else
-			cJSON_AddNullToObject(doc, "profile");
+		roi_json_string_or_null(doc, "profile", profile);
 		cJSON_AddItemReferenceToObject(doc, "saturated", saturated);
-		char *text = cJSON_Print(doc);
-		if (text)
-			puts(text);
-		free(text);
-		cJSON_Delete(doc);
+		roi_json_print(doc);
 	} else {
 		char t[32], f[32];
 
@@ -142,10 +136,8 @@ static int report(const struct roi_avr_run *run, const char *profile, bool json,
 		       run->stop == ROI_AVR_SLEEP ? ", asleep with interrupts off" : "",
 		       profile ? "; profile " : "", profile ? profile : "");
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "roi: cannot write the output\n");
+	if (roi_output_status() != ROI_EXIT_OK)
 		return ROI_EXIT_DATA;
-	}
 	if (exited && exit_status(run) != 0)
 		roi_warn("%s: the firmware exited with status %d", run->elf, exit_status(run));
 	return ROI_EXIT_OK;

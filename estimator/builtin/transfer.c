@@ -7,10 +7,11 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
+#include "base/json.h"
 #include "builtin.h"
 #include "input/counts.h"
 #include "input/meta.h"
-#include "input/profile.h"
+#include "input/session.h"
 #include "run/common.h"
 #include "transfer/transfer.h"
 
@@ -47,15 +48,8 @@ static void report(const char *firmware, const char *program, const char *profil
 		cJSON_AddNumberToObject(doc, "value_counters_matched", (double)st->values_matched);
 		cJSON_AddNumberToObject(doc, "disagree", (double)st->disagree);
 		cJSON_AddNumberToObject(doc, "flow_off", (double)st->flow_off);
-		if (st->disagree)
-			cJSON_AddStringToObject(doc, "most", st->worst);
-		else
-			cJSON_AddNullToObject(doc, "most");
-		char *text = cJSON_Print(doc);
-		if (text)
-			puts(text);
-		free(text);
-		cJSON_Delete(doc);
+		roi_json_string_or_null(doc, "most", st->disagree ? st->worst : NULL);
+		roi_json_print(doc);
 		return;
 	}
 	printf("%s: counts of %zu function%s from %s (%s): %zu of %zu source locations matched", firmware,
@@ -92,19 +86,14 @@ int cmd_transfer(int argc, char **argv)
 	if (npos < 2)
 		return roi_usage_error(argv[0], "needs a FIRMWARE and a PROGRAM");
 
-	struct roi_program to = {0}, from = {0};
-	struct roi_profile prof = {0};
-	struct roi_counts from_counts = {0}, counts = {0};
+	struct roi_program to = {0};
+	struct roi_session from = {0};
+	struct roi_counts counts = {0};
 	struct roi_transfer_stats st;
 	struct roi_err err = {0};
-	char *profile = npos > 2 ? strdup(pos[2]) : roi_default_profile(pos[1]);
 	char *out_path = NULL;
 	int rc = ROI_EXIT_DATA;
 
-	if (!profile) {
-		fputs("roi: out of memory\n", stderr);
-		return ROI_EXIT_DATA;
-	}
 	if (output)
 		out_path = strdup(output);
 	else if ((out_path = malloc(strlen(pos[0]) + 5)))
@@ -113,32 +102,29 @@ int cmd_transfer(int argc, char **argv)
 		fputs("roi: out of memory\n", stderr);
 		goto out;
 	}
-	if (roi_program_load(pos[0], &to, &err) != 0 || roi_program_load(pos[1], &from, &err) != 0 ||
-	    roi_profile_load(profile, &prof, &err) != 0 || roi_counts_join(&from_counts, &from, &prof, &err) != 0) {
+	if (roi_program_load(pos[0], &to, &err) != 0 ||
+	    roi_session_load(&from, &(struct roi_session_args){pos[1], npos > 2 ? pos[2] : NULL, NULL, false}, &err) != 0) {
 		rc = roi_data_error(&err);
 		goto out;
 	}
 	warn_no_debug(&to);
-	warn_no_debug(&from);
+	warn_no_debug(&from.prog);
 	/* the output names the program whose run it carries over: a chain would name only the last */
-	if (prof.transferred)
+	if (from.prof.transferred)
 		roi_warn("%s: its counts were themselves transferred from %s's run, not measured; the new "
-			 "profile names %s", profile, prof.transferred, pos[1]);
-	if (roi_transfer(&to, &from, &from_counts, &counts, &st, &err) != 0 ||
+			 "profile names %s", from.profile_path, from.prof.transferred, pos[1]);
+	if (roi_transfer(&to, &from.prog, &from.counts, &counts, &st, &err) != 0 ||
 	    (!(counts.transferred = strdup(pos[1])) && roi_err_set(&err, "out of memory")) ||
 	    roi_run_write_profile(out_path, pos[0], &to, &counts, &err) != 0) {
 		rc = roi_data_error(&err);
 		goto out;
 	}
-	report(pos[0], pos[1], profile, out_path, &st, json);
+	report(pos[0], pos[1], from.profile_path, out_path, &st, json);
 	rc = ROI_EXIT_OK;
 out:
 	roi_counts_free(&counts);
-	roi_counts_free(&from_counts);
-	roi_profile_free(&prof);
-	roi_program_free(&from);
+	roi_session_free(&from);
 	roi_program_free(&to);
-	free(profile);
 	free(out_path);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* report/json.c — the estimate as one JSON document, schema in docs/estimate-json.md. */
 #include <stddef.h>
 
+#include "base/json.h"
 #include "input/model.h"
 #include "report/report.h"
 
@@ -8,15 +9,6 @@ static void add_str(cJSON *o, const char *key, const char *s)
 {
 	if (s)
 		cJSON_AddStringToObject(o, key, s);
-}
-
-/* cycles and energy are null without a model, and for unmodelled operations. */
-static void add_cost(cJSON *o, const char *key, bool known, double v)
-{
-	if (known)
-		cJSON_AddNumberToObject(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
 }
 
 static void add_desc(cJSON *o, const struct roi_opdesc *d)
@@ -111,8 +103,8 @@ static cJSON *ops_json(const struct roi_estimate *e, bool only_unmodelled)
 		add_desc(o, &op->d);
 		cJSON_AddNumberToObject(o, "count", (double)op->count);
 		if (!only_unmodelled) {
-			add_cost(o, "cycles", op->cost, op->cycles);
-			add_cost(o, "energy_j", op->cost, op->energy_j);
+			roi_json_number_or_null(o, "cycles", op->cost, op->cycles);
+			roi_json_number_or_null(o, "energy_j", op->cost, op->energy_j);
 			cJSON_AddBoolToObject(o, "modelled", op->cost != NULL);
 			if (op->fallback)
 				add_str(o, "fallback", roi_cost_describe(op->cost, c, sizeof c));
@@ -138,8 +130,8 @@ static cJSON *functions_json(const struct roi_estimate *e)
 		cJSON_AddBoolToObject(o, "profiled", f->profiled);
 		cJSON_AddNumberToObject(o, "calls", (double)f->calls);
 		cJSON_AddNumberToObject(o, "ops", (double)f->ops);
-		add_cost(o, "cycles", e->model, f->cycles);
-		add_cost(o, "energy_j", e->model, f->energy_j);
+		roi_json_number_or_null(o, "cycles", e->model, f->cycles);
+		roi_json_number_or_null(o, "energy_j", e->model, f->energy_j);
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -156,8 +148,8 @@ static cJSON *lines_json(const struct roi_estimate *e)
 		add_str(o, "file", l->file);
 		cJSON_AddNumberToObject(o, "line", l->line);
 		cJSON_AddNumberToObject(o, "ops", (double)l->ops);
-		add_cost(o, "cycles", e->model, l->cycles);
-		add_cost(o, "energy_j", e->model, l->energy_j);
+		roi_json_number_or_null(o, "cycles", e->model, l->cycles);
+		roi_json_number_or_null(o, "energy_j", e->model, l->energy_j);
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -167,10 +159,7 @@ void roi_source_json(cJSON *o, const struct roi_source *src)
 {
 	add_str(o, "profile", src->profile);
 	cJSON_AddNumberToObject(o, "runs", (double)src->runs);
-	if (src->transferred)
-		cJSON_AddStringToObject(o, "transferred_from", src->transferred);
-	else
-		cJSON_AddNullToObject(o, "transferred_from");
+	roi_json_string_or_null(o, "transferred_from", src->transferred);
 }
 
 cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *src)
@@ -194,8 +183,8 @@ cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *sr
 	t = cJSON_AddObjectToObject(o, "total");
 	cJSON_AddNumberToObject(t, "ops", (double)e->total_ops);
 	cJSON_AddNumberToObject(t, "unmodelled_ops", (double)e->unmodelled_ops);
-	add_cost(t, "cycles", e->model, e->cycles);
-	add_cost(t, "seconds", e->model, e->seconds);
-	add_cost(t, "energy_j", e->model, e->energy_j);
+	roi_json_number_or_null(t, "cycles", e->model, e->cycles);
+	roi_json_number_or_null(t, "seconds", e->model, e->seconds);
+	roi_json_number_or_null(t, "energy_j", e->model, e->energy_j);
 	return o;
 }

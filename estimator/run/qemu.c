@@ -24,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/cli.h"
+#include "base/json.h"
 #include "input/elffile.h"
 #include "run/gdb_remote.h"
 #include "input/meta.h"
@@ -493,11 +494,7 @@ static int report(const struct run *r, bool json, cJSON *saturated)
 		else
 			cJSON_AddStringToObject(doc, "profile", r->output);
 		cJSON_AddItemReferenceToObject(doc, "saturated", saturated);
-		char *text = cJSON_Print(doc);
-		if (text)
-			puts(text);
-		free(text);
-		cJSON_Delete(doc);
+		roi_json_print(doc);
 	} else {
 		printf("%s: stopped at " STOP_SYMBOL "(%d)", r->elf, r->exit_status);
 		if (!r->no_instructions[0])
@@ -506,11 +503,7 @@ static int report(const struct run *r, bool json, cJSON *saturated)
 			printf("; profile %s", r->output);
 		putchar('\n');
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "roi: cannot write the output\n");
-		return ROI_EXIT_DATA;
-	}
-	return ROI_EXIT_OK;
+	return roi_output_status();
 }
 
 int roi_run_cortex_m(const struct roi_qemu_args *a)
