@@ -1,7 +1,6 @@
-/* base/fmt.c — number and operation formatting, see fmt.h. */
+/* base/fmt.c — number formatting, see fmt.h. */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "base/fmt.h"
 
@@ -45,33 +44,5 @@ const char *roi_fmt_share(double part, double whole, char *buf, size_t size)
 		snprintf(buf, size, "-");
 	else
 		snprintf(buf, size, "%.1f%%", 100.0 * part / whole);
-	return buf;
-}
-
-/* Appends " "-separated items to buf, truncating silently. */
-static void item(char *buf, size_t size, const char *fmt, const char *a, const char *b)
-{
-	size_t n = strlen(buf);
-
-	if (n + 1 < size)
-		snprintf(buf + n, size - n, "%s", n ? " " : "");
-	n = strlen(buf);
-	if (n + 1 < size)
-		snprintf(buf + n, size - n, fmt, a, b);
-}
-
-const char *roi_fmt_detail(const struct roi_opdesc *d, char *buf, size_t size)
-{
-	buf[0] = '\0';
-	if (d->access)
-		item(buf, size, "access=%s%s", d->access, "");
-	if (d->is_volatile)
-		item(buf, size, "%s%s", "volatile", "");
-	if (d->callee)
-		item(buf, size, "callee=%s%s", d->callee, "");
-	if (d->from)
-		item(buf, size, d->from_ctype ? "from=%s (%s)" : "from=%s%s", d->from, d->from_ctype ? d->from_ctype : "");
-	if (d->code)
-		item(buf, size, "code=%s%s", d->code, "");
 	return buf;
 }

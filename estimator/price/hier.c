@@ -25,6 +25,16 @@ double roi_hier_weight(const struct roi_hier *h, const struct roi_cost_sum *c)
 	return h->e->model ? c->cycles : c->ops;
 }
 
+double roi_hier_scope_weight(const struct roi_hier *h, const struct roi_node *n)
+{
+	return roi_hier_weight(h, n->parent ? &n->parent->cost : &h->total);
+}
+
+const char *roi_node_kind_name(enum roi_node_kind kind)
+{
+	return kind == ROI_NODE_FUNCTION ? "function" : kind == ROI_NODE_LOOP ? "loop" : "line";
+}
+
 /* ---- the call graph: callees by name, recursion as strongly connected components ---- */
 
 struct builder {
@@ -577,7 +587,7 @@ int roi_hier_build(struct roi_hier *h, const struct roi_estimate *e, struct roi_
 		return roi_err_set(err, "%s: %s %s: the cost with its callees is not a finite number (calls counted far "
 				   "more often than their callees were entered: an edited profile?)",
 				   e->counts->profile ? e->counts->profile : p->path,
-				   bad->kind == ROI_NODE_FUNCTION ? "function" : bad->kind == ROI_NODE_LOOP ? "loop" : "line",
+				   roi_node_kind_name(bad->kind),
 				   bad->id);
 	return 0;
 }

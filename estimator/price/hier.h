@@ -74,6 +74,10 @@ void roi_hier_free(struct roi_hier *h);
 
 /* What shares are of: cycles with a model, operations without. */
 double roi_hier_weight(const struct roi_hier *h, const struct roi_cost_sum *c);
+/* What a node's share of its scope is of: its parent's weight, the whole run's for a function. */
+double roi_hier_scope_weight(const struct roi_hier *h, const struct roi_node *n);
+/* "function", "loop", "line", as the outputs name a node's kind. */
+const char *roi_node_kind_name(enum roi_node_kind kind);
 
 /* The nodes with that id, in tree order: their number; out gets up to max. */
 size_t roi_hier_find(const struct roi_hier *h, const char *id, struct roi_node **out, size_t max);

@@ -221,7 +221,7 @@ static void function_table(FILE *out, const struct page *pg)
 static void tree_node(FILE *out, const struct page *pg, const struct roi_node *n)
 {
 	char a[CELL], b[CELL], c[CELL];
-	const char *kind = n->kind == ROI_NODE_FUNCTION ? "function" : n->kind == ROI_NODE_LOOP ? "loop" : "line";
+	const char *kind = roi_node_kind_name(n->kind);
 
 	fprintf(out, "<li class=\"%s\">", kind);
 	if (n->nchildren)

@@ -46,7 +46,7 @@ cJSON *roi_model_json(const struct roi_estimate *e)
 	return o;
 }
 
-static cJSON *units_json(const struct roi_program *p)
+cJSON *roi_units_json(const struct roi_program *p)
 {
 	cJSON *a = cJSON_CreateArray();
 
@@ -162,18 +162,23 @@ void roi_source_json(cJSON *o, const struct roi_source *src)
 	roi_json_string_or_null(o, "transferred_from", src->transferred);
 }
 
+void roi_program_json(cJSON *o, const struct roi_program *p, const struct roi_source *src)
+{
+	add_str(o, "program", p->path);
+	roi_source_json(o, src);
+	add_str(o, "target", roi_program_common(p, offsetof(struct roi_unit, target)));
+	add_str(o, "compiler", roi_program_common(p, offsetof(struct roi_unit, compiler)));
+	add_str(o, "opt", roi_program_common(p, offsetof(struct roi_unit, opt)));
+}
+
 cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *src)
 {
 	const struct roi_program *p = e->prog;
 	cJSON *o = cJSON_CreateObject(), *t;
 
 	cJSON_AddNumberToObject(o, "roi_estimate", 1);
-	add_str(o, "program", p->path);
-	roi_source_json(o, src);
-	add_str(o, "target", roi_program_common(p, offsetof(struct roi_unit, target)));
-	add_str(o, "compiler", roi_program_common(p, offsetof(struct roi_unit, compiler)));
-	add_str(o, "opt", roi_program_common(p, offsetof(struct roi_unit, opt)));
-	cJSON_AddItemToObject(o, "units", units_json(p));
+	roi_program_json(o, p, src);
+	cJSON_AddItemToObject(o, "units", roi_units_json(p));
 	cJSON_AddItemToObject(o, "model", roi_model_json(e));
 	cJSON_AddItemToObject(o, "ops", ops_json(e, false));
 	cJSON_AddItemToObject(o, "unmodelled", ops_json(e, true));

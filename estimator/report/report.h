@@ -21,13 +21,26 @@ struct roi_source {
 void roi_source_text(FILE *out, const struct roi_source *src);
 void roi_source_json(cJSON *o, const struct roi_source *src);
 
+/* The program a report is about, as roi estimate's and roi report's outputs begin: the "program",
+ * "profile" and "compiler" lines of the text; the "program", profile ("profile", "runs",
+ * "transferred_from"), "target", "compiler" and "opt" members of the JSON. */
+void roi_program_text(FILE *out, const struct roi_program *p, const struct roi_source *src);
+void roi_program_json(cJSON *o, const struct roi_program *p, const struct roi_source *src);
+
+/* The distinguishing fields besides kind/type/ctype, in a fixed order:
+ * "access=array volatile", "callee=printf", "from=u16 (unsigned short)", "code=...". "" if none. */
+const char *roi_fmt_detail(const struct roi_opdesc *d, char *buf, size_t size);
+
 /* top: only the first top functions and lines (roi estimate --top); 0 for all. */
 void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src, size_t top);
 cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *src);
 
-/* Parts of the JSON document that roi report shares: the "model" object (null without one) and
+/* Parts of the JSON documents that other commands share: the "model" object (null without one),
  * the "excluded" array (functions a filter left uncounted). */
 cJSON *roi_model_json(const struct roi_estimate *e);
 cJSON *roi_excluded_json(const struct roi_program *p);
+/* The "units" array of roi estimate and roi ops: each unit's id, source, compiler, target, opt and
+ * runtime. */
+cJSON *roi_units_json(const struct roi_program *p);
 
 #endif

@@ -17,12 +17,7 @@ static void header(FILE *out, const struct roi_estimate *e, const struct roi_sou
 	const struct roi_model *m = e->model;
 	char hz[CELL], *excluded = roi_filter_excluded_list(p);
 
-	fprintf(out, "program   %s\n", p->path);
-	roi_source_text(out, src);
-	fprintf(out, "compiler  %s, target %s, -%s (%zu unit%s)\n",
-		roi_program_common(p, offsetof(struct roi_unit, compiler)),
-		roi_program_common(p, offsetof(struct roi_unit, target)),
-		roi_program_common(p, offsetof(struct roi_unit, opt)), p->nunits, p->nunits == 1 ? "" : "s");
+	roi_program_text(out, p, src);
 	if (excluded)
 		fprintf(out, "excluded  %s: not counted (filter), their cost is not included\n", excluded);
 	free(excluded);
@@ -170,6 +165,34 @@ static void lines_section(FILE *out, const struct roi_estimate *e, size_t top)
 	more(out, e->nlines, top, "lines");
 }
 
+/* Appends " "-separated items to buf, truncating silently. */
+static void item(char *buf, size_t size, const char *fmt, const char *a, const char *b)
+{
+	size_t n = strlen(buf);
+
+	if (n + 1 < size)
+		snprintf(buf + n, size - n, "%s", n ? " " : "");
+	n = strlen(buf);
+	if (n + 1 < size)
+		snprintf(buf + n, size - n, fmt, a, b);
+}
+
+const char *roi_fmt_detail(const struct roi_opdesc *d, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (d->access)
+		item(buf, size, "access=%s%s", d->access, "");
+	if (d->is_volatile)
+		item(buf, size, "%s%s", "volatile", "");
+	if (d->callee)
+		item(buf, size, "callee=%s%s", d->callee, "");
+	if (d->from)
+		item(buf, size, d->from_ctype ? "from=%s (%s)" : "from=%s%s", d->from, d->from_ctype ? d->from_ctype : "");
+	if (d->code)
+		item(buf, size, "code=%s%s", d->code, "");
+	return buf;
+}
+
 void roi_source_text(FILE *out, const struct roi_source *src)
 {
 	fprintf(out, "profile   %s, %llu run%s", src->profile, (unsigned long long)src->runs,
@@ -177,6 +200,16 @@ void roi_source_text(FILE *out, const struct roi_source *src)
 	if (src->transferred)
 		fprintf(out, " of %s, transferred (roi transfer): estimated counts", src->transferred);
 	fputc('\n', out);
+}
+
+void roi_program_text(FILE *out, const struct roi_program *p, const struct roi_source *src)
+{
+	fprintf(out, "program   %s\n", p->path);
+	roi_source_text(out, src);
+	fprintf(out, "compiler  %s, target %s, -%s (%zu unit%s)\n",
+		roi_program_common(p, offsetof(struct roi_unit, compiler)),
+		roi_program_common(p, offsetof(struct roi_unit, target)),
+		roi_program_common(p, offsetof(struct roi_unit, opt)), p->nunits, p->nunits == 1 ? "" : "s");
 }
 
 void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src, size_t top)
