@@ -82,6 +82,11 @@ const char *roi_budget_quantity_name(const struct roi_budget *b, char *buf, size
 	return buf;
 }
 
+const char *roi_budget_per_name(const struct roi_budget *b)
+{
+	return b->per == ROI_BUDGET_PER_CALL ? "per call" : "per run";
+}
+
 const char *roi_budget_subject_name(const struct roi_budget *b, char *buf, size_t size)
 {
 	if (b->subject == ROI_BUDGET_TOTAL)
@@ -480,7 +485,7 @@ void roi_budget_parse(const char *path, const char *text, size_t size, struct ro
 					roi_diag(diags, path, lineno, words[0].col, "duplicate budget: line %u already limits "
 						 "%s %s %s%s%s", bf->budgets[dup].line, roi_budget_subject_name(&b, s, sizeof s),
 						 roi_budget_quantity_name(&b, q, sizeof q),
-						 b.per == ROI_BUDGET_PER_CALL ? "per call" : "per run", b.model ? " with model " : "",
+						 roi_budget_per_name(&b), b.model ? " with model " : "",
 						 b.model ? b.model : "");
 				} else {
 					const struct word *last = &words[c.n - 1];

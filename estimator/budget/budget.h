@@ -74,6 +74,8 @@ const char *roi_budget_quantity_name(const struct roi_budget *b, char *buf, size
 const char *roi_budget_unit(enum roi_budget_quantity q);
 /* "total", "function fir", "region fir:26" */
 const char *roi_budget_subject_name(const struct roi_budget *b, char *buf, size_t size);
+/* "per call", "per run" */
+const char *roi_budget_per_name(const struct roi_budget *b);
 /* An amount of the budget's quantity for people: "160000 cycles", "1.5 mJ", "3 ms", "904 ops". */
 const char *roi_budget_fmt(enum roi_budget_quantity q, double v, char *buf, size_t size);
 

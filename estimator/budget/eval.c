@@ -14,6 +14,19 @@ const char *roi_budget_status_name(enum roi_budget_status s)
 	return s == ROI_BUDGET_PASS ? "PASS" : s == ROI_BUDGET_WARN ? "WARN" : "FAIL";
 }
 
+const char *roi_budget_overall(const struct roi_budget_eval *ev)
+{
+	return ev->nfail ? "FAIL" : ev->nwarn ? "WARN" : "PASS";
+}
+
+bool roi_budget_moved(const struct roi_budget_result *o, const struct roi_budget_result *n)
+{
+	if (!o->present || !n->present)
+		return o->present != n->present;
+	double scale = fmax(fabs(o->value), fabs(n->value));
+	return fabs(n->value - o->value) > 1e-9 * scale || o->status != n->status;
+}
+
 /* ---- models ---- */
 
 static int compute(struct roi_budget_eval *ev, struct roi_budget_model *m, struct roi_err *err)
@@ -332,11 +345,6 @@ static int evaluate(struct roi_budget_eval *ev, struct roi_budget_result *r, str
 	return 0;
 }
 
-static const char *per_name(const struct roi_budget *b)
-{
-	return b->per == ROI_BUDGET_PER_CALL ? "per call" : "per run";
-}
-
 /* Finds what a budget is about. false when it is not in the program: then a diagnostic, or with
  * allow_missing, r->missing. */
 static bool resolve(struct roi_budget_eval *ev, const struct roi_budget_file *bf, struct roi_budget_result *r,
@@ -452,7 +460,7 @@ int roi_budget_evaluate(struct roi_budget_eval *ev, const struct roi_budget_file
 			    strcmp(o->model ? o->model : "", b->model ? b->model : "") != 0)
 				continue;
 			roi_diag(diags, bf->path, b->line, b->subject_col, "duplicate budget: region %s is the loop %s, "
-				 "whose %s %s line %u already limits", b->name, subjects[i].id, q2, per_name(b), o->line);
+				 "whose %s %s line %u already limits", b->name, subjects[i].id, q2, roi_budget_per_name(b), o->line);
 			r->present = false;
 			goto next;
 		}

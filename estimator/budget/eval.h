@@ -88,5 +88,10 @@ int roi_budget_evaluate(struct roi_budget_eval *ev, const struct roi_budget_file
 void roi_budget_eval_free(struct roi_budget_eval *ev);
 
 const char *roi_budget_status_name(enum roi_budget_status s);   /* "PASS", "WARN", "FAIL" */
+/* The run's status as a whole: "FAIL" when a budget failed, else "WARN" when one warned, else "PASS". */
+const char *roi_budget_overall(const struct roi_budget_eval *ev);
+/* Whether a budget's figure moved between two runs (o, n): it came, went, changed by more than
+ * rounding, or changed status. */
+bool roi_budget_moved(const struct roi_budget_result *o, const struct roi_budget_result *n);
 
 #endif

@@ -94,7 +94,7 @@ static void case_name(char *buf, size_t size, const struct roi_budget *b)
 	char s[512], q[128];
 
 	snprintf(buf, size, "%s %s %s%s%s", roi_budget_subject_name(b, s, sizeof s), roi_budget_quantity_name(b, q, sizeof q),
-		 b->per == ROI_BUDGET_PER_CALL ? "per call" : "per run", b->model ? " model " : "", b->model ? b->model : "");
+		 roi_budget_per_name(b), b->model ? " model " : "", b->model ? b->model : "");
 }
 
 void roi_budget_junit(FILE *out, const struct roi_budget_file *bf, const struct roi_budget_eval *ev, bool strict)
