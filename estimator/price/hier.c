@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "price/hier.h"
 
 static void add_sum(struct roi_cost_sum *a, const struct roi_cost_sum *b)
@@ -467,14 +468,6 @@ static void finish(struct roi_hier *h, struct roi_node *n)
 	qsort_r(n->children, n->nchildren, sizeof *n->children, by_weight, h);
 }
 
-static void *zalloc(size_t n, size_t size)
-{
-	void *p = roi_xrealloc(NULL, n ? n : 1, size);
-
-	memset(p, 0, (n ? n : 1) * size);
-	return p;
-}
-
 static bool finite_sum(const struct roi_cost_sum *c)
 {
 	return isfinite(c->ops) && isfinite(c->cycles) && isfinite(c->energy_j);
@@ -507,12 +500,12 @@ int roi_hier_build(struct roi_hier *h, const struct roi_estimate *e, struct roi_
 	b.scc = roi_xrealloc(NULL, nf ? nf : 1, sizeof *b.scc);
 	b.index = roi_xrealloc(NULL, nf ? nf : 1, sizeof *b.index);
 	b.low = roi_xrealloc(NULL, nf ? nf : 1, sizeof *b.low);
-	b.on_stack = zalloc(nf, sizeof *b.on_stack);
-	b.self = zalloc(nf, sizeof *b.self);
-	b.per_call = zalloc(nf, sizeof *b.per_call);
+	b.on_stack = roi_xzalloc(nf, sizeof *b.on_stack);
+	b.self = roi_xzalloc(nf, sizeof *b.self);
+	b.per_call = roi_xzalloc(nf, sizeof *b.per_call);
 	b.stack = roi_xrealloc(NULL, nf ? nf : 1, sizeof *b.stack);
-	b.fnode = zalloc(nf, sizeof *b.fnode);
-	b.lnode = zalloc(nf, sizeof *b.lnode);
+	b.fnode = roi_xzalloc(nf, sizeof *b.fnode);
+	b.lnode = roi_xzalloc(nf, sizeof *b.lnode);
 	for (size_t u = 0; u < p->nunits; u++)
 		for (size_t i = 0; i < p->units[u].nfunctions; i++) {
 			const struct roi_function *fn = &p->units[u].functions[i];
