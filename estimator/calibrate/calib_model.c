@@ -425,3 +425,31 @@ void roi_calib_fit_free(struct roi_calib_fit *f)
 	roi_arena_free(&f->arena);
 	memset(f, 0, sizeof *f);
 }
+
+void roi_calib_fit_all(const struct roi_calib_set *set, const double *x, const double *y_energy,
+		       const struct roi_model *base, const unsigned char *skip, const struct roi_calib_fit_opts *fo,
+		       struct roi_calib_fit *cyc, struct roi_calib_fit *en)
+{
+	size_t nlines, *line_program, np = set->nprograms;
+	double *line_y, *line_x = roi_calib_line_matrix(set, &nlines, &line_y, &line_program);
+	double *w = roi_xrealloc(NULL, nlines + 1, sizeof *w);
+	size_t *program = roi_xrealloc(NULL, np + 1, sizeof *program);
+
+	for (size_t r = 0; r < nlines; r++) {
+		double total = (double)set->programs[line_program[r]].cycles;
+		w[r] = fo->by_line ? (line_y[r] > 0 ? 1 / line_y[r] : 0) : 1 / (total * total);
+	}
+	roi_calib_fit(set, x, &(struct roi_calib_rows){nlines, line_x, line_y, w, line_program}, skip, base, false,
+		      fo->ridge, fo->base_weight, cyc);
+	if (y_energy) {
+		for (size_t p = 0; p < np; p++)
+			program[p] = p;
+		roi_calib_fit(set, x, &(struct roi_calib_rows){np, x, y_energy, NULL, program}, skip, base, true,
+			      fo->ridge, fo->base_weight, en);
+	}
+	free(line_x);
+	free(line_y);
+	free(line_program);
+	free(w);
+	free(program);
+}

@@ -58,4 +58,21 @@ void roi_calib_fit(const struct roi_calib_set *set, const double *x, const struc
 		   double base_weight, struct roi_calib_fit *out);
 void roi_calib_fit_free(struct roi_calib_fit *f);
 
+/* How the costs are fitted: the pulls of roi_calib_fit, and how each row's error counts (by_line:
+ * relative to the row's own cycles, else to its program's). */
+struct roi_calib_fit_opts {
+	double ridge, base_weight;
+	bool by_line;
+};
+
+/* Fits cycles (and energy when y_energy) with the programs in skip left out. Cycles are fitted to
+ * every program's source lines, which tell apart operations that always run together in a whole
+ * program; a line's error counts relative to its own cycles (fo->by_line: at -O0, where a line's
+ * cycles are its own, the big lines decide and one run twice in start-up code does not) or to its
+ * program's total. Energy, measured per program only, is fitted to the programs, each error
+ * relative to its program's energy. */
+void roi_calib_fit_all(const struct roi_calib_set *set, const double *x, const double *y_energy,
+		       const struct roi_model *base, const unsigned char *skip, const struct roi_calib_fit_opts *fo,
+		       struct roi_calib_fit *cyc, struct roi_calib_fit *en);
+
 #endif
