@@ -59,20 +59,6 @@ static int parse_number(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-/* What the simulator measured around every hook call, as the profile's hook-cost lines: a pair's
- * whole cost, and the part of its own pair a region measures (after the enter hook's stamp, before
- * the exit hook's), both in cycles. Every call of a hook costs the same; the means say so. */
-static void hook_cost(const struct roi_avr_run *run, struct roi_counts *counts)
-{
-	const struct roi_avr_hook_cost *in = &run->hook_enter, *out = &run->hook_exit;
-
-	if (!in->calls || !out->calls)
-		return;
-	counts->has_hook_cost = true;
-	counts->hook_cost = (double)in->cycles / in->calls + (double)out->cycles / out->calls;
-	counts->hook_inside = (double)in->after / in->calls + (double)out->before / out->calls;
-}
-
 /* "771.6 us", "16 MHz". */
 static void format_time(char *buf, size_t n, double s)
 {
@@ -94,14 +80,6 @@ static void format_freq(char *buf, size_t n, uint32_t hz)
 		snprintf(buf, n, "%u Hz", (unsigned)hz);
 }
 
-/* exit()'s argument at the stop loop: the C int in r25:r24, where main's return value or exit's
- * argument stays on its way through libgcc's exit and _exit to that loop (abort() is _exit(1)).
- * A C++ static destructor run in .fini between them could change it. */
-static int exit_status(const struct roi_avr_run *run)
-{
-	return (int16_t)(run->data[24] | run->data[25] << 8);
-}
-
 static int report(const struct roi_avr_run *run, const char *profile, bool json, cJSON *saturated)
 {
 	double seconds = (double)run->cycles / run->freq_hz;
@@ -120,7 +98,7 @@ static int report(const struct roi_avr_run *run, const char *profile, bool json,
 		cJSON_AddNumberToObject(doc, "seconds", seconds);
 		cJSON_AddStringToObject(doc, "stop_reason", reason);
 		if (exited)
-			cJSON_AddNumberToObject(doc, "exit_status", exit_status(run));
+			cJSON_AddNumberToObject(doc, "exit_status", roi_avr_exit_status(run));
 		else
 			cJSON_AddNullToObject(doc, "exit_status");
 		roi_json_string_or_null(doc, "profile", profile);
@@ -138,9 +116,89 @@ static int report(const struct roi_avr_run *run, const char *profile, bool json,
 	}
 	if (roi_output_status() != ROI_EXIT_OK)
 		return ROI_EXIT_DATA;
-	if (exited && exit_status(run) != 0)
-		roi_warn("%s: the firmware exited with status %d", run->elf, exit_status(run));
+	if (exited && roi_avr_exit_status(run) != 0)
+		roi_warn("%s: the firmware exited with status %d", run->elf, roi_avr_exit_status(run));
 	return ROI_EXIT_OK;
+}
+
+static int report_cortex_m(const struct roi_qemu_run *r, bool json, cJSON *saturated)
+{
+	if (json) {
+		cJSON *doc = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(doc, "elf", r->elf);
+		cJSON_AddStringToObject(doc, "machine", r->machine);
+		if (r->no_instructions[0])
+			cJSON_AddNullToObject(doc, "instructions");
+		else
+			cJSON_AddNumberToObject(doc, "instructions", (double)r->instructions);
+		cJSON_AddNumberToObject(doc, "exit_status", r->exit_status);
+		cJSON_AddStringToObject(doc, "stop_reason", "exit");
+		roi_json_string_or_null(doc, "profile", r->plain ? NULL : r->output);
+		cJSON_AddItemReferenceToObject(doc, "saturated", saturated);
+		roi_json_print(doc);
+	} else {
+		printf("%s: stopped at " ROI_QEMU_STOP_SYMBOL "(%d)", r->elf, r->exit_status);
+		if (!r->no_instructions[0])
+			printf(" after %llu instructions (QEMU icount, not cycles)", (unsigned long long)r->instructions);
+		if (!r->plain)
+			printf("; profile %s", r->output);
+		putchar('\n');
+	}
+	return roi_output_status();
+}
+
+/* --target cortex-m: foreign is an option of --target avr that was given, or NULL. */
+static int run_cortex_m(const char *cmd, const char *firmware, const char *machine, const char *max_seconds,
+			const char *output, const char *foreign, bool json, bool cycles_only)
+{
+	struct roi_qemu_run r;
+	struct roi_err err;
+	char *def = NULL, *end;
+	int status = ROI_EXIT_DATA;
+	cJSON *saturated;
+
+	roi_qemu_init(&r);
+	r.elf = firmware;
+	r.output = output;
+	if (machine)
+		r.machine = machine;
+	if (foreign)
+		return roi_usage_error(cmd, "%s is not an option of --target cortex-m", foreign);
+	r.plain = cycles_only;
+	if (max_seconds) {
+		r.max_seconds = strtod(max_seconds, &end);
+		if (end == max_seconds || *end || !(r.max_seconds >= 0 && r.max_seconds < 1e6))
+			return roi_usage_error(cmd, "--max-seconds '%s' is not a number of seconds (0 for no limit)",
+					       max_seconds);
+	}
+	if (!firmware)
+		return roi_usage_error(cmd, "missing FIRMWARE");
+	if (!r.output) {
+		if (!(def = malloc(strlen(firmware) + 5)))
+			return ROI_EXIT_DATA;
+		sprintf(def, "%s.roi", firmware);
+		r.output = def;
+	}
+	saturated = cJSON_CreateArray();
+
+	if (roi_qemu_run(&r, &err) != 0) {
+		roi_data_error(&err);
+		goto out;
+	}
+	/* only now, after the profile: a run that failed warns of nothing */
+	for (size_t i = 0; i < r.prog.nfunctions; i++)
+		roi_run_warn_saturated(&r.ctr[i], saturated);
+	if (r.no_instructions[0])
+		roi_warn("%s: no instruction count: %s", r.elf, r.no_instructions);
+	if (r.exit_status != 0)
+		roi_warn("%s: the firmware exited with status %d", r.elf, r.exit_status);
+	status = report_cortex_m(&r, json, saturated);
+out:
+	cJSON_Delete(saturated);
+	roi_qemu_free(&r);
+	free(def);
+	return status;
 }
 
 int cmd_run(int argc, char **argv)
@@ -176,9 +234,8 @@ int cmd_run(int argc, char **argv)
 	if (!target)
 		return roi_usage_error(argv[0], "missing --target (avr or cortex-m)");
 	if (strcmp(target, "cortex-m") == 0)
-		return roi_run_cortex_m(&(struct roi_qemu_args){argv[0], npos ? pos[0] : NULL, machine, max_seconds, output,
-								mcu ? "--mcu" : freq ? "--freq" : max ? "--max-cycles" : NULL,
-								json, cycles_only});
+		return run_cortex_m(argv[0], npos ? pos[0] : NULL, machine, max_seconds, output,
+				    mcu ? "--mcu" : freq ? "--freq" : max ? "--max-cycles" : NULL, json, cycles_only);
 	if (strcmp(target, "avr") != 0)
 		return roi_usage_error(argv[0], "unknown target '%s' (avr or cortex-m)", target);
 	if (machine || max_seconds)
@@ -223,7 +280,7 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	}
 	if (roi_avr_run_counted(&run, &elf, &prog, &counts, saturated, &err) != 0 ||
-	    roi_avr_regions(&prog, elf, &run, &counts, &err) != 0 || (hook_cost(&run, &counts), false) ||
+	    roi_avr_regions(&prog, elf, &run, &counts, &err) != 0 || (roi_avr_hook_cost(&run, &counts), false) ||
 	    roi_run_write_profile(output, program, &prog, &counts, &err) != 0)
 		goto fail;
 	status = report(&run, output, json, saturated);

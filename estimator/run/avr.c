@@ -401,3 +401,11 @@ void roi_avr_run_free(struct roi_avr_run *run)
 	run->events = NULL;
 	run->nevents = 0;
 }
+
+/* exit()'s argument at the stop loop: the C int in r25:r24, where main's return value or exit's
+ * argument stays on its way through libgcc's exit and _exit to that loop (abort() is _exit(1)).
+ * A C++ static destructor run in .fini between them could change it. */
+int roi_avr_exit_status(const struct roi_avr_run *run)
+{
+	return (int16_t)(run->data[24] | run->data[25] << 8);
+}

@@ -75,4 +75,8 @@ int roi_avr_check_mcu(const char *mcu, struct roi_err *err);
 int roi_avr_run(struct roi_avr_run *run, struct roi_err *err);
 void roi_avr_run_free(struct roi_avr_run *run);
 
+/* The firmware's exit status: exit()'s argument, the C int in r25:r24 when it stopped at exit
+ * (stop ROI_AVR_EXIT, data_size > 25). */
+int roi_avr_exit_status(const struct roi_avr_run *run);
+
 #endif

@@ -1,4 +1,4 @@
-/* run/qemu.c — "roi run --target cortex-m", see run/qemu.h and docs/run.md.
+/* run/qemu.c — a Cortex-M firmware run in QEMU, see qemu.h and docs/run.md.
  *
  * QEMU starts paused (-S) with two control sockets in a private directory: its gdbstub, through which
  * roi sets a breakpoint at _exit, continues, and reads the registers and the counter arrays at the
@@ -23,8 +23,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "base/cli.h"
-#include "base/json.h"
 #include "input/elffile.h"
 #include "run/gdb_remote.h"
 #include "input/meta.h"
@@ -32,27 +30,8 @@
 #include "run/qemu.h"
 
 #define QEMU "qemu-system-arm"
-#define STOP_SYMBOL "_exit"
 
 enum { GRACE_MS = 5000 }; /* for QEMU to end after the stop */
-
-struct run {
-	const char *elf, *machine, *output;
-	bool plain;                     /* --cycles-only: no metadata, no counters, no profile */
-	double max_seconds;             /* 0: no limit */
-	struct roi_program prog;
-	struct roi_counter_array *ctr;  /* [prog.nfunctions] */
-	struct roi_counts counts;       /* once read */
-	uint64_t stop_addr;             /* _exit, Thumb bit cleared */
-	int exit_status;                /* r0 at _exit */
-	uint64_t instructions;
-	char no_instructions[256];      /* why there is no count, "" when there is one */
-	/* the QEMU session */
-	pid_t pid;
-	char dir[80];
-	int gdb_fd, qmp_fd;
-	struct timespec deadline;
-};
 
 static long ms_left(const struct timespec *t)
 {
@@ -74,7 +53,7 @@ static void set_deadline(struct timespec *t, double seconds)
 	}
 }
 
-static int timed_out(const struct run *r, struct roi_err *err)
+static int timed_out(const struct roi_qemu_run *r, struct roi_err *err)
 {
 	return roi_err_set(err, "%s: no stop after %g s (--max-seconds); the firmware may loop forever", r->elf,
 			   r->max_seconds);
@@ -83,7 +62,7 @@ static int timed_out(const struct run *r, struct roi_err *err)
 /* roi_wait_fn for both sockets: the run's deadline bounds every wait. */
 static int wait_readable(void *ctx, int fd, struct roi_err *err)
 {
-	struct run *r = ctx;
+	struct roi_qemu_run *r = ctx;
 
 	for (;;) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
@@ -107,7 +86,7 @@ static const struct roi_run_target arm_target = {
 	.gc_sections = true,
 };
 
-static int check_firmware(struct run *r, struct roi_err *err)
+static int check_firmware(struct roi_qemu_run *r, struct roi_err *err)
 {
 	struct roi_elf *elf = NULL;
 	struct roi_symbol sym;
@@ -116,9 +95,9 @@ static int check_firmware(struct run *r, struct roi_err *err)
 	if (r->plain ? roi_run_open_elf(r->elf, &arm_target, &elf, err) != 0
 		     : roi_run_open(r->elf, &arm_target, &elf, &r->prog, err) != 0)
 		goto out;
-	if (roi_elf_symbol(elf, STOP_SYMBOL, &sym, err) != 0) {
+	if (roi_elf_symbol(elf, ROI_QEMU_STOP_SYMBOL, &sym, err) != 0) {
 		if (!strstr(err->msg, "no symbol table"))
-			roi_err_set(err, "%s: no symbol " STOP_SYMBOL " to stop at (link with newlib's rdimon: see "
+			roi_err_set(err, "%s: no symbol " ROI_QEMU_STOP_SYMBOL " to stop at (link with newlib's rdimon: see "
 				    "contrib/cortex-m/)", r->elf);
 		goto out;
 	}
@@ -142,7 +121,7 @@ out:
 
 /* fork+exec rather than posix_spawn: the child asks to be killed when roi dies, so that no QEMU
  * outlives roi even when roi itself is killed. */
-static int start_qemu(struct run *r, struct roi_err *err)
+static int start_qemu(struct roi_qemu_run *r, struct roi_err *err)
 {
 	const char *tmp = getenv("TMPDIR");
 	char gdb[128], qmp[128];
@@ -195,7 +174,7 @@ static int start_qemu(struct run *r, struct roi_err *err)
 }
 
 /* QEMU ended: true, with the message, when it did. */
-static bool qemu_ended(struct run *r, struct roi_err *err)
+static bool qemu_ended(struct roi_qemu_run *r, struct roi_err *err)
 {
 	int st;
 
@@ -211,7 +190,7 @@ static bool qemu_ended(struct run *r, struct roi_err *err)
 }
 
 /* Ends QEMU: waits up to ms for it to exit by itself, then kills it. */
-static void stop_qemu(struct run *r, long ms)
+static void stop_qemu(struct roi_qemu_run *r, long ms)
 {
 	for (; r->pid > 0 && ms > 0; ms -= 10) {
 		if (waitpid(r->pid, NULL, WNOHANG) == r->pid)
@@ -227,7 +206,7 @@ static void stop_qemu(struct run *r, long ms)
 }
 
 /* The socket files are only needed to connect. */
-static void remove_dir(struct run *r)
+static void remove_dir(struct roi_qemu_run *r)
 {
 	char path[sizeof r->dir + 8];
 
@@ -242,7 +221,7 @@ static void remove_dir(struct run *r)
 }
 
 /* QEMU creates its sockets while it starts: retry until they accept. */
-static int connect_socket(struct run *r, const char *name, int *out, struct roi_err *err)
+static int connect_socket(struct roi_qemu_run *r, const char *name, int *out, struct roi_err *err)
 {
 	struct sockaddr_un a = {.sun_family = AF_UNIX};
 
@@ -271,7 +250,7 @@ static int connect_socket(struct run *r, const char *name, int *out, struct roi_
 /* ---- QMP: one JSON object per line ---- */
 
 /* The next message that is not an event. */
-static cJSON *qmp_read(struct run *r, struct roi_err *err)
+static cJSON *qmp_read(struct roi_qemu_run *r, struct roi_err *err)
 {
 	char line[4096];
 
@@ -307,7 +286,7 @@ static cJSON *qmp_read(struct run *r, struct roi_err *err)
 }
 
 /* Runs a QMP command; its "return" value, or NULL with QEMU's error. Free the message: *msg. */
-static const cJSON *qmp_execute(struct run *r, const char *cmd, cJSON **msg, struct roi_err *err)
+static const cJSON *qmp_execute(struct roi_qemu_run *r, const char *cmd, cJSON **msg, struct roi_err *err)
 {
 	char req[128];
 	int n = snprintf(req, sizeof req, "{\"execute\": \"%s\"}\n", cmd);
@@ -328,7 +307,7 @@ static const cJSON *qmp_execute(struct run *r, const char *cmd, cJSON **msg, str
 
 /* Executed instructions from reset to now, from QEMU's icount (reported by query-replay also when
  * nothing is recorded). A failure only loses the count. */
-static void read_icount(struct run *r)
+static void read_icount(struct roi_qemu_run *r)
 {
 	struct roi_err err;
 	cJSON *msg = NULL;
@@ -347,14 +326,14 @@ static void read_icount(struct run *r)
 /* ---- the run ---- */
 
 /* A stop reply: 'T'/'S' stopped, 'W' exited, 'X' killed. */
-static int expect_stop(struct run *r, const char *reply, struct roi_err *err)
+static int expect_stop(struct roi_qemu_run *r, const char *reply, struct roi_err *err)
 {
 	unsigned v = (unsigned)strtoul(reply + 1, NULL, 16);
 
 	if (reply[0] == 'T' || reply[0] == 'S')
 		return 0;
 	if (reply[0] == 'W')
-		return roi_err_set(err, "%s: the firmware ended (status %u) without calling " STOP_SYMBOL
+		return roi_err_set(err, "%s: the firmware ended (status %u) without calling " ROI_QEMU_STOP_SYMBOL
 				   ": no counters to read", r->elf, v);
 	if (reply[0] == 'X')
 		return roi_err_set(err, "%s: " QEMU " was killed by signal %u", r->elf, v);
@@ -373,7 +352,7 @@ static uint32_t reg(const char *g, int n)
 	return v;
 }
 
-static int read_counters(struct run *r, struct roi_gdb *g, struct roi_err *err)
+static int read_counters(struct roi_qemu_run *r, struct roi_gdb *g, struct roi_err *err)
 {
 	roi_counts_init(&r->counts, &r->prog);
 	for (size_t i = 0; i < r->prog.nfunctions; i++) {
@@ -395,7 +374,7 @@ static int read_counters(struct run *r, struct roi_gdb *g, struct roi_err *err)
 	return 0;
 }
 
-static int run_qemu(struct run *r, struct roi_err *err)
+static int run_qemu(struct roi_qemu_run *r, struct roi_err *err)
 {
 	struct roi_gdb g;
 	char reply[1024], req[64];
@@ -421,14 +400,14 @@ static int run_qemu(struct run *r, struct roi_err *err)
 	    roi_gdb_exchange(&g, req, reply, sizeof reply, err) != 0)
 		return -1;
 	if (strcmp(reply, "OK") != 0)
-		return roi_err_set(err, QEMU ": cannot set a breakpoint at " STOP_SYMBOL " (reply '%.20s')", reply);
+		return roi_err_set(err, QEMU ": cannot set a breakpoint at " ROI_QEMU_STOP_SYMBOL " (reply '%.20s')", reply);
 	if (roi_gdb_exchange(&g, "c", reply, sizeof reply, err) != 0 || expect_stop(r, reply, err) != 0 ||
 	    roi_gdb_exchange(&g, "g", reply, sizeof reply, err) != 0)
 		return -1;
 	if (strlen(reply) < 16 * 8 || strspn(reply, "0123456789abcdefABCDEF") < 16 * 8)
 		return roi_err_set(err, QEMU ": registers: unexpected reply '%.20s'", reply);
 	if (reg(reply, 15) != r->stop_addr)
-		return roi_err_set(err, "%s: the firmware stopped at 0x%08x, not at " STOP_SYMBOL, r->elf, reg(reply, 15));
+		return roi_err_set(err, "%s: the firmware stopped at 0x%08x, not at " ROI_QEMU_STOP_SYMBOL, r->elf, reg(reply, 15));
 	r->exit_status = (int32_t)reg(reply, 0);
 	read_icount(r);
 	if (read_counters(r, &g, err) != 0)
@@ -449,7 +428,7 @@ static int run_qemu(struct run *r, struct roi_err *err)
 }
 
 /* The profile names the firmware by its absolute path: 'roi compare' loads it from there. */
-static int write_profile(const struct run *r, struct roi_err *err)
+static int write_profile(const struct roi_qemu_run *r, struct roi_err *err)
 {
 	char *program = realpath(r->elf, NULL);
 	int rc;
@@ -461,7 +440,7 @@ static int write_profile(const struct run *r, struct roi_err *err)
 	return rc;
 }
 
-static void run_free(struct run *r)
+void roi_qemu_free(struct roi_qemu_run *r)
 {
 	if (r->gdb_fd >= 0)
 		close(r->gdb_fd);
@@ -474,83 +453,20 @@ static void run_free(struct run *r)
 	roi_program_free(&r->prog);
 }
 
-/* ---- the command ---- */
-
-static int report(const struct run *r, bool json, cJSON *saturated)
+void roi_qemu_init(struct roi_qemu_run *r)
 {
-	if (json) {
-		cJSON *doc = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(doc, "elf", r->elf);
-		cJSON_AddStringToObject(doc, "machine", r->machine);
-		if (r->no_instructions[0])
-			cJSON_AddNullToObject(doc, "instructions");
-		else
-			cJSON_AddNumberToObject(doc, "instructions", (double)r->instructions);
-		cJSON_AddNumberToObject(doc, "exit_status", r->exit_status);
-		cJSON_AddStringToObject(doc, "stop_reason", "exit");
-		if (r->plain)
-			cJSON_AddNullToObject(doc, "profile");
-		else
-			cJSON_AddStringToObject(doc, "profile", r->output);
-		cJSON_AddItemReferenceToObject(doc, "saturated", saturated);
-		roi_json_print(doc);
-	} else {
-		printf("%s: stopped at " STOP_SYMBOL "(%d)", r->elf, r->exit_status);
-		if (!r->no_instructions[0])
-			printf(" after %llu instructions (QEMU icount, not cycles)", (unsigned long long)r->instructions);
-		if (!r->plain)
-			printf("; profile %s", r->output);
-		putchar('\n');
-	}
-	return roi_output_status();
+	memset(r, 0, sizeof *r);
+	r->machine = "mps2-an386";
+	r->max_seconds = 60;
+	r->pid = -1;
+	r->gdb_fd = r->qmp_fd = -1;
 }
 
-int roi_run_cortex_m(const struct roi_qemu_args *a)
+int roi_qemu_run(struct roi_qemu_run *r, struct roi_err *err)
 {
-	struct run r = {.elf = a->firmware, .machine = a->machine ? a->machine : "mps2-an386", .output = a->output,
-			.max_seconds = 60, .pid = -1, .gdb_fd = -1, .qmp_fd = -1};
-	struct roi_err err;
-	char *def = NULL, *end;
-	int status = ROI_EXIT_DATA;
-	cJSON *saturated;
-
-	if (a->foreign_option)
-		return roi_usage_error(a->cmd, "%s is not an option of --target cortex-m", a->foreign_option);
-	r.plain = a->cycles_only;
-	if (a->max_seconds) {
-		r.max_seconds = strtod(a->max_seconds, &end);
-		if (end == a->max_seconds || *end || !(r.max_seconds >= 0 && r.max_seconds < 1e6))
-			return roi_usage_error(a->cmd, "--max-seconds '%s' is not a number of seconds (0 for no limit)",
-					       a->max_seconds);
-	}
-	if (!a->firmware)
-		return roi_usage_error(a->cmd, "missing FIRMWARE");
-	if (!r.output) {
-		if (!(def = malloc(strlen(a->firmware) + 5)))
-			return ROI_EXIT_DATA;
-		sprintf(def, "%s.roi", a->firmware);
-		r.output = def;
-	}
-	if (r.max_seconds > 0)
-		set_deadline(&r.deadline, r.max_seconds);
-	saturated = cJSON_CreateArray();
-
-	if (check_firmware(&r, &err) != 0 || run_qemu(&r, &err) != 0 || (!r.plain && write_profile(&r, &err) != 0)) {
-		roi_data_error(&err);
-		goto out;
-	}
-	/* only now, after the profile: a run that failed warns of nothing */
-	for (size_t i = 0; i < r.prog.nfunctions; i++)
-		roi_run_warn_saturated(&r.ctr[i], saturated);
-	if (r.no_instructions[0])
-		roi_warn("%s: no instruction count: %s", r.elf, r.no_instructions);
-	if (r.exit_status != 0)
-		roi_warn("%s: the firmware exited with status %d", r.elf, r.exit_status);
-	status = report(&r, a->json, saturated);
-out:
-	cJSON_Delete(saturated);
-	run_free(&r);
-	free(def);
-	return status;
+	if (r->max_seconds > 0)
+		set_deadline(&r->deadline, r->max_seconds);
+	if (check_firmware(r, err) != 0 || run_qemu(r, err) != 0 || (!r->plain && write_profile(r, err) != 0))
+		return -1;
+	return 0;
 }

@@ -1,25 +1,48 @@
-/* run/qemu.h — "roi run --target cortex-m": runs an ARM Cortex-M firmware under qemu-system-arm,
- * stops it at _exit through QEMU's gdbstub, reads the counter arrays out of the emulated RAM and
- * writes the profile; QEMU's icount gives the executed instruction count. See docs/run.md. */
+/* run/qemu.h — "roi run --target cortex-m": an ARM Cortex-M firmware run under qemu-system-arm,
+ * stopped at _exit through QEMU's gdbstub, its counter arrays read out of the emulated RAM and its
+ * profile written; QEMU's icount gives the executed instruction count. See docs/run.md. */
 #ifndef ROI_RUN_QEMU_H
 #define ROI_RUN_QEMU_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
 
-/* What builtin/run.c parsed: option values as given, NULL when absent. */
-struct roi_qemu_args {
-	const char *cmd;                /* argv[0], for usage errors */
-	const char *firmware;           /* the ELF; NULL when missing */
-	const char *machine;            /* QEMU machine (default mps2-an386) */
-	const char *max_seconds;        /* wall-clock limit (default 60, 0 for none) */
-	const char *output;             /* profile path (default FIRMWARE.roi) */
-	const char *foreign_option;     /* an option of another target that was given ("--mcu"), or NULL */
-	bool json;
-	bool cycles_only;               /* a firmware without roi: its instruction count and status only */
+#include "base/err.h"
+#include "input/counts.h"
+#include "input/meta.h"
+#include "run/common.h"
+
+/* Where the firmware is stopped: newlib's _exit, whose argument is the exit status. */
+#define ROI_QEMU_STOP_SYMBOL "_exit"
+
+struct roi_qemu_run {
+	/* in, set by the caller after roi_qemu_init */
+	const char *elf, *machine;      /* the firmware; the QEMU machine (default mps2-an386) */
+	const char *output;             /* where the profile goes */
+	bool plain;                     /* --cycles-only: no metadata, no counters, no profile */
+	double max_seconds;             /* host time allowed (default 60); 0: no limit */
+	/* out */
+	struct roi_program prog;
+	struct roi_counter_array *ctr;  /* [prog.nfunctions] */
+	struct roi_counts counts;       /* once read */
+	int exit_status;                /* r0 at _exit */
+	uint64_t instructions;
+	char no_instructions[256];      /* why there is no count, "" when there is one */
+	/* the QEMU session, qemu.c's own */
+	uint64_t stop_addr;             /* _exit, Thumb bit cleared */
+	pid_t pid;
+	char dir[80];
+	int gdb_fd, qmp_fd;
+	struct timespec deadline;
 };
 
-/* The whole command for this target: usage errors (exit 2), the run, the report on stdout in the
- * form of the AVR target's, errors on stderr (exit 1). QEMU never outlives the call. */
-int roi_run_cortex_m(const struct roi_qemu_args *args);
+void roi_qemu_init(struct roi_qemu_run *r);
+/* Checks the firmware (an ARM ELF with roi metadata, _exit and its counter arrays; only the first
+ * two with plain), runs it to _exit and, unless plain, writes the profile. QEMU never outlives the
+ * call. Free r with roi_qemu_free, also on failure. */
+int roi_qemu_run(struct roi_qemu_run *r, struct roi_err *err);
+void roi_qemu_free(struct roi_qemu_run *r);
 
 #endif

@@ -110,3 +110,17 @@ out:
 	free(stack);
 	return rc;
 }
+
+/* What the simulator measured around every hook call, as the profile's hook-cost lines: a pair's
+ * whole cost, and the part of its own pair a region measures (after the enter hook's stamp, before
+ * the exit hook's), both in cycles. Every call of a hook costs the same; the means say so. */
+void roi_avr_hook_cost(const struct roi_avr_run *run, struct roi_counts *counts)
+{
+	const struct roi_avr_hook_cost *in = &run->hook_enter, *out = &run->hook_exit;
+
+	if (!in->calls || !out->calls)
+		return;
+	counts->has_hook_cost = true;
+	counts->hook_cost = (double)in->cycles / in->calls + (double)out->cycles / out->calls;
+	counts->hook_inside = (double)in->after / in->calls + (double)out->before / out->calls;
+}

@@ -14,4 +14,9 @@
 int roi_avr_regions(const struct roi_program *prog, struct roi_elf *elf, const struct roi_avr_run *run,
 		    struct roi_counts *counts, struct roi_err *err);
 
+/* The profile's hook-cost lines from what the simulator measured around every hook call: a pair's
+ * whole cost, and the part of its own pair a region measures, both in cycles. Nothing when no hook
+ * ran. */
+void roi_avr_hook_cost(const struct roi_avr_run *run, struct roi_counts *counts);
+
 #endif
