@@ -9,9 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "budget/budget.h"
 #include "base/fmt.h"
 #include "base/readfile.h"
+#include "budget/budget.h"
 #include "input/types.h"
 
 void roi_diag(struct roi_diags *d, const char *path, unsigned line, unsigned col, const char *fmt, ...)

@@ -6,8 +6,8 @@
 
 #include "budget/eval.h"
 #include "input/checks.h"
-#include "price/estimate.h"
 #include "input/filter.h"
+#include "price/estimate.h"
 
 const char *roi_budget_status_name(enum roi_budget_status s)
 {

@@ -11,15 +11,15 @@
 #include <stddef.h>
 
 #include "base/arena.h"
+#include "base/err.h"
 #include "budget/budget.h"
 #include "input/counts.h"
-#include "base/err.h"
-#include "price/estimate.h"
-#include "price/hier.h"
 #include "input/meta.h"
 #include "input/model.h"
 #include "input/profile.h"
 #include "input/session.h"
+#include "price/estimate.h"
+#include "price/hier.h"
 
 enum roi_budget_status { ROI_BUDGET_PASS, ROI_BUDGET_WARN, ROI_BUDGET_FAIL };
 

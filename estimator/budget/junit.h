@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "base/err.h"
 #include "budget/budget.h"
 #include "budget/eval.h"
-#include "base/err.h"
 
 void roi_budget_junit(FILE *out, const struct roi_budget_file *bf, const struct roi_budget_eval *ev, bool strict);
 

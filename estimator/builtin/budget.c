@@ -1,6 +1,6 @@
 /* builtin/budget.c — "roi budget check" and "roi budget diff" (docs/budgets.md): a budget file's
  * limits against one run, as a test suite for CI (text, JSON, JUnit XML), and how the figures
- * moved between two builds. */
+ * moved between two builds (budget/). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,6 @@
-/* builtin/calibrate.c — "roi calibrate": a cost model fitted to simavr's exact cycle counts of a corpus
- * of programs (contrib/calibration/, docs/calibration.md). */
+/* builtin/calibrate.c — "roi calibrate": a cost model fitted to simavr's exact cycle counts of a
+ * corpus of programs (contrib/calibration/, docs/calibration.md; the steps are
+ * calibrate/calibration.h's). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

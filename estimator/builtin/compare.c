@@ -1,10 +1,6 @@
-/* builtin/compare.c — "roi compare": two profiles of the same source side by side.
- *
- * What the cross compiler or the optimisation level changed: per function and per operation,
- * executed counts of A and B and their difference. Each profile names the program it was taken
- * from (its "program" line), whose metadata says what was counted. Operations are matched by
- * what they do in C — kind, C type, access or callee — not by their width, which differs between
- * a host and a target build of the same source by design. */
+/* builtin/compare.c — "roi compare": two profiles of the same source side by side (docs/compare.md;
+ * the matching is price/compare.h's). Each profile names the program it was taken from (its
+ * "program" line), whose metadata says what was counted. */
 #include <stdio.h>
 
 #include "base/cli.h"

@@ -1,14 +1,13 @@
-/* builtin/estimate.c — "roi estimate": metadata + profile (+ model) -> counts, cycles, time, energy. */
+/* builtin/estimate.c — "roi estimate": metadata + profile (+ model) -> counts, cycles, time, energy
+ * (docs/estimate-json.md). */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "base/cli.h"
 #include "base/json.h"
 #include "builtin.h"
+#include "input/session.h"
 #include "price/estimate.h"
 #include "price/order.h"
-#include "input/session.h"
 #include "report/report.h"
 
 static const char usage[] =

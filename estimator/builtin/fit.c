@@ -1,8 +1,5 @@
-/* builtin/fit.c — "roi fit" (docs/fit.md): profiles of one program at several input sizes; the whole
- * run's, each function's and each loop's calls, operations, cycles and energy fitted to a form of
- * growth.h, how well the form predicts the sizes left out of its fit, and (--at) what each costs
- * at another size. --write-profile writes the counts predicted for that size as a profile, which
- * roi budget check, roi report and every other command read as they read a run's. */
+/* builtin/fit.c — "roi fit": how a program's cost grows with its input, from runs at several sizes
+ * (docs/fit.md; the fit is growth/fit.h's). */
 #include <stdio.h>
 #include <stdlib.h>
 

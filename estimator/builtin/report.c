@@ -1,6 +1,5 @@
-/* builtin/report.c — "roi report": one run, every level (docs/report.md). Function → loop nest → line
- * with estimated cost and shares of the parent and of the whole, measured region times beside them
- * where hooks ran, and the filter lines for the next level down (--suggest). */
+/* builtin/report.c — "roi report": one run, every level, function → loop nest → line (docs/report.md;
+ * the hierarchy is price/hier.h's, its outputs report/tree.h's and report/formats.h's). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

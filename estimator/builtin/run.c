@@ -1,8 +1,7 @@
 /* builtin/run.c — "roi run": run a firmware in a simulator and write its profile from the counter
- * arrays left in the simulated memory (firmware built with runtime=none carries no roi code). */
-#include <elf.h>
+ * arrays left in the simulated memory (firmware built with runtime=none carries no roi code):
+ * simavr for --target avr (run/avr_counted.h), QEMU for --target cortex-m (run/qemu.h). */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +15,9 @@
 #include "input/elffile.h"
 #include "input/meta.h"
 #include "run/avr_counted.h"
-#include "run/regions.h"
 #include "run/common.h"
 #include "run/qemu.h"
+#include "run/regions.h"
 
 static const char usage[] =
 	"usage: roi run --target avr --mcu MCU [--freq HZ] [--max-cycles N] [--output PROFILE] [--json] FIRMWARE\n"

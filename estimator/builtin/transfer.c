@@ -1,4 +1,5 @@
-/* builtin/transfer.c — "roi transfer": a firmware's profile from a host run of the same sources. */
+/* builtin/transfer.c — "roi transfer": a firmware's profile from a host run of the same sources
+ * (docs/transfer.md; transfer/transfer.h). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calibrate/calib_model.h"
 #include "base/lsq.h"
+#include "calibrate/calib_model.h"
 #include "input/types.h"
 
 #define MAX_TERMS 12

@@ -7,12 +7,12 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "base/path.h"
 #include "calibrate/calibrate.h"
 #include "input/dwarf_lines.h"
 #include "input/elffile.h"
-#include "price/estimate.h"
-#include "base/path.h"
 #include "input/types.h"
+#include "price/estimate.h"
 #include "run/avr_counted.h"
 
 /* The prefix of the file names the block-lines build gives every counted function's statements

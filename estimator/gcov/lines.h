@@ -1,8 +1,8 @@
 /* gcov/lines.h — a function's line counts as gcov computes them, from roi's block counts.
  *
- * gcov's view of the function's graph is rebuilt from roi's (blocks added after gcov's pass left
- * out, blocks cut after calls, entries through abnormal edges), then gcc/gcov.cc's algorithm runs
- * on it (add_line_counts, accumulate_line_info, get_cycles_count). At -O0 the counts are gcov's own
+ * gcov's view of the function's graph is rebuilt from roi's (graph.h: blocks added after gcov's
+ * pass left out, blocks cut after calls, entries through abnormal edges), then gcc/gcov.cc's
+ * algorithm runs on it (add_line_counts, accumulate_line_info, get_cycles_count: cycles.h). At -O0 the counts are gcov's own
  * for the same runs (roi gcov-check compares them); at other levels, what gcov would say of the
  * optimised code. The rules and why each exists: docs/gcov-check.md, "Lines". */
 #ifndef ROI_GCOV_LINES_H

@@ -1,9 +1,9 @@
-/* input/checks.c — warnings about the inputs of roi estimate and roi report, see checks.h. */
+/* input/checks.c — warnings about a run's inputs, see checks.h. */
 #include <stddef.h>
 #include <string.h>
 
-#include "input/checks.h"
 #include "base/cli.h"
+#include "input/checks.h"
 #include "input/filter.h"
 
 /* The first dotted number of a compiler description, its length in *n: "avr-gcc 5.4.0" -> "5.4.0",

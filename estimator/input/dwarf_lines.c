@@ -7,8 +7,8 @@
 
 #include <elfutils/libdw.h>
 
-#include "input/dwarf_lines.h"
 #include "base/readfile.h"
+#include "input/dwarf_lines.h"
 
 static int by_addr(const void *a, const void *b)
 {

@@ -11,8 +11,8 @@
 
 #include "base/arena.h"
 #include "base/crc32.h"
-#include "input/elffile.h"
 #include "base/readfile.h"
+#include "input/elffile.h"
 
 struct roi_elf {
 	char *path;

@@ -5,9 +5,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/readfile.h"
 #include "input/jv.h"
 #include "input/model.h"
-#include "base/readfile.h"
 
 /* The largest numbers a model may hold (models/README.md): far above any part roi models, and
  * small enough that no estimate from 64-bit counts can overflow a double (2^64 operations at the

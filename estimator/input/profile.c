@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "base/crc32.h"
-#include "input/profile.h"
 #include "base/readfile.h"
+#include "input/profile.h"
 
 /* A cursor over one line's space-separated fields. */
 struct line {

@@ -4,7 +4,8 @@
  *
  * A command names what the user named: the program, or none when the profile's "program" line is
  * to say which (roi compare, roi fit, roi budget diff); the profile, or none for the program's
- * default (./<basename>.roi, else <PROGRAM>.roi: roi_default_profile). */
+ * default (./<basename>.roi, where a host program writes it, else <PROGRAM>.roi, where roi run
+ * writes it). */
 #ifndef ROI_SESSION_H
 #define ROI_SESSION_H
 

@@ -11,8 +11,8 @@
 
 #include <stdio.h>
 
-#include "budget/eval.h"
 #include "base/err.h"
+#include "budget/eval.h"
 #include "price/hier.h"
 #include "report/report.h"
 

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "input/filter.h"
 #include "base/fmt.h"
 #include "base/readfile.h"
+#include "input/filter.h"
 #include "report/formats.h"
 #include "report/lines.h"
 

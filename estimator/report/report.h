@@ -1,4 +1,7 @@
-/* report/report.h — an estimate as text for people and as JSON for tools (docs/estimate-json.md). */
+/* report/report.h — roi estimate's output (docs/estimate-json.md): an estimate as text for people
+ * (text.c) and as JSON for tools (json.c), and the parts the other outputs share: where the counts
+ * came from, the program's heading, its units, the model, the excluded functions, an operation's
+ * detail. */
 #ifndef ROI_REPORT_H
 #define ROI_REPORT_H
 

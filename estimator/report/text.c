@@ -4,10 +4,10 @@
 
 #include <stdlib.h>
 
-#include "input/filter.h"
 #include "base/fmt.h"
-#include "report/report.h"
 #include "base/table.h"
+#include "input/filter.h"
+#include "report/report.h"
 
 #define CELL 64
 

@@ -4,8 +4,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "input/counts.h"
 #include "base/err.h"
+#include "input/counts.h"
 #include "input/meta.h"
 #include "run/avr.h"
 #include "run/common.h"

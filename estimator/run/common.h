@@ -1,5 +1,5 @@
-/* run/common.h — what the two firmware runners of "roi run" share: builtin/run.c (AVR, simavr) and
- * run/qemu.c (Cortex-M, QEMU). They differ in how they run a firmware and fetch its memory; which
+/* run/common.h — what the two firmware runners of "roi run" share: avr_counted.c (AVR, simavr) and
+ * qemu.c (Cortex-M, QEMU). They differ in how they run a firmware and fetch its memory; which
  * ELF they accept, where the counters are, how raw counters become counts and how the profile is
  * written are the same, up to the roi_run_target that names the differences. */
 #ifndef ROI_RUN_COMMON_H
@@ -11,9 +11,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/err.h"
 #include "input/counts.h"
 #include "input/elffile.h"
-#include "base/err.h"
 #include "input/meta.h"
 
 /* What one runner accepts. The strings appear in messages: "not AVR (--target avr)". */

@@ -24,9 +24,9 @@
 #include <cjson/cJSON.h>
 
 #include "input/elffile.h"
-#include "run/gdb_remote.h"
 #include "input/meta.h"
 #include "run/common.h"
+#include "run/gdb_remote.h"
 #include "run/qemu.h"
 
 #define QEMU "qemu-system-arm"

@@ -2,9 +2,9 @@
 #ifndef ROI_RUN_REGIONS_H
 #define ROI_RUN_REGIONS_H
 
+#include "base/err.h"
 #include "input/counts.h"
 #include "input/elffile.h"
-#include "base/err.h"
 #include "input/meta.h"
 #include "run/avr.h"
 

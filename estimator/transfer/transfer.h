@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "input/counts.h"
 #include "base/err.h"
+#include "input/counts.h"
 #include "input/meta.h"
 
 struct roi_transfer_stats {
