@@ -460,7 +460,8 @@ int roi_budget_evaluate(struct roi_budget_eval *ev, const struct roi_budget_file
 			    strcmp(o->model ? o->model : "", b->model ? b->model : "") != 0)
 				continue;
 			roi_diag(diags, bf->path, b->line, b->subject_col, "duplicate budget: region %s is the loop %s, "
-				 "whose %s %s line %u already limits", b->name, subjects[i].id, q2, roi_budget_per_name(b), o->line);
+				 "whose %s %s line %u already limits", b->name, subjects[i].id, q2, roi_budget_per_name(b),
+				 o->line);
 			r->present = false;
 			goto next;
 		}

@@ -42,7 +42,8 @@ static void figures_json(cJSON *o, const struct roi_budget_result *r)
 	cJSON_AddStringToObject(o, "status", roi_budget_status_name(r->status));
 }
 
-cJSON *roi_budget_check_json(const struct roi_budget_file *bf, const struct roi_budget_eval *ev, bool measured, bool strict)
+cJSON *roi_budget_check_json(const struct roi_budget_file *bf, const struct roi_budget_eval *ev, bool measured,
+			     bool strict)
 {
 	cJSON *o = cJSON_CreateObject(), *arr;
 

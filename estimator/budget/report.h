@@ -15,7 +15,8 @@
 
 void roi_budget_check_text(FILE *out, const struct roi_budget_file *bf, const struct roi_budget_eval *ev, bool measured,
 			   bool strict);
-cJSON *roi_budget_check_json(const struct roi_budget_file *bf, const struct roi_budget_eval *ev, bool measured, bool strict);
+cJSON *roi_budget_check_json(const struct roi_budget_file *bf, const struct roi_budget_eval *ev, bool measured,
+			     bool strict);
 
 void roi_budget_diff_text(FILE *out, const struct roi_budget_file *bf, const struct roi_budget_eval *old,
 			  const struct roi_budget_eval *new, bool measured);

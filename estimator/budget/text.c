@@ -120,8 +120,8 @@ void roi_budget_check_text(FILE *out, const struct roi_budget_file *bf, const st
 		}
 	}
 	roi_table_print(&t, out, "  ");
-	fprintf(out, "\nresult    %s: %zu budget%s, %zu pass, %zu warn, %zu fail%s\n", roi_budget_overall(ev), ev->nresults,
-		ev->nresults == 1 ? "" : "s", ev->npass, ev->nwarn, ev->nfail,
+	fprintf(out, "\nresult    %s: %zu budget%s, %zu pass, %zu warn, %zu fail%s\n", roi_budget_overall(ev),
+		ev->nresults, ev->nresults == 1 ? "" : "s", ev->npass, ev->nwarn, ev->nfail,
 		strict && ev->nwarn ? " (--strict: a warning fails)" : "");
 }
 
@@ -197,5 +197,6 @@ void roi_budget_diff_text(FILE *out, const struct roi_budget_file *bf, const str
 	}
 	roi_table_print(&t, out, "  ");
 	fprintf(out, "\nresult    old %s (%zu pass, %zu warn, %zu fail), new %s (%zu pass, %zu warn, %zu fail)\n",
-		roi_budget_overall(old), old->npass, old->nwarn, old->nfail, roi_budget_overall(new), new->npass, new->nwarn, new->nfail);
+		roi_budget_overall(old), old->npass, old->nwarn, old->nfail, roi_budget_overall(new), new->npass, new->nwarn,
+		new->nfail);
 }

@@ -157,19 +157,20 @@ int cmd_calibrate(int argc, char **argv)
 	if (!o.cc)
 		o.cc = "avr-gcc";
 
-	if (roi_calibration_prepare(&cal, &(struct roi_calibration_args){o.cc, o.mcu, optflag, o.base, o.plugin, o.corpus,
-									 o.programs, o.freq, o.work, fo}, &err) != 0 ||
+	struct roi_calibration_args ca = {o.cc, o.mcu, optflag, o.base, o.plugin, o.corpus, o.programs, o.freq, o.work, fo};
+	if (roi_calibration_prepare(&cal, &ca, &err) != 0 ||
 	    roi_calibration_measure(&cal, o.energy, stderr, &err) != 0)
 		goto fail;
 	doc = roi_calibration_fit(&cal, NULL);
 	rc = roi_calibration_write(o.output, doc, &err);
-	double mean = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "calibration"), "mean_abs_error"));
-	double max = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "calibration"), "max_abs_error"));
+	const cJSON *fitted = cJSON_GetObjectItem(doc, "calibration");
+	double mean = cJSON_GetNumberValue(cJSON_GetObjectItem(fitted, "mean_abs_error"));
+	double max = cJSON_GetNumberValue(cJSON_GetObjectItem(fitted, "max_abs_error"));
 	cJSON_Delete(doc);
 	if (rc != 0)
 		goto fail;
-	printf("%s: %zu programs, %zu operation keys; fit error mean %.2f %%, max %.2f %%\n", o.output, cal.set.nprograms,
-	       cal.set.nkeys, 100 * mean, 100 * max);
+	printf("%s: %zu programs, %zu operation keys; fit error mean %.2f %%, max %.2f %%\n", o.output,
+	       cal.set.nprograms, cal.set.nkeys, 100 * mean, 100 * max);
 	if (o.rows && roi_calibration_rows(&cal, o.rows, &err) != 0)
 		goto fail;
 	if (o.loo) {

@@ -54,7 +54,8 @@ int cmd_fit(int argc, char **argv)
 		{.name = "write-profile", .value = &f.write_profile},
 	};
 
-	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, ROI_FIT_MAXPOINTS + 1, &npos, usage, &rc) != 0)
+	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, ROI_FIT_MAXPOINTS + 1, &npos, usage,
+				&rc) != 0)
 		return rc;
 	if (npos < 1)
 		return roi_usage_error(argv[0], "missing SIZES:PROFILE");

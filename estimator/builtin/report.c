@@ -178,7 +178,9 @@ int cmd_report(int argc, char **argv)
 	} else if (format) {
 		roi_write_folded(stdout, &h);
 	} else if (json) {
-		roi_json_print(roi_tree_json(&r, &src, focus, nfocus, region, roi_suggest_json(&h, target, sug, nsug, why)));
+		cJSON *sj = roi_suggest_json(&h, target, sug, nsug, why);
+
+		roi_json_print(roi_tree_json(&r, &src, focus, nfocus, region, sj));
 	} else if (suggest) {
 		roi_suggest_text(stdout, &r, target, sug, nsug, why);
 	} else {

@@ -12,7 +12,8 @@
 #include "input/elffile.h"
 
 /* The real path of PATH (taken relative to DIR when relative and DIR is known), or that path
- * itself when the file is gone: files of both sides are matched by it. */const char *roi_gcov_canon_path(struct roi_gcov_check *c, const char *dir, const char *path)
+ * itself when the file is gone: files of both sides are matched by it. */
+const char *roi_gcov_canon_path(struct roi_gcov_check *c, const char *dir, const char *path)
 {
 	const char *p = path[0] != '/' && dir && *dir ? roi_arena_printf(&c->arena, "%s/%s", dir, path) : path;
 	char *real = realpath(p, NULL);
