@@ -5,25 +5,30 @@
  *
  *   input → price → report
  *
- *   base/       what every folder uses: arena, errors as values, option parsing and exit statuses,
- *               reading files, numbers as text, text tables, CRC-32, bounded least squares
+ *   base/       what every folder uses: arenas and arrays, errors as values, option parsing and
+ *               exit statuses, reading files, numbers as text, text tables, JSON members, CRC-32,
+ *               bounded least squares
  *   input/      what roi reads and joins: the ELF and its .roi.meta, profiles, cost models, the
- *               operation vocabulary and ABI types, block counts, the warnings about the inputs
- *   price/      what a run costs: the estimate by operation, function and line, and the
- *               function → loop → line hierarchy
- *   report/     the cost as people and tools read it: text, JSON, callgrind, lcov and gcov's
- *               JSON, folded stacks, HTML
+ *               operation vocabulary and ABI types, block counts, a run's inputs loaded in one
+ *               call (session.h) and the warnings about them
+ *   price/      what a run costs: the estimate by operation, function and line, the function →
+ *               loop → line hierarchy, two runs matched (roi compare)
+ *   report/     every output for people and tools: text, JSON, callgrind, lcov and gcov's JSON,
+ *               folded stacks, HTML, and the outputs of roi ops, compare, budget (JUnit XML too)
+ *               and fit
  *
- * and one folder for each command that does more than price a run:
+ * and a folder for each command that does more than price a run, between price and report:
  *
  *   run/        firmware run in simavr (AVR) and QEMU (Cortex-M), its counters read out (roi run)
  *   calibrate/  a cost model fitted to simavr's exact cycles of a corpus (roi calibrate)
- *   budget/     budget files checked against a run, and diffed between two (roi budget)
- *   gcov/       roi's counts against gcov's (roi gcov-check)
+ *   budget/     budget files read and checked against a run (roi budget)
+ *   gcov/       gcov's line counts from roi's block counts, and roi's counts against gcov's
+ *               (roi gcov-check; report/ uses the line counts too)
  *   transfer/   a host run's counts carried onto a firmware build of the same sources (roi transfer)
  *   growth/     how the cost grows with the input size (roi fit)
  *
- * A header says what its folder's file holds; the .c beside it is the one implementation. */
+ * No folder uses one below it in these lists, but for report/, which shows what the others made.
+ * Each header says what it holds; the .c files beside it are its one implementation. */
 #ifndef ROI_BUILTIN_H
 #define ROI_BUILTIN_H
 

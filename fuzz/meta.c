@@ -17,11 +17,11 @@
 #include <string.h>
 
 #include "input/counts.h"
-#include "price/estimate.h"
 #include "input/filter.h"
-#include "price/hier.h"
 #include "input/meta.h"
 #include "input/model.h"
+#include "price/estimate.h"
+#include "price/hier.h"
 #include "report/report.h"
 
 static struct roi_model model;

@@ -1,6 +1,6 @@
 /* builtin/budget.c — "roi budget check" and "roi budget diff" (docs/budgets.md): a budget file's
  * limits against one run, as a test suite for CI (text, JSON, JUnit XML), and how the figures
- * moved between two builds (budget/). */
+ * moved between two builds (budget/; the outputs are report/budget.h's). */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,10 +8,10 @@
 #include "base/json.h"
 #include "budget/budget.h"
 #include "budget/eval.h"
-#include "budget/junit.h"
-#include "budget/report.h"
 #include "builtin.h"
 #include "input/session.h"
+#include "report/budget.h"
+#include "report/budget_junit.h"
 
 static const char usage[] =
 	"usage: roi budget check --budgets FILE [--model FILE] [--measured] [--strict] [--json] [--junit XML]\n"

@@ -7,7 +7,7 @@
 #include "base/json.h"
 #include "builtin.h"
 #include "growth/fit.h"
-#include "growth/report.h"
+#include "report/fit.h"
 
 static const char usage[] =
 	"usage: roi fit [--model FILE] [--json] [--region ID] [--at SIZES] [--max-error PCT]\n"

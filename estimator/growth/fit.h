@@ -5,7 +5,7 @@
  * check, roi report and every other command read as they read a run's.
  *
  * The command's arguments are read by sizes.c (SIZES:PROFILE, --at SIZES), the runs loaded, priced
- * and fitted by fit.c, shown by text.c and json.c (report.h). */
+ * and fitted by fit.c, shown by report/fit_text.c and report/fit_json.c (report/fit.h). */
 #ifndef ROI_FIT_H
 #define ROI_FIT_H
 

@@ -1,11 +1,11 @@
-/* budget/text.c — roi budget check and diff as text tables, see report.h. */
+/* report/budget_text.c — roi budget check and diff as text tables, see budget.h. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/fmt.h"
 #include "base/table.h"
-#include "budget/report.h"
+#include "report/budget.h"
 #include "report/report.h"
 
 #define CELL 96

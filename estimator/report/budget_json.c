@@ -1,8 +1,8 @@
-/* budget/json.c — roi budget check and diff as one JSON document, see report.h. */
+/* report/budget_json.c — roi budget check and diff as one JSON document, see budget.h. */
 #include <math.h>
 
 #include "base/json.h"
-#include "budget/report.h"
+#include "report/budget.h"
 #include "report/report.h"
 
 /* The budget as written and as understood. */

@@ -1,6 +1,6 @@
-/* growth/json.c — roi fit as one JSON document, see report.h. */
+/* report/fit_json.c — roi fit as one JSON document, see fit.h. */
 #include "base/json.h"
-#include "growth/report.h"
+#include "report/fit.h"
 #include "report/report.h"
 
 static cJSON *sizes_json(const struct roi_fit *f, const double *x)

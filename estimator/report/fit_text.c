@@ -1,10 +1,10 @@
-/* growth/text.c — roi fit as a text table, see report.h. */
+/* report/fit_text.c — roi fit as a text table, see fit.h. */
 #include <math.h>
 #include <stdio.h>
 
 #include "base/fmt.h"
 #include "base/table.h"
-#include "growth/report.h"
+#include "report/fit.h"
 
 #define CELL 96
 

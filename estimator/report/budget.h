@@ -1,9 +1,10 @@
-/* budget/report.h — roi budget's output (docs/budgets.md): a check, one row per budget with the
+/* report/budget.h — roi budget's output (docs/budgets.md): a check, one row per budget with the
  * figure, the limit, the margin left and PASS, WARN or FAIL, and a diff of two runs, each budget's
- * figure in both and how far it moved; as text tables (text.c) and one JSON document (json.c).
- * JUnit XML is junit.h's. measured: --measured was given; strict: --strict. */
-#ifndef ROI_BUDGET_REPORT_H
-#define ROI_BUDGET_REPORT_H
+ * figure in both and how far it moved; as text tables (budget_text.c) and one JSON document
+ * (budget_json.c). JUnit XML is budget_junit.h's. The figures are budget/eval.h's. measured:
+ * --measured was given; strict: --strict. */
+#ifndef ROI_REPORT_BUDGET_H
+#define ROI_REPORT_BUDGET_H
 
 #include <stdbool.h>
 #include <stdio.h>

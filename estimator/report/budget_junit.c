@@ -1,4 +1,4 @@
-/* budget/junit.c — JUnit XML for roi budget check, see budget/junit.h. */
+/* report/budget_junit.c — JUnit XML for roi budget check, see budget_junit.h. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "budget/junit.h"
+#include "report/budget_junit.h"
 
 /* The length of the UTF-8 sequence at s that XML 1.0 allows, or 0 (invalid or a forbidden
  * character: C0 controls other than tab, newline and carriage return). */

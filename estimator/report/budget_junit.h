@@ -1,9 +1,9 @@
-/* budget/junit.h — a budget check as JUnit XML, the test report CI systems read (GitLab, Jenkins,
+/* report/budget_junit.h — a budget check as JUnit XML, the test report CI systems read (GitLab, Jenkins,
  * GitHub actions): one testsuite per budget file, one testcase per budget, a <failure> for each
  * budget over its limit (and, with --strict, each warning). The shape is that of the Jenkins
  * xunit plugin's junit-10.xsd; testsuite/junit.xsd checks it (docs/budgets.md). */
-#ifndef ROI_BUDGET_JUNIT_H
-#define ROI_BUDGET_JUNIT_H
+#ifndef ROI_REPORT_BUDGET_JUNIT_H
+#define ROI_REPORT_BUDGET_JUNIT_H
 
 #include <stdbool.h>
 #include <stdio.h>
