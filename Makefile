@@ -200,7 +200,7 @@ check-csmith: deps
 ASAN_BUILD  := build-asan
 ASAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer
 # Without -Werror: GCC's manual advises against combining it with sanitizers,
-# which make warnings misfire (arena.c's vsnprintf(NULL, 0, ...) becomes a
+# which make warnings misfire (base/arena.c's vsnprintf(NULL, 0, ...) becomes a
 # "null format string"); the normal build keeps the warnings honest.
 ASAN_CFLAGS := $(filter-out -Werror,$(CFLAGS_COMMON)) $(ASAN_FLAGS)
 ASAN_LIB    := $(ASAN_BUILD)/host/libroi.a
@@ -242,7 +242,7 @@ FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_CC      := clang
 FUZZ_CXX     := clang++
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-# (the metadata's checksums are not checked in this build: estimator/meta.c)
+# (the metadata's checksums are not checked in this build: estimator/input/meta.c)
 FUZZ_CFLAGS  := -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION $(FUZZ_SAN)
 FUZZ_OBJS    := $(filter-out $(FUZZ_DIR)/obj/estimator/main.o,$(ROI_SRC:estimator/%.c=$(FUZZ_DIR)/obj/estimator/%.o))
 # Objects of a pattern chain, which make would otherwise delete after each link.

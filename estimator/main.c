@@ -1,9 +1,10 @@
 /* main.c — git-like dispatch: "roi <command> [options]". Adding a command is one line in the
- * table below plus its cmd_*.c file. */
+ * table below plus its builtin/NAME.c file; builtin.h says where the libraries are. */
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "base/cli.h"
+#include "builtin.h"
 
 static const struct command {
 	const char *name;

@@ -1,8 +1,8 @@
-/* fuzz/avr_elf.c — 'roi run --target avr' loading a firmware (estimator/run_avr.c: simavr's ELF
+/* fuzz/avr_elf.c — 'roi run --target avr' loading a firmware (estimator/run/avr.c: simavr's ELF
  * reader, then the simulated MCU) on arbitrary bytes.
  *
- * roi hands the firmware to simavr only after its own checks (an AVR ELF, linked: run_common.c),
- * since simavr trusts what it loads; those checks run first here too, as in cmd_run.c. A firmware
+ * roi hands the firmware to simavr only after its own checks (an AVR ELF, linked: run/common.c),
+ * since simavr trusts what it loads; those checks run first here too, as in builtin/run.c. A firmware
  * that passes them is loaded into an ATmega32U4 and stopped before its first instruction
  * (max_cycles 0): loading must end in a loaded MCU or one error, whatever the file holds. Running
  * the mutated code is left out on purpose: that is simavr's emulation of arbitrary instructions,
@@ -15,8 +15,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "run_avr.h"
-#include "run_common.h"
+#include "run/avr.h"
+#include "run/common.h"
 
 static const struct roi_run_target avr = {"avr", "AVR", EM_AVR, false, "avr", true};
 

@@ -1,4 +1,4 @@
-/* fuzz/budget.c — the budget file reader (estimator/budget.c) on arbitrary bytes.
+/* fuzz/budget.c — the budget file reader (estimator/budget/budget.c) on arbitrary bytes.
  *
  * Budget files are written by hand and checked into firmware repositories (docs/budgets.md).
  * Whatever the file holds, roi_budget_parse must give budgets and diagnostics, each diagnostic one
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "budget.h"
-#include "types.h"
+#include "budget/budget.h"
+#include "input/types.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
-/* fuzz/elf.c — roi's ELF reading (estimator/elffile.c, and the runners' checks and counter
- * discovery in estimator/run_common.c) on arbitrary bytes.
+/* fuzz/elf.c — roi's ELF reading (estimator/input/elffile.c, and the runners' checks and counter
+ * discovery in estimator/run/common.c) on arbitrary bytes.
  *
  * roi opens whatever path it is given: a truncated link, a stripped firmware, a file that is no ELF
  * at all. Every step the commands take is taken here: open, machine checks of both runners, the
@@ -14,9 +14,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "elffile.h"
-#include "meta.h"
-#include "run_common.h"
+#include "input/elffile.h"
+#include "input/meta.h"
+#include "run/common.h"
 
 static const struct roi_run_target targets[] = {
 	{"avr", "AVR", EM_AVR, false, NULL, true},

@@ -1,4 +1,4 @@
-/* fuzz/meta.c — the .roi.meta reader (estimator/meta.c) on arbitrary bytes, and what uses its result.
+/* fuzz/meta.c — the .roi.meta reader (estimator/input/meta.c) on arbitrary bytes, and what uses its result.
  *
  * The input is a section's contents: records separated by NUL bytes, as roi_elf_meta_records cuts
  * them. meta.h promises that a program it accepts can be indexed without checks (op, file, block
@@ -16,13 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counts.h"
-#include "estimate.h"
-#include "filter.h"
-#include "hier.h"
-#include "meta.h"
-#include "model.h"
-#include "report.h"
+#include "input/counts.h"
+#include "input/filter.h"
+#include "input/meta.h"
+#include "input/model.h"
+#include "price/estimate.h"
+#include "price/hier.h"
+#include "report/report.h"
 
 static struct roi_model model;
 static bool have_model;

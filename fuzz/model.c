@@ -1,4 +1,4 @@
-/* fuzz/model.c — the cost model reader (estimator/model.c) on arbitrary bytes.
+/* fuzz/model.c — the cost model reader (estimator/input/model.c) on arbitrary bytes.
  *
  * Models are JSON files people write by hand (models/README.md): whatever the file holds,
  * roi_model_parse must answer with a model or one error line. An accepted model is then asked what
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "types.h"
+#include "input/model.h"
+#include "input/types.h"
 
 /* The loader's bounds (model.c), generously: finite, not negative, far below what could overflow. */
 static void check_numbers(const struct roi_model *m)

@@ -1,4 +1,4 @@
-/* fuzz/profile.c — the profile reader (estimator/profile.c) on arbitrary bytes.
+/* fuzz/profile.c — the profile reader (estimator/input/profile.c) on arbitrary bytes.
  *
  * A profile is written by a program at exit, or by 'roi run', and may be cut short by a full disk or
  * edited by hand: whatever it holds, roi_profile_parse must answer with a profile or one error. A
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
+#include "input/profile.h"
 
 /* The reader is given what roi_read_file gives it: the bytes and a NUL after them. */
 static char *terminated(const uint8_t *data, size_t size)

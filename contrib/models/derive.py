@@ -382,7 +382,7 @@ class Lib:
 OPS = dict(add='+', sub='-', mul='*', div='/', mod='%', **{'and': '&', 'or': '|', 'xor': '^'},
            shl='<<', shr='>>', eq='==', ne='!=', lt='<', le='<=', gt='>', ge='>=')
 COMPARISONS = ('eq', 'ne', 'lt', 'le', 'gt', 'ge')
-# frames smaller than this many bytes have their size as the operand of "frame" (estimator/meta.c)
+# frames smaller than this many bytes have their size as the operand of "frame" (estimator/input/meta.c)
 SMALL_FRAME = 8
 
 

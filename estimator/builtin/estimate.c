@@ -1,0 +1,76 @@
+/* builtin/estimate.c — "roi estimate": metadata + profile (+ model) -> counts, cycles, time, energy
+ * (docs/estimate-json.md). */
+#include <stdio.h>
+
+#include "base/cli.h"
+#include "base/json.h"
+#include "builtin.h"
+#include "input/session.h"
+#include "price/estimate.h"
+#include "price/order.h"
+#include "report/report.h"
+
+static const char usage[] =
+	"usage: roi estimate [--model FILE] [--json] [--sort KEY] [--top N] PROGRAM [PROFILE]\n"
+	"\n"
+	"Joins the roi metadata in PROGRAM (an ELF compiled with -fplugin=roi) with the counts in\n"
+	"PROFILE (default ./<basename of PROGRAM>.roi, else PROGRAM.roi) and lists the executed operations by type,\n"
+	"function and line. With a cost model it adds cycles, time and energy; a profile taken on\n"
+	"the host is mapped through the model's ABI when PROGRAM was not compiled for its arch.\n"
+	"\n"
+	"  -m, --model FILE   cost model (JSON, see models/README.md)\n"
+	"      --json         one JSON document on stdout (see docs/estimate-json.md)\n"
+	"      --sort KEY     text: functions and lines by cycles, ops or line (file, then line)\n"
+	"      --top N        text: only the N costliest functions and lines (by --sort, else by cost:\n"
+	"                     cycles with a model, operations without)\n"
+	"  -h, --help         this help\n";
+
+int cmd_estimate(int argc, char **argv)
+{
+	const char *model_path = NULL, *pos[2], *sort_arg = NULL, *top_arg = NULL;
+	bool json = false;
+	int npos, rc, status = ROI_EXIT_DATA;
+	struct roi_option opts[] = {
+		{.name = "model", .short_name = 'm', .value = &model_path},
+		{.name = "json", .flag = &json},
+		{.name = "sort", .value = &sort_arg},
+		{.name = "top", .value = &top_arg},
+	};
+	enum roi_sort sort;
+	size_t top;
+	char msg[256];
+	struct roi_err err;
+	struct roi_session s;
+	struct roi_estimate est;
+
+	if (roi_command_options(argc, argv, opts, sizeof opts / sizeof opts[0], pos, 2, &npos, usage, &rc) != 0)
+		return rc;
+	if (npos < 1)
+		return roi_usage_error(argv[0], "missing PROGRAM");
+	if (json && (sort_arg || top_arg))
+		return roi_usage_error(argv[0], "--%s is for the text output", sort_arg ? "sort" : "top");
+	if (roi_order_options(sort_arg, top_arg, model_path != NULL, &sort, &top, msg, sizeof msg) != 0)
+		return roi_usage_error(argv[0], "%s", msg);
+
+	if (roi_session_load(&s, &(struct roi_session_args){pos[0], npos > 1 ? pos[1] : NULL, model_path, true},
+			     &err) != 0) {
+		roi_data_error(&err);
+		goto out;
+	}
+	struct roi_source src = {s.profile_path, s.counts.runs, s.counts.transferred};
+	if (roi_estimate_compute(&est, &s.prog, &s.counts, s.m, &err) != 0) {
+		roi_data_error(&err);
+		roi_estimate_free(&est);
+		goto out;
+	}
+	roi_estimate_order(&est, sort);
+	if (json)
+		roi_json_print(roi_report_json(&est, &src));
+	else
+		roi_report_text(stdout, &est, &src, top);
+	roi_estimate_free(&est);
+	status = roi_output_status();
+out:
+	roi_session_free(&s);
+	return status;
+}

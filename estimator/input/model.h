@@ -1,0 +1,63 @@
+/* input/model.h — cost models (models/README.md): loading, and looking an operation's cost up. */
+#ifndef ROI_MODEL_H
+#define ROI_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+#include "input/types.h"
+
+struct roi_cost {
+	const char *kind;
+	const char *type, *cls, *access, *callee, *from, *operand;  /* match fields, NULL when absent */
+	long long subscripts;   /* match field, 0 when absent */
+	double cycles;
+	double energy_j;        /* per execution; valid when has_energy */
+	bool has_energy;
+	const char *note;
+	int specificity;        /* type 2, class 1, access, callee, from, operand, subscripts 1 each */
+	size_t index;           /* position in costs[] */
+};
+
+struct roi_model {
+	const char *path;
+	const char *part, *arch, *core, *compiler, *opt;    /* core, compiler, opt may be NULL */
+	double clock_hz, supply_v, energy_per_cycle_j;
+	struct roi_abi abi;
+	const struct roi_cost *costs;
+	size_t ncosts;
+	struct roi_arena arena;
+};
+
+/* What a lookup matches against; type and from are already mapped to the target. */
+struct roi_opkey {
+	const char *kind, *type, *access, *callee, *from, *operand;
+	long long subscripts;   /* 0: not a multi-dimensional array access */
+};
+
+/* Errors: "PATH:LINE:COL: malformed JSON" (column in bytes, from 1) and the others of jv_parse (a
+ * key twice, a NUL byte), schema errors naming the field ("PATH: costs[3]: missing 'cycles'"), two
+ * entries with the same match fields ("PATH: costs[7]: the same operation as costs[3] (...)").
+ * Free with roi_model_free even on failure. */
+int roi_model_load(const char *path, struct roi_model *m, struct roi_err *err);
+int roi_model_parse(const char *path, const char *text, size_t len, struct roi_model *m, struct roi_err *err);
+void roi_model_free(struct roi_model *m);
+
+/* The most specific entry of the op's kind whose match fields all agree with it (the first of
+ * equally specific ones), or NULL: unmodelled. *fallback tells whether the entry leaves out a
+ * field the operation has (a type other than void, access, callee, from). */
+const struct roi_cost *roi_model_lookup(const struct roi_model *m, const struct roi_opkey *op, bool *fallback);
+
+/* Joules per execution: the entry's energy_j, else cycles x energy_per_cycle_j. */
+double roi_cost_energy(const struct roi_model *m, const struct roi_cost *c);
+
+/* "load type=u16": the entry's kind and match fields, to name a fallback. */
+const char *roi_cost_describe(const struct roi_cost *c, char *buf, size_t size);
+
+/* Whether a program compiled for `target` (a triple) runs on the model's arch: the triple starts
+ * with the arch ("arm-none-eabi" and "arm"). When it does not, ops are mapped through m->abi. */
+bool roi_model_matches_target(const struct roi_model *m, const char *target);
+
+#endif

@@ -1,0 +1,94 @@
+/* price/estimate.h — executed operations of a program, joined with a cost model.
+ *
+ * E = sum over executed operations of count x cost: counts come from block counts times the
+ * ops rows' multiplicity; with a model each distinct operation is looked up once (after the
+ * host-to-target ABI mapping when the program was not compiled for the model's arch). */
+#ifndef ROI_ESTIMATE_H
+#define ROI_ESTIMATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "input/counts.h"
+#include "input/meta.h"
+#include "input/model.h"
+
+/* An operation as reported: the metadata's fields, types mapped to the target when mapping applies. */
+struct roi_opdesc {
+	const char *kind, *type, *ctype, *access, *callee, *from, *from_ctype, *code;
+	const char *operand;                    /* costed apart, shown merged (roi_op.operand) */
+	long long subscripts;                   /* the same (roi_op.subscripts) */
+	const char *host_type, *host_from;      /* the unmapped types when mapping changed them, else NULL */
+	bool is_volatile;
+};
+
+struct roi_op_total {
+	struct roi_opdesc d;
+	uint64_t count;
+	const struct roi_cost *cost;            /* NULL: no model, or unmodelled */
+	bool fallback;                          /* cost is a less specific entry (see model.h) */
+	double cycles, energy_j;                /* totals over count */
+};
+
+struct roi_fn_total {
+	const struct roi_function *fn;
+	bool profiled;                          /* the profile had counts for it */
+	uint64_t calls, ops;
+	double cycles, energy_j;
+};
+
+struct roi_line_total {
+	const char *file;
+	unsigned line;
+	uint64_t ops;
+	double cycles, energy_j;
+};
+
+/* What one execution of an entry of a unit's op table costs (0 without a model or an entry). */
+struct roi_op_unit_cost {
+	double cycles, energy_j;
+};
+
+/* An ops row of a block over the whole run. */
+struct roi_row_total {
+	uint64_t count;                         /* block count x the row's n */
+	double cycles, energy_j;
+};
+
+struct roi_estimate {
+	const struct roi_program *prog;
+	const struct roi_counts *counts;
+	const struct roi_model *model;          /* may be NULL: counts only */
+	const struct roi_op_unit_cost *const *op_cost;  /* [unit position][op index] */
+	bool mapped;                            /* some unit's ops went through the model's ABI */
+	struct roi_op_total *ops;               /* executed ops; by cycles, then count, descending */
+	size_t nops;
+	struct roi_fn_total *fns;               /* every function; by cycles, then ops, descending */
+	size_t nfns;
+	struct roi_line_total *lines;           /* lines with executed ops; by file name, then line */
+	size_t nlines;
+	uint64_t total_ops, unmodelled_ops;
+	double cycles, seconds, energy_j;
+	struct roi_arena arena;
+};
+
+/* How an entry of a unit's op table is reported: its types mapped through abi (NULL: as is). */
+void roi_opdesc_of(struct roi_opdesc *d, const struct roi_op *op, const struct roi_abi *abi);
+
+/* Whether the unit's ops go through the model's ABI: its target triple is not of the model's arch. */
+bool roi_unit_mapped(const struct roi_unit *u, const struct roi_model *model);
+
+/* Row r of block b of fn over the run, costed as roi_estimate_compute costs it: for reports that
+ * group rows otherwise (by loop, by scope). */
+void roi_estimate_row(const struct roi_estimate *e, const struct roi_function *fn, size_t b, size_t r,
+		      struct roi_row_total *out);
+
+/* Aggregates counts (and costs, when model is not NULL) into e; free with roi_estimate_free, also
+ * on failure. Fails ("MODEL: the estimate of PROGRAM is not a finite number (...)") rather than
+ * give a total of inf or nan. */
+int roi_estimate_compute(struct roi_estimate *e, const struct roi_program *prog, const struct roi_counts *counts,
+			 const struct roi_model *model, struct roi_err *err);
+void roi_estimate_free(struct roi_estimate *e);
+
+#endif

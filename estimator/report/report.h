@@ -1,0 +1,49 @@
+/* report/report.h — roi estimate's output (docs/estimate-json.md): an estimate as text for people
+ * (text.c) and as JSON for tools (json.c), and the parts the other outputs share: where the counts
+ * came from, the program's heading, its units, the model, the excluded functions, an operation's
+ * detail. */
+#ifndef ROI_REPORT_H
+#define ROI_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "price/estimate.h"
+
+/* Where the counts came from, for the header. */
+struct roi_source {
+	const char *profile;    /* path, or a description such as "simavr run" */
+	uint64_t runs;
+	const char *transferred; /* the program whose run roi transfer carried onto this one, else NULL */
+};
+
+/* Where the counts come from, as every command that reads a profile shows it: the "profile" line of
+ * the text, and the "profile", "runs" and "transferred_from" members of the JSON. */
+void roi_source_text(FILE *out, const struct roi_source *src);
+void roi_source_json(cJSON *o, const struct roi_source *src);
+
+/* The program a report is about, as roi estimate's and roi report's outputs begin: the "program",
+ * "profile" and "compiler" lines of the text; the "program", profile ("profile", "runs",
+ * "transferred_from"), "target", "compiler" and "opt" members of the JSON. */
+void roi_program_text(FILE *out, const struct roi_program *p, const struct roi_source *src);
+void roi_program_json(cJSON *o, const struct roi_program *p, const struct roi_source *src);
+
+/* The distinguishing fields besides kind/type/ctype, in a fixed order:
+ * "access=array volatile", "callee=printf", "from=u16 (unsigned short)", "code=...". "" if none. */
+const char *roi_fmt_detail(const struct roi_opdesc *d, char *buf, size_t size);
+
+/* top: only the first top functions and lines (roi estimate --top); 0 for all. */
+void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src, size_t top);
+cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *src);
+
+/* Parts of the JSON documents that other commands share: the "model" object (null without one),
+ * the "excluded" array (functions a filter left uncounted). */
+cJSON *roi_model_json(const struct roi_estimate *e);
+cJSON *roi_excluded_json(const struct roi_program *p);
+/* The "units" array of roi estimate and roi ops: each unit's id, source, compiler, target, opt and
+ * runtime. */
+cJSON *roi_units_json(const struct roi_program *p);
+
+#endif

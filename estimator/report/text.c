@@ -1,0 +1,232 @@
+/* report/text.c — the estimate as aligned text tables, for people (docs/estimate-json.md, "Text"). */
+#include <stddef.h>
+#include <string.h>
+
+#include <stdlib.h>
+
+#include "base/fmt.h"
+#include "base/table.h"
+#include "input/filter.h"
+#include "report/report.h"
+
+#define CELL 64
+
+static void header(FILE *out, const struct roi_estimate *e, const struct roi_source *src)
+{
+	const struct roi_program *p = e->prog;
+	const struct roi_model *m = e->model;
+	char hz[CELL], *excluded = roi_filter_excluded_list(p);
+
+	roi_program_text(out, p, src);
+	if (excluded)
+		fprintf(out, "excluded  %s: not counted (filter), their cost is not included\n", excluded);
+	free(excluded);
+	if (!m) {
+		fprintf(out, "model     none: counts only (--model FILE adds cycles, time and energy)\n");
+		return;
+	}
+	fprintf(out, "model     %s (%s) at %s", m->part, m->arch, roi_fmt_si(m->clock_hz, "Hz", hz, sizeof hz));
+	if (m->compiler || m->opt)
+		fprintf(out, ", costs for %s%s%s", m->compiler ? m->compiler : "", m->compiler && m->opt ? " -" : "",
+			m->opt ? m->opt : "");
+	fprintf(out, " [%s]\n", m->path);
+	if (e->mapped)
+		fprintf(out, "mapping   host ABI mapped to %s: char %d, short %d, int %d, long %d, long long %d, "
+			"pointer %d, float %d, double %d, long double %d bits\n", m->arch, m->abi.char_bits,
+			m->abi.short_bits, m->abi.int_bits, m->abi.long_bits, m->abi.llong_bits, m->abi.pointer_bits,
+			m->abi.float_bits, m->abi.double_bits, m->abi.ldouble_bits);
+	else
+		fprintf(out, "mapping   none: the program was compiled for %s\n", m->arch);
+}
+
+static void section(FILE *out, const char *title, struct roi_table *t)
+{
+	fprintf(out, "\n%s\n", title);
+	if (t->nrows > 1) {
+		roi_table_print(t, out, "  ");
+	} else {
+		roi_table_free(t);
+		fprintf(out, "  (none)\n");
+	}
+}
+
+/* How many of n rows --top shows, and the line that says how many it left out. */
+static size_t shown(size_t n, size_t top)
+{
+	return top && n > top ? top : n;
+}
+
+static void more(FILE *out, size_t n, size_t top, const char *what)
+{
+	if (shown(n, top) < n)
+		fprintf(out, "  ... %zu more %s (--top %zu)\n", n - top, what, top);
+}
+
+/* With a model: the costed operations, or (unmodelled) those without an entry. Without: all. */
+static void ops_section(FILE *out, const struct roi_estimate *e, bool unmodelled)
+{
+	const struct roi_model *m = e->model;
+	bool costs = m && !unmodelled;
+	struct roi_table t;
+	char detail[256], count[CELL], cyc[CELL], sec[CELL], ej[CELL], share[CELL], note[160], c[128];
+
+	roi_table_init(&t, costs ? "llllrrrrrl" : "llllrr");
+	if (costs)
+		roi_table_row(&t, "kind", "type", "ctype", "detail", "count", "cycles", "time", "energy", "share", "note");
+	else
+		roi_table_row(&t, "kind", "type", "ctype", "detail", "count", m ? "" : "share");
+	for (size_t i = 0; i < e->nops; i++) {
+		const struct roi_op_total *o = &e->ops[i];
+
+		if (m && unmodelled != !o->cost)
+			continue;
+		roi_fmt_detail(&o->d, detail, sizeof detail);
+		snprintf(count, sizeof count, "%llu", (unsigned long long)o->count);
+		if (!costs) {
+			roi_table_row(&t, o->d.kind, o->d.type, o->d.ctype, detail, count,
+				      m ? "" : roi_fmt_share((double)o->count, (double)e->total_ops, share, sizeof share));
+			continue;
+		}
+		note[0] = '\0';
+		if (o->fallback)
+			snprintf(note, sizeof note, "fallback: %s", roi_cost_describe(o->cost, c, sizeof c));
+		roi_table_row(&t, o->d.kind, o->d.type, o->d.ctype, detail, count,
+			      roi_fmt_num(o->cycles, cyc, sizeof cyc), roi_fmt_si(o->cycles / m->clock_hz, "s", sec, sizeof sec),
+			      roi_fmt_si(o->energy_j, "J", ej, sizeof ej), roi_fmt_share(o->cycles, e->cycles, share, sizeof share),
+			      note);
+	}
+	section(out, unmodelled ? "unmodelled operations (no entry in the model: no cycles, no energy)"
+		: m ? "operations" : "operations (counts only)", &t);
+}
+
+static bool ambiguous(const struct roi_estimate *e, const struct roi_function *fn)
+{
+	for (size_t i = 0; i < e->nfns; i++) {
+		const struct roi_function *g = e->fns[i].fn;
+
+		if (g != fn && g->line == fn->line && strcmp(g->name, fn->name) == 0 &&
+		    strcmp(g->unit->files[g->file], fn->unit->files[fn->file]) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void functions_section(FILE *out, const struct roi_estimate *e, size_t top)
+{
+	const struct roi_model *m = e->model;
+	struct roi_table t;
+	char where[512], calls[CELL], ops[CELL], cyc[CELL], ej[CELL], share[CELL];
+
+	roi_table_init(&t, m ? "llrrrrrl" : "llrrrl");
+	if (m)
+		roi_table_row(&t, "function", "file:line", "calls", "ops", "cycles", "energy", "share", "note");
+	else
+		roi_table_row(&t, "function", "file:line", "calls", "ops", "share", "note");
+	for (size_t i = 0; i < shown(e->nfns, top); i++) {
+		const struct roi_fn_total *f = &e->fns[i];
+		char note[96];
+
+		/* The same source compiled into two units gives functions only the unit tells apart. */
+		snprintf(note, sizeof note, "%s%s%s", f->profiled ? "" : "no counts in the profile",
+			 ambiguous(e, f->fn) && !f->profiled ? ", " : "", ambiguous(e, f->fn) ? "unit " : "");
+		if (ambiguous(e, f->fn))
+			strncat(note, f->fn->unit->id_hex, sizeof note - strlen(note) - 1);
+
+		snprintf(where, sizeof where, "%s:%u", f->fn->unit->files[f->fn->file], f->fn->line);
+		snprintf(calls, sizeof calls, "%llu", (unsigned long long)f->calls);
+		snprintf(ops, sizeof ops, "%llu", (unsigned long long)f->ops);
+		if (m)
+			roi_table_row(&t, f->fn->name, where, calls, ops, roi_fmt_num(f->cycles, cyc, sizeof cyc),
+				      roi_fmt_si(f->energy_j, "J", ej, sizeof ej),
+				      roi_fmt_share(f->cycles, e->cycles, share, sizeof share), note);
+		else
+			roi_table_row(&t, f->fn->name, where, calls, ops,
+				      roi_fmt_share((double)f->ops, (double)e->total_ops, share, sizeof share), note);
+	}
+	section(out, "functions", &t);
+	more(out, e->nfns, top, "functions");
+}
+
+static void lines_section(FILE *out, const struct roi_estimate *e, size_t top)
+{
+	struct roi_table t;
+	char where[512], ops[CELL], cyc[CELL];
+
+	roi_table_init(&t, e->model ? "lrr" : "lr");
+	roi_table_row(&t, "file:line", "ops", "cycles");
+	for (size_t i = 0; i < shown(e->nlines, top); i++) {
+		const struct roi_line_total *l = &e->lines[i];
+
+		snprintf(where, sizeof where, "%s:%u", l->file, l->line);
+		snprintf(ops, sizeof ops, "%llu", (unsigned long long)l->ops);
+		roi_table_row(&t, where, ops, roi_fmt_num(l->cycles, cyc, sizeof cyc));
+	}
+	section(out, "lines", &t);
+	more(out, e->nlines, top, "lines");
+}
+
+/* Appends " "-separated items to buf, truncating silently. */
+static void item(char *buf, size_t size, const char *fmt, const char *a, const char *b)
+{
+	size_t n = strlen(buf);
+
+	if (n + 1 < size)
+		snprintf(buf + n, size - n, "%s", n ? " " : "");
+	n = strlen(buf);
+	if (n + 1 < size)
+		snprintf(buf + n, size - n, fmt, a, b);
+}
+
+const char *roi_fmt_detail(const struct roi_opdesc *d, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (d->access)
+		item(buf, size, "access=%s%s", d->access, "");
+	if (d->is_volatile)
+		item(buf, size, "%s%s", "volatile", "");
+	if (d->callee)
+		item(buf, size, "callee=%s%s", d->callee, "");
+	if (d->from)
+		item(buf, size, d->from_ctype ? "from=%s (%s)" : "from=%s%s", d->from, d->from_ctype ? d->from_ctype : "");
+	if (d->code)
+		item(buf, size, "code=%s%s", d->code, "");
+	return buf;
+}
+
+void roi_source_text(FILE *out, const struct roi_source *src)
+{
+	fprintf(out, "profile   %s, %llu run%s", src->profile, (unsigned long long)src->runs,
+		src->runs == 1 ? "" : "s");
+	if (src->transferred)
+		fprintf(out, " of %s, transferred (roi transfer): estimated counts", src->transferred);
+	fputc('\n', out);
+}
+
+void roi_program_text(FILE *out, const struct roi_program *p, const struct roi_source *src)
+{
+	fprintf(out, "program   %s\n", p->path);
+	roi_source_text(out, src);
+	fprintf(out, "compiler  %s, target %s, -%s (%zu unit%s)\n",
+		roi_program_common(p, offsetof(struct roi_unit, compiler)),
+		roi_program_common(p, offsetof(struct roi_unit, target)),
+		roi_program_common(p, offsetof(struct roi_unit, opt)), p->nunits, p->nunits == 1 ? "" : "s");
+}
+
+void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src, size_t top)
+{
+	const struct roi_model *m = e->model;
+	char cyc[CELL], sec[CELL], ej[CELL];
+
+	header(out, e, src);
+	ops_section(out, e, false);
+	if (m)
+		ops_section(out, e, true);
+	functions_section(out, e, top);
+	lines_section(out, e, top);
+	fprintf(out, "\ntotal     %llu ops", (unsigned long long)e->total_ops);
+	if (m)
+		fprintf(out, " (%llu unmodelled), %s cycles, %s, %s", (unsigned long long)e->unmodelled_ops,
+			roi_fmt_num(e->cycles, cyc, sizeof cyc), roi_fmt_si(e->seconds, "s", sec, sizeof sec),
+			roi_fmt_si(e->energy_j, "J", ej, sizeof ej));
+	fputc('\n', out);
+}
