@@ -6,7 +6,7 @@
  *   input → price → report
  *
  *   base/       what every folder uses: arenas and arrays, errors as values, option parsing and
- *               exit statuses, reading files, numbers as text, text tables, JSON members, CRC-32,
+ *               exit statuses, reading files, numbers as text, text tables, JSON members,
  *               bounded least squares
  *   input/      what roi reads and joins: the ELF and its .roi.meta, profiles, cost models, the
  *               operation vocabulary and ABI types, block counts, a run's inputs loaded in one

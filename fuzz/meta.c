@@ -103,8 +103,8 @@ static int join_counts(const struct roi_program *prog, uint64_t base, unsigned _
 		for (size_t f = 0; f < prog->units[u].nfunctions; f++) {
 			const struct roi_function *fn = &prog->units[u].functions[f];
 
-			fns[fn->gindex] = (struct roi_profile_fn){prog->units[u].id, (uint32_t)f, fn->checksum, fn->nblocks,
-								  &counts[fn->gblock0], 1};
+			fns[fn->gindex] = (struct roi_profile_fn){
+				{prog->units[u].id, (uint32_t)f, fn->checksum, (uint32_t)fn->nblocks}, &counts[fn->gblock0], 1};
 			for (size_t b = 0; b < fn->nblocks; b++)
 				for (size_t r = 0; r < fn->blocks[b].nops; r++)
 					*ops += (unsigned __int128)base * fn->blocks[b].ops[r].n;

@@ -31,14 +31,16 @@ static void same_profile(const struct roi_profile *a, const struct roi_profile *
 	for (size_t i = 0; i < a->nfns; i++) {
 		const struct roi_profile_fn *x = &a->fns[i], *y = &b->fns[i];
 
-		if (x->unit != y->unit || x->index != y->index || x->checksum != y->checksum ||
-		    x->ncounters != y->ncounters || memcmp(x->counts, y->counts, x->ncounters * sizeof *x->counts) != 0)
+		if (x->rec.unit != y->rec.unit || x->rec.index != y->rec.index || x->rec.checksum != y->rec.checksum ||
+		    x->rec.ncounters != y->rec.ncounters ||
+		    memcmp(x->counts, y->counts, x->rec.ncounters * sizeof *x->counts) != 0)
 			abort();
 	}
 	for (size_t i = 0; i < a->timing.nregions; i++) {
 		const struct roi_profile_region *x = &a->timing.regions[i], *y = &b->timing.regions[i];
 
-		if (x->unit != y->unit || x->index != y->index || x->calls != y->calls || x->total != y->total)
+		if (x->rec.unit != y->rec.unit || x->rec.index != y->rec.index || x->rec.calls != y->rec.calls ||
+		    x->rec.total != y->rec.total)
 			abort();
 	}
 }

@@ -270,8 +270,8 @@ int roi_fit_write_profile(struct roi_fit *f, struct roi_err *err)
 					first = roi_arena_printf(&f->arena, "%s block %zu: %s", fn->name, b,
 								 q.why ? q.why : "too large for a counter");
 			}
-			fns[nfns++] = (struct roi_profile_fn){fn->unit->id, (uint32_t)fn->index, fn->checksum, fn->nblocks,
-							      c, 0};
+			fns[nfns++] = (struct roi_profile_fn){
+				{fn->unit->id, (uint32_t)fn->index, fn->checksum, (uint32_t)fn->nblocks}, c, 0};
 		}
 	if (nbad) {
 		roi_err_set(err, "%s not written: %zu of %zu counters cannot be predicted at %s (first: %s)",

@@ -77,24 +77,24 @@ int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const 
 		abort();
 	for (size_t i = 0; i < prof->nfns; i++) {
 		const struct roi_profile_fn *pf = &prof->fns[i];
-		const struct roi_unit *u = roi_program_unit(prog, pf->unit);
+		const struct roi_unit *u = roi_program_unit(prog, pf->rec.unit);
 		const struct roi_function *fn;
 
 		if (!u)
 			return roi_err_set(err, "%s: unit %016llx is not in %s (profile from another build)", prof->path,
-					   (unsigned long long)pf->unit, prog->path);
-		if (pf->index >= u->nfunctions)
+					   (unsigned long long)pf->rec.unit, prog->path);
+		if (pf->rec.index >= u->nfunctions)
 			return roi_err_set(err, "%s: function %u of unit %s is not in %s (profile from another build)",
-					   prof->path, (unsigned)pf->index, u->id_hex, prog->path);
-		fn = &u->functions[pf->index];
-		if (pf->checksum != fn->checksum)
+					   prof->path, (unsigned)pf->rec.index, u->id_hex, prog->path);
+		fn = &u->functions[pf->rec.index];
+		if (pf->rec.checksum != fn->checksum)
 			return roi_err_set(err, "%s: function %s (unit %s) does not match %s: checksum 0x%08x != 0x%08x "
 					   "(profile from another build)", prof->path, fn->name, u->id_hex, prog->path,
-					   (unsigned)pf->checksum, (unsigned)fn->checksum);
-		if (pf->ncounters != fn->nblocks)
+					   (unsigned)pf->rec.checksum, (unsigned)fn->checksum);
+		if (pf->rec.ncounters != fn->nblocks)
 			return roi_err_set(err, "%s: function %s (unit %s) does not match %s: %zu counters != %zu blocks "
 					   "(profile from another build)", prof->path, fn->name, u->id_hex, prog->path,
-					   pf->ncounters, fn->nblocks);
+					   (size_t)pf->rec.ncounters, fn->nblocks);
 		if ((what = add_function(&sums, fn, pf->counts)))
 			return roi_err_set(err, "%s: function %s (unit %s): the program's %s overflow 64 bits (damaged or "
 					   "edited profile?)", prof->path, fn->name, u->id_hex, what);
@@ -104,17 +104,17 @@ int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const 
 	}
 	for (size_t i = 0; i < prof->timing.nregions; i++) {
 		const struct roi_profile_region *pr = &prof->timing.regions[i];
-		const struct roi_unit *u = roi_program_unit(prog, pr->unit);
+		const struct roi_unit *u = roi_program_unit(prog, pr->rec.unit);
 
-		if (!u || pr->index >= u->nregions)
+		if (!u || pr->rec.index >= u->nregions)
 			return roi_err_set(err, "%s:%u: region %u of unit %016llx is not in %s (profile from another build)",
-					   prof->path, pr->line, (unsigned)pr->index, (unsigned long long)pr->unit,
+					   prof->path, pr->line, (unsigned)pr->rec.index, (unsigned long long)pr->rec.unit,
 					   prog->path);
-		if (__builtin_add_overflow(region_calls, pr->calls, &region_calls))
+		if (__builtin_add_overflow(region_calls, pr->rec.calls, &region_calls))
 			return roi_err_set(err, "%s:%u: region %u of unit %s: the program's region calls overflow 64 bits "
-					   "(damaged or edited profile?)", prof->path, pr->line, (unsigned)pr->index, u->id_hex);
-		c->region[u->regions[pr->index].gindex] = (struct roi_region_result){true, pr->calls, pr->total,
-											   pr->inner, pr->has_inner};
+					   "(damaged or edited profile?)", prof->path, pr->line, (unsigned)pr->rec.index, u->id_hex);
+		c->region[u->regions[pr->rec.index].gindex] = (struct roi_region_result){true, pr->rec.calls, pr->rec.total,
+											       pr->rec.inner, pr->rec.has_inner};
 		c->nregions_ran++;
 	}
 	c->time_unit = prof->timing.unit;

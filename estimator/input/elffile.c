@@ -10,7 +10,7 @@
 #include <libelf.h>
 
 #include "base/arena.h"
-#include "base/crc32.h"
+#include "../../runtime/roi-crc32.h"
 #include "base/readfile.h"
 #include "input/elffile.h"
 
@@ -404,10 +404,10 @@ int roi_elf_image_crc(struct roi_elf *e, uint32_t *crc, struct roi_err *err)
 		if (contents_in_file(e, scn, &sh, elf_strptr(e->elf, e->shstrndx, sh.sh_name), err) != 0)
 			return -1;
 		uint64_t where[2] = {sh.sh_addr, sh.sh_size};
-		*crc = roi_crc32(*crc, where, sizeof where);
+		*crc = __roi_crc32(*crc, where, sizeof where);
 		while ((d = elf_getdata(scn, d)))
 			if (d->d_buf)
-				*crc = roi_crc32(*crc, d->d_buf, d->d_size);
+				*crc = __roi_crc32(*crc, d->d_buf, d->d_size);
 	}
 	return 0;
 }

@@ -1,5 +1,6 @@
-/* profile.h — the profile text format (docs/formats.md §3): strict reading, and writing
- * for runners that collect counts themselves (roi run). */
+/* profile.h — profiles (docs/formats.md §3) read whole into memory, and written by the commands
+ * that make them (roi run, roi transfer, roi fit). The format's one reader and writer is the
+ * runtime's, runtime/roi-profile-io.c, which profile.c includes. */
 #ifndef ROI_PROFILE_H
 #define ROI_PROFILE_H
 
@@ -9,23 +10,19 @@
 
 #include "base/arena.h"
 #include "base/err.h"
+#include "../../runtime/roi-profile-io.h"
 
+/* A "fn" record (runtime/roi-profile-io.h: the format's one struct for it), its counts, and the
+ * line it was on. */
 struct roi_profile_fn {
-	uint64_t unit;
-	uint32_t index;
-	uint32_t checksum;
-	size_t ncounters;
+	struct roi_pf_fn rec;
 	const uint64_t *counts;
-	unsigned line;          /* line of the "fn" record, for messages */
+	unsigned line;          /* of the "fn" record, for messages */
 };
 
 /* A "region" line (docs/regions.md): a region that ran, its calls and inclusive time. */
 struct roi_profile_region {
-	uint64_t unit;
-	uint32_t index;
-	uint64_t calls, total;
-	uint64_t inner;         /* hook enters inside its outermost calls, when has_inner */
-	bool has_inner;
+	struct roi_pf_region rec;
 	unsigned line;          /* of the "region" record, for messages */
 };
 

@@ -178,9 +178,9 @@ int roi_run_write_profile(const char *path, const char *program, const struct ro
 			const struct roi_function *fn = &prog->units[u].functions[f];
 
 			if (counts->present[fn->gindex])
-				fns[nfns++] = (struct roi_profile_fn){prog->units[u].id, (uint32_t)fn->index,
-								      fn->checksum, fn->nblocks,
-								      &counts->block[fn->gblock0], 0};
+				fns[nfns++] = (struct roi_profile_fn){
+					{prog->units[u].id, (uint32_t)fn->index, fn->checksum, (uint32_t)fn->nblocks},
+					&counts->block[fn->gblock0], 0};
 		}
 	snprintf(tmp, n, "%s.XXXXXX", path);
 	fd = mkstemp(tmp);
@@ -198,8 +198,8 @@ int roi_run_write_profile(const char *path, const char *program, const struct ro
 
 			if (res->ran)
 				regions[nregions++] = (struct roi_profile_region){
-					prog->units[u].id, (uint32_t)reg->index, res->calls, res->total, res->inner,
-					res->has_inner, 0};
+					{prog->units[u].id, (uint32_t)reg->index, res->calls, res->total, res->inner,
+					 res->has_inner}, 0};
 		}
 	struct roi_profile_timing timing = {regions, nregions, counts->has_hook_cost, counts->hook_cost,
 					   counts->hook_inside, counts->time_unit};
