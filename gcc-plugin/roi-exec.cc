@@ -138,7 +138,7 @@ calls_vfork (void)
 }
 
 static unsigned int
-redirect_execute (function *)
+roi_exec_execute (function *)
 {
   if (!unit_registers)
     return 0;
@@ -166,8 +166,6 @@ redirect_execute (function *)
   return 0;
 }
 
-opt_pass *
-roi_make_exec_pass (void)
-{
-  return roi_make_rtl_pass ("roi_exec", redirect_execute);
-}
+#define PASS_NAME roi_exec
+#define PASS_TYPE RTL_PASS
+#include "roi-generate-pass.h"

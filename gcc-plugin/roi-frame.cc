@@ -69,8 +69,6 @@ roi_frame_execute (function *fun)
   return 0;
 }
 
-opt_pass *
-roi_make_frame_pass (void)
-{
-  return roi_make_rtl_pass ("roi_frame", roi_frame_execute);
-}
+#define PASS_NAME roi_frame
+#define PASS_TYPE RTL_PASS
+#include "roi-generate-pass.h"

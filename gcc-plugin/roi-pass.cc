@@ -501,7 +501,7 @@ record_excluded (function *fun, unsigned rule)
 }
 
 static unsigned int
-roi_instrument (function *fun)
+roi_execute (function *fun)
 {
   if (roi_opts.disabled)
     return 0;
@@ -633,27 +633,8 @@ roi_instrument (function *fun)
   return TODO_update_ssa;
 }
 
-static const pass_data roi_pass_data = {
-  GIMPLE_PASS,			/* type */
-  "roi",			/* name */
-  OPTGROUP_NONE,		/* optinfo_flags */
-  TV_NONE,			/* tv_id */
-  PROP_cfg | PROP_ssa,		/* properties_required */
-  0,				/* properties_provided */
-  0,				/* properties_destroyed */
-  0,				/* todo_flags_start */
-  0,				/* todo_flags_finish: returned by execute */
-};
-
-class roi_pass : public gimple_opt_pass
-{
-public:
-  roi_pass () : gimple_opt_pass (roi_pass_data, g) {}
-  virtual unsigned int execute (function *fun) { return roi_instrument (fun); }
-};
-
-opt_pass *
-roi_make_pass (void)
-{
-  return new roi_pass ();
-}
+#define PASS_NAME roi
+#define PASS_TYPE GIMPLE_PASS
+#define PROPERTIES_REQUIRED (PROP_cfg | PROP_ssa)
+/* (no todo flags at the end: execute returns them) */
+#include "roi-generate-pass.h"

@@ -152,30 +152,6 @@ on_finish_unit (void *, void *)
   roi_divide_emit_routines ();
 }
 
-/* The plugin's RTL passes: GCC's pass boilerplate once, around a function
-   that runs on every function compiled.  */
-class roi_rtl_pass : public rtl_opt_pass
-{
-public:
-  roi_rtl_pass (const pass_data &data, unsigned int (*run) (function *))
-    : rtl_opt_pass (data, g), run (run) {}
-  virtual unsigned int execute (function *fun) { return run (fun); }
-private:
-  unsigned int (*run) (function *);
-};
-
-opt_pass *
-roi_make_rtl_pass (const char *name, unsigned int (*run) (function *))
-{
-  /* (opt_pass copies it) */
-  const pass_data data = {
-    RTL_PASS, name, OPTGROUP_NONE, TV_NONE,
-    0, 0, 0,			/* properties required, provided, destroyed */
-    0, 0			/* todo flags at the start, at the end */
-  };
-  return new roi_rtl_pass (data, run);
-}
-
 static void
 add_pass (const char *plugin, opt_pass *pass, const char *reference,
 	  enum pass_positioning_ops where)
@@ -229,13 +205,13 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
      prologue and the spills off the register allocation, and the jumps off
      the final block order, once GCC has reordered the blocks for the last
      time (bbro runs after the prologue exists; at -O0 it does nothing) */
-  add_pass (info->base_name, roi_make_pass (), "optimized", PASS_POS_INSERT_BEFORE);
-  add_pass (info->base_name, roi_make_frame_pass (), "bbro",
+  add_pass (info->base_name, make_roi_pass (), "optimized", PASS_POS_INSERT_BEFORE);
+  add_pass (info->base_name, make_roi_frame_pass (), "bbro",
 	    PASS_POS_INSERT_AFTER);
   if (roi_opts.block_lines)
-    add_pass (info->base_name, roi_make_block_lines_rtl_pass (), "final",
+    add_pass (info->base_name, make_roi_block_lines_pass (), "final",
 	      PASS_POS_INSERT_BEFORE);
-  add_pass (info->base_name, roi_make_exec_pass (), "final", PASS_POS_INSERT_BEFORE);
+  add_pass (info->base_name, make_roi_exec_pass (), "final", PASS_POS_INSERT_BEFORE);
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
 		     on_all_ipa_passes_start, NULL);
   register_callback (info->base_name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);

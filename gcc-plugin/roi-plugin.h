@@ -161,7 +161,7 @@ void roi_loops_describe (function *fun, const int *counter_of,
 void roi_exec_unit_registers (void);
 /* The RTL pass, just before the assembly is written, that makes the unit's
    calls of fork and the exec family call libroi's wrappers, if it registers.  */
-opt_pass *roi_make_exec_pass (void);
+opt_pass *make_roi_exec_pass (void);
 
 /* ---- roi-meta.cc ---- */
 const char *roi_unit_id (void);
@@ -203,7 +203,7 @@ extern bool roi_divide_routines_used;
 void roi_divide_emit_routines (void);
 
 /* ---- roi-frame.cc ---- */
-opt_pass *roi_make_frame_pass (void);
+opt_pass *make_roi_frame_pass (void);
 
 /* ---- roi-spills.cc ---- */
 /* The current function's spill-slot traffic after reload as the JSON array
@@ -279,18 +279,14 @@ void roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_bu
 void roi_block_lines_mark (function *fun, const vec<basic_block> &order, const int *counter_of);
 /* The RTL pass of that build: an insn with no location takes its neighbour's
    in its stretch of straight-line code (not the line table's previous row).  */
-opt_pass *roi_make_block_lines_rtl_pass (void);
+opt_pass *make_roi_block_lines_pass (void);
 
 /* ---- roi-pass.cc ---- */
-opt_pass *roi_make_pass (void);
+opt_pass *make_roi_pass (void);
 const char *roi_why_not_counted (tree fndecl);
 /* Whether several threads may run FNDECL at once: an outlined OpenMP body,
    or a function of the unit one calls.  Its counters are updated with atomic
    adds whatever the options.  */
 bool roi_runs_in_threads (tree fndecl);
-
-/* ---- roi-plugin.cc ---- */
-/* An RTL pass NAME (a string that lives on) that runs RUN.  */
-opt_pass *roi_make_rtl_pass (const char *name, unsigned int (*run) (function *));
 
 #endif /* ROI_PLUGIN_H */
