@@ -106,11 +106,19 @@ struct roi_op
 			     "bytes"); 0 means 1 */
 };
 typedef void (*roi_op_sink) (void *ctx, const struct roi_op *op);
+/* (roi-types.cc) A variant of TYPE that bears a width typedef (uint32_t),
+   taken from STMT's operands or users: the width the program means.  */
+const_tree roi_named_variant (const_tree type, roi_stmt stmt);
+/* (roi-types.cc) The width of the unsigned type whose promotion to int the
+   int operation OP of STMT computes on, else 0.  */
+unsigned roi_promoted_from (const struct roi_op *op, roi_stmt stmt);
 void roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx);
 /* What a call of FNDECL does before its first statement: at -O0 the prologue
    stores every parameter to its stack slot ("store", access "frame"), as the
    statements store the variables they set.  */
 void roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx);
+/* True when T names memory rather than a register or a constant.  */
+bool roi_is_memory (tree t);
 /* Whether STMT is dead code the compiler deletes after GIMPLE: no operation.  */
 bool roi_dead_stmt (roi_stmt stmt);
 /* A statement whose cost grows with a run-time value: a shift or rotate by a
