@@ -121,6 +121,28 @@ void roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx);
 bool roi_is_memory (tree t);
 /* Whether STMT is dead code the compiler deletes after GIMPLE: no operation.  */
 bool roi_dead_stmt (roi_stmt stmt);
+/* Whether the integer constant CST is minus a power of two.  */
+bool roi_is_negative_pow2 (tree cst);
+/* N where CST is 2^N with 0 < N < 64, else 0.  A multiply by 2^N is the left
+   shift by N at every optimisation level (expand_mult emits the shift, and
+   modulo 2^width the same holds for the sign bit's constant), so it is counted
+   as that shift: a multiply by 2 costs one single-bit shift, by 256 a byte
+   move, by 8 at -Os a loop of three, as the shift's own entries say.  Inline: the
+   callers' shift texts know N < 64 from it.  */
+static inline unsigned
+roi_multiplier_log2 (tree cst)
+{
+  if (!cst || TREE_CODE (cst) != INTEGER_CST || !integer_pow2p (cst))
+    return 0;
+  int n = tree_log2 (cst);
+  return n > 0 && n < 64 ? (unsigned) n : 0;
+}
+/* Whether STMT is an integer division or remainder whose partner (the
+   remainder or quotient of the same operands) an earlier statement of its
+   block computes, optimising: one call computes both.  */
+bool roi_divmod_paired (roi_stmt stmt);
+
+/* ---- roi-value-sites.cc ---- */
 /* A statement whose cost grows with a run-time value: a shift or rotate by a
    variable amount (an AVR loop per bit), a single-precision add or subtract
    (the alignment of its operands' mantissas), a division (its quotient's 1
