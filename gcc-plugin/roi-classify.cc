@@ -7,14 +7,25 @@
  * here: they are copies out-of-SSA may or may not need, not operations.  */
 #include "roi-plugin.h"
 
+/* An operation KIND in TYPE, with its OPERAND and its CODE (struct roi_op),
+   either NULL where it has none.  */
 static void
-emit (roi_op_sink sink, void *ctx, const char *kind, const_tree type)
+emit_op (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
+	 const char *operand, const char *code)
 {
   struct roi_op op;
   memset (&op, 0, sizeof op);
   op.kind = kind;
   op.type = type;
+  op.operand = operand;
+  op.code = code;
   sink (ctx, &op);
+}
+
+static void
+emit (roi_op_sink sink, void *ctx, const char *kind, const_tree type)
+{
+  emit_op (sink, ctx, kind, type, NULL, NULL);
 }
 
 /* Kind of a binary or unary operator, or NULL.  */
@@ -256,18 +267,6 @@ emit_copy (roi_op_sink sink, void *ctx, tree lhs, tree rhs)
 }
 
 static void
-emit_other (roi_op_sink sink, void *ctx, const char *kind, const char *code,
-	    const_tree type)
-{
-  struct roi_op op;
-  memset (&op, 0, sizeof op);
-  op.kind = kind;
-  op.code = code;
-  op.type = type;
-  sink (ctx, &op);
-}
-
-static void
 classify_single (roi_stmt stmt, roi_op_sink sink, void *ctx)
 {
   tree lhs = gimple_assign_lhs (stmt);
@@ -300,10 +299,10 @@ classify_single (roi_stmt stmt, roi_op_sink sink, void *ctx)
     emit (sink, ctx, comparison_kind (TREE_CODE (rhs)),
 	  TREE_TYPE (TREE_OPERAND (rhs, 0)));
   else if (TREE_CODE (rhs) == CONSTRUCTOR && TREE_CODE (TREE_TYPE (lhs)) == VECTOR_TYPE)
-    emit_other (sink, ctx, "vec", "constructor", TREE_TYPE (lhs));
+    emit_op (sink, ctx, "vec", TREE_TYPE (lhs), NULL, "constructor");
   else
-    emit_other (sink, ctx, "other", get_tree_code_name (TREE_CODE (rhs)),
-		TREE_TYPE (lhs));
+    emit_op (sink, ctx, "other", TREE_TYPE (lhs), NULL,
+	     get_tree_code_name (TREE_CODE (rhs)));
 }
 
 bool
@@ -399,22 +398,10 @@ byte_times_pow2 (roi_stmt stmt, enum tree_code code, unsigned log2)
 }
 
 static void
-emit_with_operand (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
-		   const char *operand)
-{
-  struct roi_op op;
-  memset (&op, 0, sizeof op);
-  op.kind = kind;
-  op.type = type;
-  op.operand = operand;
-  sink (ctx, &op);
-}
-
-static void
 emit_binary (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
 	     tree op2)
 {
-  emit_with_operand (sink, ctx, kind, type, operand_kind (kind, type, op2));
+  emit_op (sink, ctx, kind, type, operand_kind (kind, type, op2), NULL);
 }
 
 /* A division or remainder by 2^N, as the code it becomes: unsigned (or
@@ -429,10 +416,10 @@ emit_division_by_pow2 (roi_op_sink sink, void *ctx, const char *kind, bool exact
   bool is_div = !strcmp (kind, "div");
 
   if (TYPE_UNSIGNED (type) || exact)
-    emit_with_operand (sink, ctx, is_div ? "shr" : "and", type,
-		       is_div ? shift_amount (n) : "const");
+    emit_op (sink, ctx, is_div ? "shr" : "and", type,
+	     is_div ? shift_amount (n) : "const", NULL);
   else
-    emit_with_operand (sink, ctx, kind, type, shift_amount (n));
+    emit_op (sink, ctx, kind, type, shift_amount (n), NULL);
 }
 
 /* Whether STMT is an integer division or remainder whose partner (the
@@ -479,7 +466,7 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
     }
   if (TREE_CODE (type) == VECTOR_TYPE)
     {
-      emit_other (sink, ctx, "vec", get_tree_code_name (code), type);
+      emit_op (sink, ctx, "vec", type, NULL, get_tree_code_name (code));
       return;
     }
   if (is_conversion (code))
@@ -515,12 +502,12 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
 	     ? gimple_assign_rhs2 (stmt) : NULL_TREE;
   unsigned log2 = roi_multiplier_log2 (op2);
   if (kind && roi_divmod_paired (stmt))
-    emit_with_operand (sink, ctx, kind, type, "paired");
+    emit_op (sink, ctx, kind, type, "paired", NULL);
   else if ((code == MULT_EXPR || code == WIDEN_MULT_EXPR) && log2
 	   && byte_times_pow2 (stmt, code, log2))
-    emit_with_operand (sink, ctx, "mul", type, "widen");
+    emit_op (sink, ctx, "mul", type, "widen", NULL);
   else if ((code == MULT_EXPR || code == WIDEN_MULT_EXPR) && log2)
-    emit_with_operand (sink, ctx, "shl", type, shift_amount (log2));
+    emit_op (sink, ctx, "shl", type, shift_amount (log2), NULL);
   else if (kind && (!strcmp (kind, "div") || !strcmp (kind, "mod"))
 	   && INTEGRAL_TYPE_P (type) && log2 && tree_int_cst_sgn (op2) > 0)
     emit_division_by_pow2 (sink, ctx, kind, code == EXACT_DIV_EXPR, type, log2);
@@ -533,11 +520,11 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
        full-width multiply (__mulsi3); a target without such an instruction
        (x86-64 for 16 x 16 -> 32) keeps the MULT_EXPR of the extensions, which
        is the same product: a host's counts mean what an 8-bit target's do */
-    emit_with_operand (sink, ctx, kind, type, "widen");
+    emit_op (sink, ctx, kind, type, "widen", NULL);
   else if (kind)
     emit_binary (sink, ctx, kind, type, op2);
   else
-    emit_other (sink, ctx, "other", get_tree_code_name (code), type);
+    emit_op (sink, ctx, "other", type, NULL, get_tree_code_name (code));
 }
 
 static const char *
@@ -570,7 +557,7 @@ classify_call (roi_stmt stmt, roi_op_sink sink, void *ctx)
     {
       tree type = TREE_TYPE (TREE_TYPE (gimple_call_lhs (stmt)));
       emit_binary (sink, ctx, "div", type, gimple_call_arg (stmt, 1));
-      emit_with_operand (sink, ctx, "mod", type, "paired");
+      emit_op (sink, ctx, "mod", type, "paired", NULL);
       return;
     }
   struct roi_op op;
@@ -740,8 +727,7 @@ roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
     case GIMPLE_PREDICT:
       break;
     default:
-      emit_other (sink, ctx, "other", gimple_code_name[gimple_code (stmt)],
-		  NULL_TREE);
+      emit_op (sink, ctx, "other", NULL_TREE, NULL, gimple_code_name[gimple_code (stmt)]);
       break;
     }
 }
