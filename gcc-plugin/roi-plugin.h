@@ -219,8 +219,27 @@ bool roi_counters_atomic (void);
 tree roi_counters_create (unsigned fn_index, unsigned n);
 void roi_counter_increment (basic_block bb, tree counters, unsigned idx);
 void roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount);
+/* (the descriptors, roi-counters.cc) */
 void roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n, tree counters);
 void roi_constructor_create (void);
+
+/* ---- roi-counters-avr.cc ---- */
+/* Whether counters are updated by AVR's asms, which take no register (or
+   only the amount's): not 16-bit ones, which saturate, nor atomic ones.  */
+bool roi_avr_counters (void);
+/* counters[idx] += 1 by an asm before GSI; REF is the counter.  */
+void roi_avr_increment (gimple_stmt_iterator *gsi, tree ref);
+/* counters[idx] += the alignment passes of a float add of A and B, by an
+   asm before GSI.  */
+void roi_avr_float_passes (gimple_stmt_iterator *gsi, tree ref, tree a, tree b);
+/* Whether a division's steps are those the division routines count
+   (roi-divide.cc), and the asm that adds them after the division STMT.  */
+bool roi_avr_division_steps_counted (void);
+void roi_avr_division_steps (roi_stmt stmt, tree ref, tree quotient);
+/* counters[idx] += *AMOUNT before GSI, the value counter of STMT, by an asm
+   where it takes the amount; false where it does not, *AMOUNT then what the
+   plain update adds.  */
+bool roi_avr_add (gimple_stmt_iterator *gsi, roi_stmt stmt, tree ref, tree *amount);
 
 /* ---- roi-divide.cc ---- */
 /* The bytes AVR's counting division routines add their subtracting steps

@@ -42,7 +42,7 @@ counter_at (rtx addr, unsigned counter_bytes)
    (Counters are "__roi_c_*" symbols; an insn that stores to one is the block
    counter's update, or a value counter's, whose slots follow the blocks'; on
    AVR a block counter's is an asm whose operand is its address,
-   insert_avr_increment.)  */
+   roi_avr_increment.)  */
 static int
 counter_store (rtx_insn *insn, unsigned counter_bytes)
 {
