@@ -1,13 +1,10 @@
-/* roi-counters.cc — block counters, their descriptors and the unit's
- * registration constructor.
+/* roi-counters.cc — the block and value counters and their updates.
  *
  * Counters are local zero-initialised arrays, one per function, so they live
  * in .bss (zeroed by any C start-up code, on a host or a microcontroller) and
- * static functions of equal names in two units never share one.  On a host,
- * each function also gets a descriptor in the section roi_fn_<unit>; the
- * unit's constructor hands that section's bounds to the runtime, the way
- * gcov's units call __gcov_init.  On AVR the updates are asms that take no
- * register (roi-counters-avr.cc).  */
+ * static functions of equal names in two units never share one.  On a host
+ * the runtime finds them through their descriptors (roi-descriptor.cc).  On
+ * AVR the updates are asms that take no register (roi-counters-avr.cc).  */
 #include "roi-plugin.h"
 
 static tree counter_type (void)
@@ -20,28 +17,12 @@ static tree counter_type (void)
     }
 }
 
-/* The constructor is artificial, so the pass never counts it.  */
-static bool constructor_built;
-
-static tree
-new_static_var (const char *name, tree type)
-{
-  tree var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (name), type);
-  TREE_STATIC (var) = 1;
-  TREE_PUBLIC (var) = 0;
-  DECL_ARTIFICIAL (var) = 1;
-  DECL_IGNORED_P (var) = 1;	/* no debug info for our own objects */
-  TREE_USED (var) = 1;
-  TREE_ADDRESSABLE (var) = 1;
-  return var;
-}
-
 tree
 roi_counters_create (unsigned fn_index, unsigned n)
 {
   char name[64];
   snprintf (name, sizeof name, "__roi_c_%s_%u", roi_unit_id (), fn_index);
-  tree var = new_static_var (name, build_array_type_nelts (counter_type (), n));
+  tree var = roi_static_var (name, build_array_type_nelts (counter_type (), n));
   varpool_node::finalize_decl (var);
   return var;
 }
@@ -223,100 +204,4 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
     }
   gsi_insert_before (&gsi, gimple_build_assign (unshare_expr (ref), new_value),
 		     GSI_SAME_STMT);
-}
-
-/* struct roi_fn_desc of runtime/roi.h.  */
-static tree
-descriptor_type (void)
-{
-  if (!roi_gc[ROI_GC_DESC_TYPE])
-    {
-      static const char *const names[6] = {
-	"unit", "index", "checksum", "ncounters", "counter_bits", "counters"
-      };
-      tree types[6] = { uint64_type_node, uint32_type_node, uint32_type_node,
-			uint32_type_node, uint32_type_node, ptr_type_node };
-      roi_gc[ROI_GC_DESC_TYPE] = roi_build_struct ("roi_fn_desc", names, types, 6);
-    }
-  return roi_gc[ROI_GC_DESC_TYPE];
-}
-
-static void
-section_name (char *buf, size_t size)
-{
-  /* A C identifier, so the linker defines __start_ and __stop_ for it.  */
-  snprintf (buf, size, "roi_fn_%s", roi_unit_id ());
-}
-
-void
-roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n,
-		       tree counters)
-{
-  if (roi_opts.runtime != ROI_RUNTIME_HOST)
-    return;
-  tree type = descriptor_type ();
-  unsigned long long unit = strtoull (roi_unit_id (), NULL, 16);
-  tree values[6] = {
-    build_int_cstu (uint64_type_node, unit),
-    build_int_cst (uint32_type_node, fn_index),
-    build_int_cst (uint32_type_node, checksum),
-    build_int_cst (uint32_type_node, n),
-    build_int_cst (uint32_type_node, roi_opts.counter_bits),
-    fold_convert (ptr_type_node, build_fold_addr_expr (counters)),
-  };
-  vec<constructor_elt, va_gc> *elts = NULL;
-  for (int i = 0; i < 6; i++)
-    CONSTRUCTOR_APPEND_ELT (elts, roi_struct_field (type, i), values[i]);
-
-  char name[64], section[64];
-  snprintf (name, sizeof name, "__roi_d_%s_%u", roi_unit_id (), fn_index);
-  tree var = new_static_var (name, type);
-  DECL_INITIAL (var) = build_constructor (type, elts);
-  /* The runtime walks the section as an array: no alignment beyond the
-     type's own, or the target could pad between descriptors.  */
-  SET_DECL_ALIGN_COMPAT (var, TYPE_ALIGN (type));
-  DECL_USER_ALIGN (var) = 1;
-  DECL_PRESERVE_P (var) = 1;
-  section_name (section, sizeof section);
-  set_decl_section_name (var, section);
-  varpool_node::finalize_decl (var);
-}
-
-static tree
-section_bound (const char *prefix)
-{
-  char name[96];
-  snprintf (name, sizeof name, "%sroi_fn_%s", prefix, roi_unit_id ());
-  tree var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (name),
-			 char_type_node);
-  TREE_PUBLIC (var) = 1;
-  DECL_EXTERNAL (var) = 1;
-  DECL_ARTIFICIAL (var) = 1;
-  /* Weak: if every instrumented function of the unit was optimised away the
-     section is empty, the linker defines no bounds, and both are null.  */
-  DECL_WEAK (var) = 1;
-  DECL_VISIBILITY (var) = VISIBILITY_HIDDEN;
-  DECL_VISIBILITY_SPECIFIED (var) = 1;
-  return var;
-}
-
-/* Built before the IPA passes, the point where GCC builds gcov's own
-   constructor, because functions added later would be compiled in the middle
-   of another function's passes.  */
-void
-roi_constructor_create (void)
-{
-  if (roi_opts.runtime != ROI_RUNTIME_HOST || constructor_built || seen_error ())
-    return;
-  tree fntype = build_function_type_list (void_type_node, uint32_type_node,
-					  const_ptr_type_node,
-					  const_ptr_type_node, NULL_TREE);
-  tree fn = build_fn_decl ("__roi_register_unit", fntype);
-  DECL_EXTERNAL (fn) = 1;
-  TREE_PUBLIC (fn) = 1;
-  tree call = build_call_expr (fn, 3, build_int_cst (uint32_type_node, 1),
-			       build_fold_addr_expr (section_bound ("__start_")),
-			       build_fold_addr_expr (section_bound ("__stop_")));
-  cgraph_build_static_cdtor ('I', call, DEFAULT_INIT_PRIORITY);
-  constructor_built = true;
 }

@@ -57,13 +57,7 @@ new_region (int kind, const char *name, int fn_index, const char *file,
 
   char symbol[64];
   snprintf (symbol, sizeof symbol, "__roi_r_%s_%u", roi_unit_id (), index);
-  tree var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (symbol), type);
-  TREE_STATIC (var) = 1;
-  TREE_PUBLIC (var) = 0;
-  DECL_ARTIFICIAL (var) = 1;
-  DECL_IGNORED_P (var) = 1;
-  TREE_USED (var) = 1;
-  TREE_ADDRESSABLE (var) = 1;
+  tree var = roi_static_var (symbol, type);
   DECL_PRESERVE_P (var) = 1;
   DECL_INITIAL (var) = build_constructor (type, elts);
   varpool_node::finalize_decl (var);

@@ -58,6 +58,9 @@ tree roi_build_struct (const char *name, const char *const *fields,
 		       const tree *types, int n);
 /* The Nth field of a struct type built by roi_build_struct.  */
 tree roi_struct_field (tree type, int n);
+/* A static variable of the unit's own, NAME of TYPE: artificial, without
+   debug info, not public; not yet finalized.  */
+tree roi_static_var (const char *name, tree type);
 
 /* A list of distinct strings; roi_strings_intern returns the index.  */
 struct roi_strings
@@ -219,7 +222,8 @@ bool roi_counters_atomic (void);
 tree roi_counters_create (unsigned fn_index, unsigned n);
 void roi_counter_increment (basic_block bb, tree counters, unsigned idx);
 void roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount);
-/* (the descriptors, roi-counters.cc) */
+
+/* ---- roi-descriptor.cc ---- */
 void roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n, tree counters);
 void roi_constructor_create (void);
 

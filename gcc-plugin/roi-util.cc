@@ -1,4 +1,5 @@
-/* roi-util.cc — growable text buffers and string tables for the metadata.  */
+/* roi-util.cc — growable text buffers and string tables for the metadata,
+ * and the trees of the plugin's own objects: struct types, static variables.  */
 #include "roi-plugin.h"
 
 void
@@ -127,4 +128,17 @@ roi_struct_field (tree type, int n)
   while (n-- > 0)
     field = DECL_CHAIN (field);
   return field;
+}
+
+tree
+roi_static_var (const char *name, tree type)
+{
+  tree var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (name), type);
+  TREE_STATIC (var) = 1;
+  TREE_PUBLIC (var) = 0;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;	/* no debug info for our own objects */
+  TREE_USED (var) = 1;
+  TREE_ADDRESSABLE (var) = 1;
+  return var;
 }
