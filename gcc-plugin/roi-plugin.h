@@ -267,6 +267,8 @@ opt_pass *make_roi_frame_pass (void);
    counted blocks.  */
 void roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *far,
 			  struct roi_buf *adjust);
+
+/* ---- roi-block-walk.cc ---- */
 /* Which counted block the insns after reload belong to: the one whose counter
    update came last before them in the insn stream (the plugin's update opens
    every counted block, and before bb-reorder the insns keep the blocks'
