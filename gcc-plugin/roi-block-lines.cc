@@ -12,7 +12,7 @@
  * it checks that the code is the plain build's, byte for byte, since GCC's
  * optimisers do not look at locations (at -O0 they do: a jump whose line
  * differs is kept).  */
-#include "roi-plugin.h"
+#include "roi-block-lines.h"
 #include "rtl.h"
 #include "emit-rtl.h"
 

@@ -7,6 +7,8 @@
  * bb-reorder the insns keep the blocks' order.  An update is a store to a
  * "__roi_c_*" symbol, or on AVR an asm whose first operand is its address
  * (roi-counters-avr.cc).  */
+#include "roi-block-walk.h"
+#include "roi-counters.h"
 #include "roi-plugin.h"
 #include "rtl.h"
 #include "emit-rtl.h"

@@ -5,7 +5,9 @@
  * registers, so every statement maps to one operation, two for a
  * conditional (the comparison and the branch).  PHI nodes are never passed
  * here: they are copies out-of-SSA may or may not need, not operations.  */
-#include "roi-plugin.h"
+#include "roi-classify.h"
+#include "roi-op.h"
+#include "roi-types.h"
 
 /* An operation KIND in TYPE, with its OPERAND and its CODE (struct roi_op),
    either NULL where it has none.  */

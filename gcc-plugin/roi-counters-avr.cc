@@ -12,6 +12,9 @@
  * a division's adds the steps the counting division routines (roi-divide.cc)
  * left in a byte.  Every asm's first operand is the counter's address, which
  * roi_block_walk_counter reads back after register allocation.  */
+#include "roi-counters-avr.h"
+#include "roi-counters.h"
+#include "roi-divide.h"
 #include "roi-plugin.h"
 
 /* Whether counters are updated by the AVR asms below, which take no register

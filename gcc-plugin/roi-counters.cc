@@ -5,7 +5,13 @@
  * static functions of equal names in two units never share one.  On a host
  * the runtime finds them through their descriptors (roi-descriptor.cc).  On
  * AVR the updates are asms that take no register (roi-counters-avr.cc).  */
+#include "roi-counters.h"
+#include "roi-counters-avr.h"
+#include "roi-instrumentable.h"
+#include "roi-meta.h"
 #include "roi-plugin.h"
+#include "roi-util.h"
+#include "roi-value-sites.h"
 
 static tree counter_type (void)
 {

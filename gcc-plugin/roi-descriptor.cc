@@ -8,7 +8,10 @@
  * identifier for a name, so the linker defines __start_ and __stop_ for it
  * (firmware linker scripts need KEEP()).  With runtime=none there are
  * neither: a runner reads the counters from RAM.  */
+#include "roi-descriptor.h"
+#include "roi-meta.h"
 #include "roi-plugin.h"
+#include "roi-util.h"
 
 /* The constructor is artificial, so the pass never counts it.  */
 static bool constructor_built;

@@ -15,7 +15,7 @@
  * roi_avr_division_steps); the caller's code is the uncounted build's.  The copies' own cycles are the counted build's
  * only: calibration and estimates price the uncounted firmware.  Plain `mov`
  * pairs stand for libgcc's `movw`, which the smallest cores lack.  */
-#include "roi-plugin.h"
+#include "roi-divide.h"
 #include "output.h"
 
 bool roi_divide_routines_used;

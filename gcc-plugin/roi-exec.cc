@@ -22,6 +22,7 @@
  * register (it must not need libroi for this alone).  A program that does
  * not link libroi fails to link, naming __roi_NAME as it names
  * __roi_register_unit.  */
+#include "roi-exec.h"
 #include "roi-plugin.h"
 #include "rtl.h"
 #include "rtl-iter.h"

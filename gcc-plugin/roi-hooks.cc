@@ -5,7 +5,12 @@
  * calls are never counted as the program's own operations.  The region's
  * descriptor is its id: the hooks receive its address, the metadata names its
  * symbol, so a simulator that only sees the address finds the region too.  */
+#include "roi-hooks.h"
+#include "roi-filter.h"
+#include "roi-meta.h"
 #include "roi-plugin.h"
+#include "roi-util.h"
+#include "roi-value-sites.h"
 
 enum { REGION_FUNCTION = 1, REGION_LOOP = 2 };
 

@@ -1,7 +1,8 @@
 /* roi-instrumentable.cc — which functions are counted, and why not where
  * one is not (the reason -fplugin-arg-roi-verbose prints), and which run in
  * several threads at once, whose counters need atomic adds.  */
-#include "roi-plugin.h"
+#include "roi-instrumentable.h"
+#include "roi-filter.h"
 
 /* Whether DECL is the body of an OpenMP parallel, task or teams construct,
    or of a loop -ftree-parallelize-loops gave to threads, that GCC outlined

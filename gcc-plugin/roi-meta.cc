@@ -5,7 +5,13 @@
  * ends, as raw bytes through GCC's own section machinery, so it needs no
  * variable, costs no flash or RAM, and the linker concatenates the records of
  * every unit into the program.  */
+#include "roi-meta.h"
+#include "roi-checksum.h"
+#include "roi-filter.h"
+#include "roi-op.h"
 #include "roi-plugin.h"
+#include "roi-types.h"
+#include "roi-util.h"
 /* The checksum both the plugin and the estimator compute (roi-checksum.h).  */
 #include "roi-checksum.c"
 

@@ -3,7 +3,20 @@
  * Placed just before GCC's "optimized" pass, which runs at every -O level
  * after all tree optimisations, so the counted blocks and operations are those
  * of the code GCC is about to expand into machine instructions.  */
+#include "roi-pass.h"
+#include "roi-block-lines.h"
+#include "roi-checksum.h"
+#include "roi-classify.h"
+#include "roi-counters.h"
+#include "roi-descriptor.h"
+#include "roi-filter.h"
+#include "roi-hooks.h"
+#include "roi-instrumentable.h"
+#include "roi-meta.h"
+#include "roi-op.h"
 #include "roi-plugin.h"
+#include "roi-util.h"
+#include "roi-value-sites.h"
 
 /* Make every edge count derivable from block counts (docs/formats.md): split
    critical edges, and give the function an entry block nobody jumps back to,

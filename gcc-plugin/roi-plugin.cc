@@ -5,6 +5,15 @@
  * Every argument mistake is a compiler error naming the argument: a build that
  * asked for something roi cannot do must not succeed quietly.  */
 #include "roi-plugin.h"
+#include "roi-block-lines.h"
+#include "roi-descriptor.h"
+#include "roi-divide.h"
+#include "roi-exec.h"
+#include "roi-filter.h"
+#include "roi-frame.h"
+#include "roi-instrumentable.h"
+#include "roi-meta.h"
+#include "roi-pass.h"
 #include "output.h"
 
 int plugin_is_GPL_compatible;

@@ -14,7 +14,12 @@
  * turns into the operation "spill", one per byte.  The counters' stores must
  * name their symbol (AVR, x86-64); on ARM, which reaches them through a
  * register, nothing is reported.  */
+#include "roi-spills.h"
+#include "roi-block-walk.h"
+#include "roi-classify.h"
+#include "roi-meta.h"
 #include "roi-plugin.h"
+#include "roi-util.h"
 #include "rtl.h"
 #include "rtl-iter.h"
 #include "emit-rtl.h"

@@ -7,7 +7,10 @@
  * no longer says of an operation's type: the width typedef (uint32_t) its
  * value was declared with, and the unsigned type C promoted its operands
  * from.  */
-#include "roi-plugin.h"
+#include "roi-types.h"
+#include "roi-classify.h"
+#include "roi-op.h"
+#include "roi-util.h"
 
 /* Width of an integer type as the code stores it: a 3-bit bit-field type
    computes in its 8-bit container.  */

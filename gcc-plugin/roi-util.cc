@@ -1,6 +1,6 @@
 /* roi-util.cc — growable text buffers and string tables for the metadata,
  * and the trees of the plugin's own objects: struct types, static variables.  */
-#include "roi-plugin.h"
+#include "roi-util.h"
 
 void
 roi_buf_addn (struct roi_buf *b, const char *s, size_t n)

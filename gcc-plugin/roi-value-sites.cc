@@ -5,7 +5,10 @@
  * memmove, memset or memcmp of a length, strlen (the length it returns).
  * Each such site gets a counter of its own after the block counters, which
  * adds the value up (roi-counters.cc; docs/formats.md, "Value counters").  */
-#include "roi-plugin.h"
+#include "roi-value-sites.h"
+#include "roi-classify.h"
+#include "roi-op.h"
+#include "roi-types.h"
 
 /* The biased exponent of the IEEE single X, as an 8-bit unsigned value: the
    top half of its bits shifted by 7, truncated (a 32-bit shift by 23 is a
