@@ -30,6 +30,18 @@ emit (roi_op_sink sink, void *ctx, const char *kind, const_tree type)
   emit_op (sink, ctx, kind, type, NULL, NULL);
 }
 
+/* A conversion to TYPE from FROM.  */
+static void
+emit_conv (roi_op_sink sink, void *ctx, const_tree type, const_tree from)
+{
+  struct roi_op op;
+  memset (&op, 0, sizeof op);
+  op.kind = "conv";
+  op.type = type;
+  op.from = from;
+  sink (ctx, &op);
+}
+
 /* Kind of a binary or unary operator, or NULL.  */
 static const char *
 operator_kind (enum tree_code code)
@@ -211,12 +223,8 @@ emit_index_scaling (roi_op_sink sink, void *ctx, tree ref)
       if (scale <= 1)
 	continue;
       int log2 = exact_log2 (scale);
-      struct roi_op op;
-      memset (&op, 0, sizeof op);
-      op.kind = "index";
-      op.type = sizetype;
-      op.operand = log2 > 0 && log2 < 64 ? shift_amount ((unsigned) log2) : "const";
-      sink (ctx, &op);
+      emit_op (sink, ctx, "index", sizetype,
+	       log2 > 0 && log2 < 64 ? shift_amount ((unsigned) log2) : "const", NULL);
     }
 }
 
@@ -286,14 +294,7 @@ classify_single (roi_stmt stmt, roi_op_sink sink, void *ctx)
   else if (TREE_CODE (rhs) == ADDR_EXPR)
     emit (sink, ctx, "addr", TREE_TYPE (lhs));
   else if (TREE_CODE (rhs) == VIEW_CONVERT_EXPR)
-    {
-      struct roi_op op;
-      memset (&op, 0, sizeof op);
-      op.kind = "conv";
-      op.type = TREE_TYPE (lhs);
-      op.from = TREE_TYPE (TREE_OPERAND (rhs, 0));
-      sink (ctx, &op);
-    }
+    emit_conv (sink, ctx, TREE_TYPE (lhs), TREE_TYPE (TREE_OPERAND (rhs, 0)));
   else if (TREE_CODE (rhs) == SSA_NAME || CONSTANT_CLASS_P (rhs)
 	   || DECL_P (rhs))
     emit (sink, ctx, "move", TREE_TYPE (lhs));
@@ -473,12 +474,7 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
     }
   if (is_conversion (code))
     {
-      struct roi_op op;
-      memset (&op, 0, sizeof op);
-      op.kind = "conv";
-      op.type = type;
-      op.from = TREE_TYPE (gimple_assign_rhs1 (stmt));
-      sink (ctx, &op);
+      emit_conv (sink, ctx, type, TREE_TYPE (gimple_assign_rhs1 (stmt)));
       return;
     }
   if (comparison_kind (code))

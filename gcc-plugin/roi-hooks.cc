@@ -143,12 +143,6 @@ hook_function (function *fun, int fn_index, const char *name)
   exit_before_returns (fun, region, NULL);
 }
 
-static bool
-is_normal_edge (edge e)
-{
-  return !(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE));
-}
-
 static void
 hook_loop (function *fun, loop_p loop, int fn_index, const char *name,
 	   const char *file, unsigned line, int header)
@@ -159,13 +153,13 @@ hook_loop (function *fun, loop_p loop, int fn_index, const char *name,
   edge e;
   edge_iterator ei;
   FOR_EACH_EDGE (e, ei, loop->header->preds)
-    if (!flow_bb_inside_loop_p (loop, e->src) && is_normal_edge (e))
+    if (!flow_bb_inside_loop_p (loop, e->src) && roi_normal_edge_p (e))
       gsi_insert_on_edge (e, hook_call (true, region));
 
   basic_block *body = get_loop_body (loop);
   for (unsigned i = 0; i < loop->num_nodes; i++)
     FOR_EACH_EDGE (e, ei, body[i]->succs)
-      if (!flow_bb_inside_loop_p (loop, e->dest) && is_normal_edge (e)
+      if (!flow_bb_inside_loop_p (loop, e->dest) && roi_normal_edge_p (e)
 	  && e->dest != EXIT_BLOCK_PTR_FOR_FN (fun))
 	gsi_insert_on_edge (e, hook_call (false, region));
   free (body);

@@ -31,8 +31,7 @@ prepare_cfg (function *fun)
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
-	if (EDGE_CRITICAL_P (e)
-	    && !(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
+	if (EDGE_CRITICAL_P (e) && roi_normal_edge_p (e))
 	  critical.safe_push (e);
     }
   for (unsigned i = 0; i < critical.length (); i++)
@@ -50,12 +49,6 @@ prepare_cfg (function *fun)
 
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
-}
-
-static bool
-is_normal_edge (edge e)
-{
-  return !(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE));
 }
 
 /* One row of a block's "ops": how many times OP appears at FILE:LINE.  */
@@ -86,20 +79,28 @@ add_line (struct block_ops *b, unsigned file, unsigned line)
    location's instance is its copy's position here + 1, 0 outside any.  */
 static vec<tree> inline_scopes;
 
-static unsigned
-inline_instance (location_t loc)
+/* The outer scope of the inlined copy LOC is in, or NULL_TREE outside any.  */
+static tree
+inlined_scope (location_t loc)
 {
   for (tree block = LOCATION_BLOCK (loc); block && TREE_CODE (block) == BLOCK;
        block = BLOCK_SUPERCONTEXT (block))
     if (inlined_function_outer_scope_p (block))
-      {
-	for (unsigned i = 0; i < inline_scopes.length (); i++)
-	  if (inline_scopes[i] == block)
-	    return i + 1;
-	inline_scopes.safe_push (block);
-	return inline_scopes.length ();
-      }
-  return 0;
+      return block;
+  return NULL_TREE;
+}
+
+static unsigned
+inline_instance (location_t loc)
+{
+  tree block = inlined_scope (loc);
+  if (!block)
+    return 0;
+  for (unsigned i = 0; i < inline_scopes.length (); i++)
+    if (inline_scopes[i] == block)
+      return i + 1;
+  inline_scopes.safe_push (block);
+  return inline_scopes.length ();
 }
 
 /* LOC, a statement's or a PHI argument's, among B's locations, once.  */
@@ -189,11 +190,7 @@ collect_first_seen (function *fun, const vec<basic_block> &order)
 static bool
 in_inlined_code (location_t loc)
 {
-  for (tree block = LOCATION_BLOCK (loc); block && TREE_CODE (block) == BLOCK;
-       block = BLOCK_SUPERCONTEXT (block))
-    if (inlined_function_outer_scope_p (block))
-      return true;
-  return false;
+  return inlined_scope (loc) != NULL_TREE;
 }
 
 /* The first entry of first_seen for LOC, or the end.  */
@@ -326,7 +323,7 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
   edge_iterator ei;
   bool first = true;
   FOR_EACH_EDGE (e, ei, bb->succs)
-    if (is_normal_edge (e))
+    if (roi_normal_edge_p (e))
       {
 	int to = e->dest == EXIT_BLOCK_PTR_FOR_FN (fun) ? -1 : counter_of[e->dest->index];
 	roi_buf_printf (out, "%s%d", first ? "" : ",", to);
@@ -357,7 +354,7 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
      statement has its location: that is where it was evaluated, and the PHI
      only passes the value on.  */
   FOR_EACH_EDGE (e, ei, bb->succs)
-    if (is_normal_edge (e))
+    if (roi_normal_edge_p (e))
       for (gphi_iterator gsi = gsi_start_phis (e->dest); !gsi_end_p (gsi);
 	   gsi_next (&gsi))
 	{
@@ -385,19 +382,27 @@ collect_inlined (tree block, struct roi_strings *names)
     }
 }
 
+/* The members every record of FUN starts with, counted or not: its name, its
+   assembler name and where it is, into JSON.  */
+static void
+start_function_record (function *fun, struct roi_buf *json)
+{
+  expanded_location loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));
+  roi_buf_add (json, "{\"name\":");
+  roi_buf_json_string (json, lang_hooks.decl_printable_name (fun->decl, 2));
+  roi_buf_add (json, ",\"asm\":");
+  roi_buf_json_string (json, IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl)));
+  roi_buf_printf (json, ",\"file\":%u,\"line\":%d", roi_meta_file (loc.file), loc.line);
+}
+
 /* A function the filter left uncounted: no counters, but hooks if asked,
    and a line in the metadata so reports can say its cost is missing.  */
 static unsigned int
 record_excluded (function *fun, unsigned rule)
 {
-  expanded_location loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));
   struct roi_buf json = { NULL, 0, 0 };
-  roi_buf_add (&json, "{\"name\":");
-  roi_buf_json_string (&json, lang_hooks.decl_printable_name (fun->decl, 2));
-  roi_buf_add (&json, ",\"asm\":");
-  roi_buf_json_string (&json, IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl)));
-  roi_buf_printf (&json, ",\"file\":%u,\"line\":%d,\"rule\":%u}",
-		  roi_meta_file (loc.file), loc.line, rule);
+  start_function_record (fun, &json);
+  roi_buf_printf (&json, ",\"rule\":%u}", rule);
   roi_meta_add_excluded (json.text);
   free (json.text);
 
@@ -503,15 +508,10 @@ roi_execute (function *fun)
     roi_counter_add (sites[i].stmt, counters, sites[i].slot, sites[i].amount);
   roi_descriptor_create (fn_index, checksum, n, counters);
 
-  expanded_location loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));
   struct roi_buf json = { NULL, 0, 0 };
-  roi_buf_add (&json, "{\"name\":");
-  roi_buf_json_string (&json, lang_hooks.decl_printable_name (fun->decl, 2));
-  roi_buf_add (&json, ",\"asm\":");
-  roi_buf_json_string (&json, asm_name);
-  roi_buf_printf (&json, ",\"file\":%u,\"line\":%d,\"static\":%s,"
-		  "\"counters\":\"__roi_c_%s_%u\",\"checksum\":\"0x%08x\",\"inlined\":[",
-		  roi_meta_file (loc.file), loc.line,
+  start_function_record (fun, &json);
+  roi_buf_printf (&json, ",\"static\":%s,\"counters\":\"__roi_c_%s_%u\","
+		  "\"checksum\":\"0x%08x\",\"inlined\":[",
 		  TREE_PUBLIC (fun->decl) ? "false" : "true", roi_unit_id (),
 		  fn_index, checksum);
   struct roi_strings inlined = { NULL, 0, 0 };

@@ -1,5 +1,6 @@
 /* roi-util.cc — growable text buffers and string tables for the metadata,
- * and the trees of the plugin's own objects: struct types, static variables.  */
+ * the trees of the plugin's own objects (struct types, static variables),
+ * and which edges it follows.  */
 #include "roi-util.h"
 
 void
@@ -128,6 +129,12 @@ roi_struct_field (tree type, int n)
   while (n-- > 0)
     field = DECL_CHAIN (field);
   return field;
+}
+
+bool
+roi_normal_edge_p (edge e)
+{
+  return !(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE));
 }
 
 tree

@@ -1,5 +1,5 @@
-/* roi-util.h — growable text buffers, string tables and the trees of the
- * plugin's own objects (roi-util.cc).  */
+/* roi-util.h — growable text buffers, string tables, the trees of the
+ * plugin's own objects and the edges it follows (roi-util.cc).  */
 #ifndef ROI_UTIL_H
 #define ROI_UTIL_H
 
@@ -35,6 +35,10 @@ struct roi_strings
   unsigned count, cap;
 };
 unsigned roi_strings_intern (struct roi_strings *t, const char *s);
+
+/* Whether control takes E the normal way: not an abnormal, EH or fake edge,
+   which no counter, hook or metadata edge stands for.  */
+bool roi_normal_edge_p (edge e);
 
 /* The FNV-1a hash H continued over S and a separator.  */
 unsigned long long roi_fnv1a64 (unsigned long long h, const char *s);
