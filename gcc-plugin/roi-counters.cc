@@ -46,6 +46,21 @@ roi_counters_atomic (void)
   return roi_opts.atomic || roi_runs_in_threads (current_function_decl);
 }
 
+/* Before GSI, all ones of TYPE where SUM, OLD_VALUE plus an amount,
+   wrapped (it is below OLD_VALUE), else 0: what a 16-bit counter ORs in to
+   saturate.  */
+static tree
+wrap_mask (gimple_stmt_iterator *gsi, tree type, tree sum, tree old_value)
+{
+  tree wrapped = make_ssa_name (boolean_type_node);
+  gsi_insert_before (gsi, gimple_build_assign (wrapped, LT_EXPR, sum, old_value), GSI_SAME_STMT);
+  tree one = make_ssa_name (type);
+  gsi_insert_before (gsi, gimple_build_assign (one, NOP_EXPR, wrapped), GSI_SAME_STMT);
+  tree mask = make_ssa_name (type);
+  gsi_insert_before (gsi, gimple_build_assign (mask, NEGATE_EXPR, one), GSI_SAME_STMT);
+  return mask;
+}
+
 /* __atomic_fetch_add (&REF, VALUE, __ATOMIC_RELAXED) before GSI.  A 16-bit
    counter saturates as the plain update does: an add that wrapped then ORs
    all ones into it, which leaves 65535 whatever other threads added in
@@ -72,12 +87,7 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
   gsi_insert_before (gsi, gimple_build_assign (old_value, NOP_EXPR, fetched), GSI_SAME_STMT);
   tree sum = make_ssa_name (type);
   gsi_insert_before (gsi, gimple_build_assign (sum, PLUS_EXPR, old_value, value), GSI_SAME_STMT);
-  tree wrapped = make_ssa_name (boolean_type_node);
-  gsi_insert_before (gsi, gimple_build_assign (wrapped, LT_EXPR, sum, old_value), GSI_SAME_STMT);
-  tree one = make_ssa_name (type);
-  gsi_insert_before (gsi, gimple_build_assign (one, NOP_EXPR, wrapped), GSI_SAME_STMT);
-  tree mask = make_ssa_name (type);
-  gsi_insert_before (gsi, gimple_build_assign (mask, NEGATE_EXPR, one), GSI_SAME_STMT);
+  tree mask = wrap_mask (gsi, type, sum, old_value);
   gsi_insert_before (gsi, gimple_build_call (builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_OR_2),
 					     3, build_fold_addr_expr (unshare_expr (ref)), mask,
 					     relaxed),
@@ -196,13 +206,7 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
   if (roi_opts.counter_bits == 16)
     {
       /* a sum below the old value wrapped: all ones instead */
-      tree wrapped = make_ssa_name (boolean_type_node);
-      gsi_insert_before (&gsi, gimple_build_assign (wrapped, LT_EXPR, new_value, old_value),
-			 GSI_SAME_STMT);
-      tree one = make_ssa_name (type);
-      gsi_insert_before (&gsi, gimple_build_assign (one, NOP_EXPR, wrapped), GSI_SAME_STMT);
-      tree mask = make_ssa_name (type);
-      gsi_insert_before (&gsi, gimple_build_assign (mask, NEGATE_EXPR, one), GSI_SAME_STMT);
+      tree mask = wrap_mask (&gsi, type, new_value, old_value);
       tree saturated = make_ssa_name (type);
       gsi_insert_before (&gsi, gimple_build_assign (saturated, BIT_IOR_EXPR, new_value, mask),
 			 GSI_SAME_STMT);
