@@ -12,7 +12,7 @@
  * it checks that the code is the plain build's, byte for byte, since GCC's
  * optimisers do not look at locations (at -O0 they do: a jump whose line
  * differs is kept).  */
-#include "roi-plugin.h"
+#include "roi-block-lines.h"
 #include "rtl.h"
 #include "emit-rtl.h"
 
@@ -98,7 +98,7 @@ carry_locations (rtx_insn *first, rtx_insn *last, bool backward)
    its stretch of straight-line code that has one (the stretch's jump or
    compare, the block that runs it), else of the last one before it.  */
 static unsigned int
-block_lines_rtl_execute (function *)
+roi_block_lines_execute (function *)
 {
   rtx_insn *start = get_insns ();
   while (start)
@@ -115,8 +115,6 @@ block_lines_rtl_execute (function *)
   return 0;
 }
 
-opt_pass *
-roi_make_block_lines_rtl_pass (void)
-{
-  return roi_make_rtl_pass ("roi_block_lines", block_lines_rtl_execute);
-}
+#define PASS_NAME roi_block_lines
+#define PASS_TYPE RTL_PASS
+#include "roi-generate-pass.h"

@@ -5,15 +5,40 @@
  * registers, so every statement maps to one operation, two for a
  * conditional (the comparison and the branch).  PHI nodes are never passed
  * here: they are copies out-of-SSA may or may not need, not operations.  */
-#include "roi-plugin.h"
+#include "roi-classify.h"
+#include "roi-op.h"
+#include "roi-types.h"
 
+/* An operation KIND in TYPE, with its OPERAND and its CODE (struct roi_op),
+   either NULL where it has none.  */
 static void
-emit (roi_op_sink sink, void *ctx, const char *kind, const_tree type)
+emit_op (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
+	 const char *operand, const char *code)
 {
   struct roi_op op;
   memset (&op, 0, sizeof op);
   op.kind = kind;
   op.type = type;
+  op.operand = operand;
+  op.code = code;
+  sink (ctx, &op);
+}
+
+static void
+emit (roi_op_sink sink, void *ctx, const char *kind, const_tree type)
+{
+  emit_op (sink, ctx, kind, type, NULL, NULL);
+}
+
+/* A conversion to TYPE from FROM.  */
+static void
+emit_conv (roi_op_sink sink, void *ctx, const_tree type, const_tree from)
+{
+  struct roi_op op;
+  memset (&op, 0, sizeof op);
+  op.kind = "conv";
+  op.type = type;
+  op.from = from;
   sink (ctx, &op);
 }
 
@@ -85,15 +110,15 @@ is_conversion (enum tree_code code)
 }
 
 /* True when T names memory rather than a register or a constant.  */
-static bool
-is_memory (tree t)
+bool
+roi_is_memory (tree t)
 {
   if (TREE_CODE (t) == SSA_NAME || CONSTANT_CLASS_P (t))
     return false;
   if (DECL_P (t))
     return !is_gimple_reg (t);
   if (TREE_CODE (t) == VIEW_CONVERT_EXPR)
-    return is_memory (TREE_OPERAND (t, 0));
+    return roi_is_memory (TREE_OPERAND (t, 0));
   return REFERENCE_CLASS_P (t) || TREE_CODE (t) == TARGET_MEM_REF
 	 || TREE_CODE (t) == MEM_REF;
 }
@@ -198,12 +223,8 @@ emit_index_scaling (roi_op_sink sink, void *ctx, tree ref)
       if (scale <= 1)
 	continue;
       int log2 = exact_log2 (scale);
-      struct roi_op op;
-      memset (&op, 0, sizeof op);
-      op.kind = "index";
-      op.type = sizetype;
-      op.operand = log2 > 0 && log2 < 64 ? shift_amount ((unsigned) log2) : "const";
-      sink (ctx, &op);
+      emit_op (sink, ctx, "index", sizetype,
+	       log2 > 0 && log2 < 64 ? shift_amount ((unsigned) log2) : "const", NULL);
     }
 }
 
@@ -256,24 +277,12 @@ emit_copy (roi_op_sink sink, void *ctx, tree lhs, tree rhs)
 }
 
 static void
-emit_other (roi_op_sink sink, void *ctx, const char *kind, const char *code,
-	    const_tree type)
-{
-  struct roi_op op;
-  memset (&op, 0, sizeof op);
-  op.kind = kind;
-  op.code = code;
-  op.type = type;
-  sink (ctx, &op);
-}
-
-static void
 classify_single (roi_stmt stmt, roi_op_sink sink, void *ctx)
 {
   tree lhs = gimple_assign_lhs (stmt);
   tree rhs = gimple_assign_rhs1 (stmt);
-  bool lhs_mem = is_memory (lhs);
-  bool rhs_mem = is_memory (rhs);
+  bool lhs_mem = roi_is_memory (lhs);
+  bool rhs_mem = roi_is_memory (rhs);
 
   if (lhs_mem && (rhs_mem || TREE_CODE (rhs) == CONSTRUCTOR)
       && AGGREGATE_TYPE_P (TREE_TYPE (lhs)))
@@ -285,14 +294,7 @@ classify_single (roi_stmt stmt, roi_op_sink sink, void *ctx)
   else if (TREE_CODE (rhs) == ADDR_EXPR)
     emit (sink, ctx, "addr", TREE_TYPE (lhs));
   else if (TREE_CODE (rhs) == VIEW_CONVERT_EXPR)
-    {
-      struct roi_op op;
-      memset (&op, 0, sizeof op);
-      op.kind = "conv";
-      op.type = TREE_TYPE (lhs);
-      op.from = TREE_TYPE (TREE_OPERAND (rhs, 0));
-      sink (ctx, &op);
-    }
+    emit_conv (sink, ctx, TREE_TYPE (lhs), TREE_TYPE (TREE_OPERAND (rhs, 0)));
   else if (TREE_CODE (rhs) == SSA_NAME || CONSTANT_CLASS_P (rhs)
 	   || DECL_P (rhs))
     emit (sink, ctx, "move", TREE_TYPE (lhs));
@@ -300,33 +302,19 @@ classify_single (roi_stmt stmt, roi_op_sink sink, void *ctx)
     emit (sink, ctx, comparison_kind (TREE_CODE (rhs)),
 	  TREE_TYPE (TREE_OPERAND (rhs, 0)));
   else if (TREE_CODE (rhs) == CONSTRUCTOR && TREE_CODE (TREE_TYPE (lhs)) == VECTOR_TYPE)
-    emit_other (sink, ctx, "vec", "constructor", TREE_TYPE (lhs));
+    emit_op (sink, ctx, "vec", TREE_TYPE (lhs), NULL, "constructor");
   else
-    emit_other (sink, ctx, "other", get_tree_code_name (TREE_CODE (rhs)),
-		TREE_TYPE (lhs));
+    emit_op (sink, ctx, "other", TREE_TYPE (lhs), NULL,
+	     get_tree_code_name (TREE_CODE (rhs)));
 }
 
-static bool
-is_negative_pow2 (tree cst)
+bool
+roi_is_negative_pow2 (tree cst)
 {
   if (tree_int_cst_sgn (cst) >= 0 || !tree_fits_shwi_p (cst))
     return false;
   unsigned HOST_WIDE_INT m = -(unsigned HOST_WIDE_INT) tree_to_shwi (cst);
   return (m & (m - 1)) == 0;
-}
-
-/* N where CST is 2^N with 0 < N < 64, else 0.  A multiply by 2^N is the left
-   shift by N at every optimisation level (expand_mult emits the shift, and
-   modulo 2^width the same holds for the sign bit's constant), so it is counted
-   as that shift: a multiply by 2 costs one single-bit shift, by 256 a byte
-   move, by 8 at -Os a loop of three, as the shift's own entries say.  */
-static unsigned
-multiplier_log2 (tree cst)
-{
-  if (!cst || TREE_CODE (cst) != INTEGER_CST || !integer_pow2p (cst))
-    return 0;
-  int n = tree_log2 (cst);
-  return n > 0 && n < 64 ? (unsigned) n : 0;
 }
 
 /* Whether a multiply by CST in TYPE needs the full-width multiply: the
@@ -368,7 +356,7 @@ operand_kind (const char *kind, const_tree type, tree op2)
      multiply or a library division */
   if ((!strcmp (kind, "mul") || !strcmp (kind, "div") || !strcmp (kind, "mod"))
       && TREE_CODE (op2) == INTEGER_CST
-      && (integer_pow2p (op2) || is_negative_pow2 (op2)))
+      && (integer_pow2p (op2) || roi_is_negative_pow2 (op2)))
     return "pow2";
   if (!strcmp (kind, "mul") && type && is_wide_constant (type, op2))
     return "wide";
@@ -413,22 +401,10 @@ byte_times_pow2 (roi_stmt stmt, enum tree_code code, unsigned log2)
 }
 
 static void
-emit_with_operand (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
-		   const char *operand)
-{
-  struct roi_op op;
-  memset (&op, 0, sizeof op);
-  op.kind = kind;
-  op.type = type;
-  op.operand = operand;
-  sink (ctx, &op);
-}
-
-static void
 emit_binary (roi_op_sink sink, void *ctx, const char *kind, const_tree type,
 	     tree op2)
 {
-  emit_with_operand (sink, ctx, kind, type, operand_kind (kind, type, op2));
+  emit_op (sink, ctx, kind, type, operand_kind (kind, type, op2), NULL);
 }
 
 /* A division or remainder by 2^N, as the code it becomes: unsigned (or
@@ -443,10 +419,10 @@ emit_division_by_pow2 (roi_op_sink sink, void *ctx, const char *kind, bool exact
   bool is_div = !strcmp (kind, "div");
 
   if (TYPE_UNSIGNED (type) || exact)
-    emit_with_operand (sink, ctx, is_div ? "shr" : "and", type,
-		       is_div ? shift_amount (n) : "const");
+    emit_op (sink, ctx, is_div ? "shr" : "and", type,
+	     is_div ? shift_amount (n) : "const", NULL);
   else
-    emit_with_operand (sink, ctx, kind, type, shift_amount (n));
+    emit_op (sink, ctx, kind, type, shift_amount (n), NULL);
 }
 
 /* Whether STMT is an integer division or remainder whose partner (the
@@ -454,8 +430,8 @@ emit_division_by_pow2 (roi_op_sink sink, void *ctx, const char *kind, bool exact
    block computes: optimising, GCC expands both into one library call that
    returns both (avr's __udivmodsi4; the RTL CSE merges the two), so the
    second costs a move.  At -O0 each is a call of its own.  */
-static bool
-divmod_paired (roi_stmt stmt)
+bool
+roi_divmod_paired (roi_stmt stmt)
 {
   enum tree_code code = gimple_assign_rhs_code (stmt), partner;
   if (code == TRUNC_DIV_EXPR)
@@ -493,17 +469,12 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
     }
   if (TREE_CODE (type) == VECTOR_TYPE)
     {
-      emit_other (sink, ctx, "vec", get_tree_code_name (code), type);
+      emit_op (sink, ctx, "vec", type, NULL, get_tree_code_name (code));
       return;
     }
   if (is_conversion (code))
     {
-      struct roi_op op;
-      memset (&op, 0, sizeof op);
-      op.kind = "conv";
-      op.type = type;
-      op.from = TREE_TYPE (gimple_assign_rhs1 (stmt));
-      sink (ctx, &op);
+      emit_conv (sink, ctx, type, TREE_TYPE (gimple_assign_rhs1 (stmt)));
       return;
     }
   if (comparison_kind (code))
@@ -527,14 +498,14 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
   const char *kind = operator_kind (code);
   tree op2 = get_gimple_rhs_class (code) == GIMPLE_BINARY_RHS
 	     ? gimple_assign_rhs2 (stmt) : NULL_TREE;
-  unsigned log2 = multiplier_log2 (op2);
-  if (kind && divmod_paired (stmt))
-    emit_with_operand (sink, ctx, kind, type, "paired");
+  unsigned log2 = roi_multiplier_log2 (op2);
+  if (kind && roi_divmod_paired (stmt))
+    emit_op (sink, ctx, kind, type, "paired", NULL);
   else if ((code == MULT_EXPR || code == WIDEN_MULT_EXPR) && log2
 	   && byte_times_pow2 (stmt, code, log2))
-    emit_with_operand (sink, ctx, "mul", type, "widen");
+    emit_op (sink, ctx, "mul", type, "widen", NULL);
   else if ((code == MULT_EXPR || code == WIDEN_MULT_EXPR) && log2)
-    emit_with_operand (sink, ctx, "shl", type, shift_amount (log2));
+    emit_op (sink, ctx, "shl", type, shift_amount (log2), NULL);
   else if (kind && (!strcmp (kind, "div") || !strcmp (kind, "mod"))
 	   && INTEGRAL_TYPE_P (type) && log2 && tree_int_cst_sgn (op2) > 0)
     emit_division_by_pow2 (sink, ctx, kind, code == EXACT_DIV_EXPR, type, log2);
@@ -547,11 +518,11 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
        full-width multiply (__mulsi3); a target without such an instruction
        (x86-64 for 16 x 16 -> 32) keeps the MULT_EXPR of the extensions, which
        is the same product: a host's counts mean what an 8-bit target's do */
-    emit_with_operand (sink, ctx, kind, type, "widen");
+    emit_op (sink, ctx, kind, type, "widen", NULL);
   else if (kind)
     emit_binary (sink, ctx, kind, type, op2);
   else
-    emit_other (sink, ctx, "other", get_tree_code_name (code), type);
+    emit_op (sink, ctx, "other", type, NULL, get_tree_code_name (code));
 }
 
 static const char *
@@ -577,14 +548,14 @@ classify_call (roi_stmt stmt, roi_op_sink sink, void *ctx)
   /* GCC 7 on makes a quotient and remainder of the same operands one
      internal call where the target has a routine for both (x86-64's div):
      the division and its paired remainder, as avr-gcc 5.4 counts the two
-     statements it keeps (divmod_paired), so that a host profile means what
+     statements it keeps (roi_divmod_paired), so that a host profile means what
      the target's does.  */
   if (roi_divmod_call_p (stmt) && gimple_call_lhs (stmt)
       && TREE_CODE (TREE_TYPE (gimple_call_lhs (stmt))) == COMPLEX_TYPE)
     {
       tree type = TREE_TYPE (TREE_TYPE (gimple_call_lhs (stmt)));
       emit_binary (sink, ctx, "div", type, gimple_call_arg (stmt, 1));
-      emit_with_operand (sink, ctx, "mod", type, "paired");
+      emit_op (sink, ctx, "mod", type, "paired", NULL);
       return;
     }
   struct roi_op op;
@@ -595,7 +566,7 @@ classify_call (roi_stmt stmt, roi_op_sink sink, void *ctx)
   op.type = lhs ? TREE_TYPE (lhs) : NULL_TREE;
   sink (ctx, &op);
   /* A result that lands in memory is stored there after the call.  */
-  if (lhs && is_memory (lhs) && !AGGREGATE_TYPE_P (TREE_TYPE (lhs)))
+  if (lhs && roi_is_memory (lhs) && !AGGREGATE_TYPE_P (TREE_TYPE (lhs)))
     emit_access (sink, ctx, "store", lhs);
 }
 
@@ -675,170 +646,13 @@ roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx)
       emit_frame_access (sink, ctx, "store", parm, NULL_TREE);
 }
 
-/* The variant of TYPE with a width typedef (uint32_t) that the value NAME
-   was loaded as or computed from (DEPTH statements back), else NULL_TREE:
-   optimising, ivopts rewrites u32[i] into a MEM of the plain type ("unsigned
-   int"), and the element type of the array it reads tells the width.  */
-static const_tree
-typedef_of_definition (tree name, const_tree type, int depth)
-{
-  if (depth == 0 || TREE_CODE (name) != SSA_NAME
-      || TYPE_MAIN_VARIANT (TREE_TYPE (name)) != TYPE_MAIN_VARIANT (type))
-    return NULL_TREE;
-  if (roi_width_typedef_name (TREE_TYPE (name)))
-    return TREE_TYPE (name);
-  /* a variable of the program's: its own type says what it means (an
-     unsigned int u = (unsigned int) b of a uint32_t b is unsigned int) */
-  tree var = SSA_NAME_VAR (name);
-  if (var && DECL_NAME (var) && !DECL_ARTIFICIAL (var))
-    return TYPE_MAIN_VARIANT (TREE_TYPE (var)) == TYPE_MAIN_VARIANT (type)
-	   && roi_width_typedef_name (TREE_TYPE (var)) ? TREE_TYPE (var) : NULL_TREE;
-  roi_stmt def = SSA_NAME_DEF_STMT (name);
-  if (SSA_NAME_IS_DEFAULT_DEF (name) || !def || !is_gimple_assign (def))
-    return NULL_TREE;
-  tree rhs = gimple_assign_rhs1 (def);
-  if (gimple_assign_single_p (def) && is_memory (rhs))
-    {
-      tree base = get_base_address (rhs);
-      if (!base || !DECL_P (base))
-	return NULL_TREE;
-      tree t = TREE_TYPE (base);
-      while (TREE_CODE (t) == ARRAY_TYPE)
-	t = TREE_TYPE (t);
-      return TYPE_MAIN_VARIANT (t) == TYPE_MAIN_VARIANT (type) && roi_width_typedef_name (t)
-	     ? t : NULL_TREE;
-    }
-  for (unsigned i = 1; i < gimple_num_ops (def); i++)
-    {
-      const_tree t = typedef_of_definition (gimple_op (def, i), type, depth - 1);
-      if (t)
-	return t;
-    }
-  return NULL_TREE;
-}
-
-/* A variant of TYPE that bears a width typedef (uint32_t), taken from an
-   operand of STMT or, for a temporary, from the statements that use it (two
-   deep): GCC gives an expression the plain type ("unsigned int" for a
-   uint32_t sum), while the width the program means is what maps a host
-   profile to a target.  */
-static const_tree
-named_variant (const_tree type, roi_stmt stmt)
-{
-  if (!type || !INTEGRAL_TYPE_P (type) || roi_width_typedef_name (type))
-    return type;
-  /* what its operands were loaded as or computed from */
-  if (gimple_code (stmt) == GIMPLE_ASSIGN || gimple_code (stmt) == GIMPLE_COND
-      || gimple_code (stmt) == GIMPLE_CALL)
-    /* (not an assignment's or a call's own result, operand 0) */
-    for (unsigned i = gimple_code (stmt) == GIMPLE_COND ? 0 : 1; i < gimple_num_ops (stmt); i++)
-      {
-	tree op = gimple_op (stmt, i);
-	const_tree t = op ? typedef_of_definition (op, type, 3) : NULL_TREE;
-	if (t)
-	  return t;
-      }
-  for (int depth = 0; depth < 3 && stmt; depth++)
-    {
-      /* (an asm's operands are lists, a debug bind's no operation) */
-      if (gimple_code (stmt) != GIMPLE_ASSIGN && gimple_code (stmt) != GIMPLE_COND
-	  && gimple_code (stmt) != GIMPLE_CALL && gimple_code (stmt) != GIMPLE_RETURN)
-	break;
-      for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
-	{
-	  tree op = gimple_op (stmt, i);
-	  if (op && !TYPE_P (op) && TREE_TYPE (op) && TYPE_P (TREE_TYPE (op))
-	      && TYPE_MAIN_VARIANT (TREE_TYPE (op)) == TYPE_MAIN_VARIANT (type)
-	      && roi_width_typedef_name (TREE_TYPE (op)))
-	    return TREE_TYPE (op);
-	}
-      /* a temporary: the one statement that uses it */
-      tree lhs = gimple_get_lhs (stmt);
-      use_operand_p use;
-      roi_stmt user;
-      if (!lhs || TREE_CODE (lhs) != SSA_NAME || !single_imm_use (lhs, &use, &user))
-	break;
-      /* the offset of pointer arithmetic (a[i]'s i times the element size,
-	 computed in the host's unsigned long) is a size_t; not a signed value
-	 it is computed from, converted on the way (quicksort's (lo + hi) / 2,
-	 an int division where int is as wide as size_t) */
-      if (is_gimple_assign (user) && gimple_assign_rhs_code (user) == POINTER_PLUS_EXPR
-	  && gimple_assign_rhs2 (user) == lhs && TYPE_UNSIGNED (type)
-	  && TYPE_PRECISION (sizetype) == TYPE_PRECISION (type))
-	return sizetype;
-      stmt = user;
-    }
-  return type;
-}
-
-/* The width of the unsigned type whose promotion to int NAME holds, or holds
-   the result of an int operation on (DEPTH levels back), else 0.  */
-static unsigned
-promoted_width (tree name, const_tree int_type, int depth)
-{
-  if (TREE_CODE (name) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF (name) || depth == 0)
-    return 0;
-  roi_stmt def = SSA_NAME_DEF_STMT (name);
-  if (!def || !is_gimple_assign (def)
-      || TYPE_MAIN_VARIANT (TREE_TYPE (name)) != TYPE_MAIN_VARIANT (int_type))
-    return 0;
-  enum tree_code code = gimple_assign_rhs_code (def);
-  if (CONVERT_EXPR_CODE_P (code))
-    {
-      tree from = TREE_TYPE (gimple_assign_rhs1 (def));
-      return INTEGRAL_TYPE_P (from) && TYPE_UNSIGNED (from)
-	     && TYPE_PRECISION (from) < TYPE_PRECISION (int_type)
-	     ? TYPE_PRECISION (from) : 0;
-    }
-  if (get_gimple_rhs_class (code) != GIMPLE_BINARY_RHS)
-    return 0;
-  unsigned w = promoted_width (gimple_assign_rhs1 (def), int_type, depth - 1);
-  if (code != LSHIFT_EXPR && code != RSHIFT_EXPR && code != LROTATE_EXPR && code != RROTATE_EXPR)
-    w = MAX (w, promoted_width (gimple_assign_rhs2 (def), int_type, depth - 1));
-  return w;
-}
-
-/* C promotes an unsigned short to int where int is wider (a host) and to
-   unsigned int where it is not (AVR), and an operation with an unsigned int
-   operand computes unsigned: an int operation whose operands came from an
-   unsigned type of WIDTH bits (or from int operations on such) computes
-   unsigned on a target whose int is that narrow, and the estimator maps it
-   so.  Returns the widest such WIDTH, or 0.  */
-static unsigned
-promoted_from (const struct roi_op *op, roi_stmt stmt)
-{
-  if (op->access || op->callee || !op->type || TREE_CODE (op->type) != INTEGER_TYPE
-      || TYPE_UNSIGNED (op->type)
-      || TYPE_PRECISION (op->type) != TYPE_PRECISION (integer_type_node))
-    return 0;
-  if (op->from)		/* the promotion itself */
-    return INTEGRAL_TYPE_P (op->from) && TYPE_UNSIGNED (op->from)
-	   && TYPE_PRECISION (op->from) < TYPE_PRECISION (op->type)
-	   ? TYPE_PRECISION (op->from) : 0;
-  const int depth = 4;
-  if (is_gimple_assign (stmt)
-      && get_gimple_rhs_class (gimple_assign_rhs_code (stmt)) == GIMPLE_BINARY_RHS)
-    {
-      enum tree_code code = gimple_assign_rhs_code (stmt);
-      unsigned w = promoted_width (gimple_assign_rhs1 (stmt), op->type, depth);
-      if (code != LSHIFT_EXPR && code != RSHIFT_EXPR && code != LROTATE_EXPR
-	  && code != RROTATE_EXPR)
-	w = MAX (w, promoted_width (gimple_assign_rhs2 (stmt), op->type, depth));
-      return w;
-    }
-  if (gimple_code (stmt) == GIMPLE_COND)
-    return MAX (promoted_width (gimple_cond_lhs (stmt), op->type, depth),
-		promoted_width (gimple_cond_rhs (stmt), op->type, depth));
-  return 0;
-}
-
 struct typed_sink
 {
   roi_op_sink sink;
   void *ctx;
   roi_stmt stmt;
   /* the last type named and its variant: the ops of one statement (a load,
-     its index, its frame accesses) mostly share a type, and named_variant
+     its index, its frame accesses) mostly share a type, and roi_named_variant
      searches up to three statements back and forth for each  */
   const_tree asked, named;
   bool have_named;
@@ -852,11 +666,11 @@ name_types (void *ctx, const struct roi_op *op)
   if (!t->have_named || t->asked != op->type)
     {
       t->asked = op->type;
-      t->named = named_variant (op->type, t->stmt);
+      t->named = roi_named_variant (op->type, t->stmt);
       t->have_named = true;
     }
   named.type = t->named;
-  named.promoted = promoted_from (op, t->stmt);
+  named.promoted = roi_promoted_from (op, t->stmt);
   t->sink (t->ctx, &named);
 }
 
@@ -911,8 +725,7 @@ roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
     case GIMPLE_PREDICT:
       break;
     default:
-      emit_other (sink, ctx, "other", gimple_code_name[gimple_code (stmt)],
-		  NULL_TREE);
+      emit_op (sink, ctx, "other", NULL_TREE, NULL, gimple_code_name[gimple_code (stmt)]);
       break;
     }
 }
@@ -929,213 +742,4 @@ roi_dead_stmt (roi_stmt stmt)
   tree lhs = gimple_assign_lhs (stmt);
   return TREE_CODE (lhs) == SSA_NAME && has_zero_uses (lhs)
 	 && !gimple_has_side_effects (stmt) && !gimple_has_volatile_ops (stmt);
-}
-
-/* The biased exponent of the IEEE single X, as an 8-bit unsigned value: the
-   top half of its bits shifted by 7, truncated (a 32-bit shift by 23 is a
-   long sequence on an 8-bit core, at -O0 for every float add counted).  */
-static tree
-single_exponent (tree x, tree u8)
-{
-  tree u32 = build_nonstandard_integer_type (32, 1), u16 = build_nonstandard_integer_type (16, 1);
-  tree bits = fold_build1 (VIEW_CONVERT_EXPR, u32, x);
-  tree high = fold_build1 (NOP_EXPR, u16, fold_build2 (RSHIFT_EXPR, u32, bits,
-						       build_int_cst (u32, 16)));
-  return fold_build1 (NOP_EXPR, u8, fold_build2 (RSHIFT_EXPR, u16, high, build_int_cst (u16, 7)));
-}
-
-/* A single-precision add or subtract in software (avr-libc's __addsf3,
-   __subsf3) aligns the smaller operand's mantissa to the larger one's
-   exponent before it adds: whole bytes first, then single bits, about eight
-   cycles each; operands more than 32 binary orders apart take a short cut
-   (simavr, x + y with y = x / 2^d: d = 7 costs 51 cycles more than d = 0,
-   d = 8 two, d = 33 none).  The passes, d / 8 + d % 8 for d = |ea - eb| up
-   to 32, else 0: an expression of the operands, on every target.  */
-static tree
-float_alignment_passes (tree a, tree b)
-{
-  /* (8 bits hold d, at most 255, and the passes, at most 38: the counted code
-     stays small where the counter's own arithmetic is 8-bit) */
-  tree u8 = build_nonstandard_integer_type (8, 1), i16 = build_nonstandard_integer_type (16, 0);
-  tree ea = single_exponent (a, u8), eb = single_exponent (b, u8);
-  /* |ea - eb|, computed once (a SAVE_EXPR) for the three uses below */
-  tree d = save_expr (fold_build1 (NOP_EXPR, u8, fold_build1 (ABS_EXPR, i16,
-	fold_build2 (MINUS_EXPR, i16, fold_build1 (NOP_EXPR, i16, ea),
-		     fold_build1 (NOP_EXPR, i16, eb)))));
-  tree passes = fold_build2 (PLUS_EXPR, u8,
-			     fold_build2 (RSHIFT_EXPR, u8, d, build_int_cst (u8, 3)),
-			     fold_build2 (BIT_AND_EXPR, u8, d, build_int_cst (u8, 7)));
-  /* (a mask of the comparison, not a COND_EXPR: no new blocks; nor a
-     product, a library call on a core without a multiplier) */
-  tree near = fold_build1 (NOP_EXPR, u8,
-			   fold_build2 (LE_EXPR, boolean_type_node, d, build_int_cst (u8, 32)));
-  return fold_build2 (BIT_AND_EXPR, u8, passes, fold_build1 (NEGATE_EXPR, u8, near));
-}
-
-bool
-roi_float_add_operands (roi_stmt stmt, tree *a, tree *b)
-{
-  if (!is_gimple_assign (stmt))
-    return false;
-  enum tree_code code = gimple_assign_rhs_code (stmt);
-  tree type = TREE_TYPE (gimple_assign_lhs (stmt));
-  if ((code != PLUS_EXPR && code != MINUS_EXPR) || !SCALAR_FLOAT_TYPE_P (type)
-      || DECIMAL_FLOAT_TYPE_P (type) || TYPE_PRECISION (type) != 32
-      || TYPE_PRECISION (TREE_TYPE (gimple_assign_rhs1 (stmt))) != 32
-      || TYPE_PRECISION (TREE_TYPE (gimple_assign_rhs2 (stmt))) != 32)
-    return false;
-  *a = gimple_assign_rhs1 (stmt);
-  *b = gimple_assign_rhs2 (stmt);
-  return true;
-}
-
-/* A division of 16 or 32 bits is a loop of one step per bit on an 8-bit
-   core (avr's __udivmodhi4 and __udivmodsi4, which the signed ones call),
-   and a step that subtracts, one that makes a 1 bit of the quotient, costs
-   more than one that does not: in simavr 1 cycle at 16 bits, 3 at 32 (u32
-   0xffffffff / 1 takes 96 cycles more than 1 / 2, 100 / 7 nine).  Not a
-   division by a power of two (a shift), nor the second of a quotient and
-   remainder of the same operands (the first's call returns both).  8-bit
-   divisions cost the same whatever their operands; a 64-bit one (avr's
-   __udivmod64) skips the quotient's leading zero bytes, then takes 34 cycles
-   a bit, 8 more for a 1: its magnitude more than its 1 bits.  */
-bool
-roi_division_quotient (roi_stmt stmt, tree *quotient, bool *before)
-{
-  tree lhs, type, a, b;
-  *before = false;
-  if (roi_divmod_call_p (stmt) && (lhs = gimple_call_lhs (stmt))
-      && TREE_CODE (TREE_TYPE (lhs)) == COMPLEX_TYPE)
-    {
-      /* GCC 7 on: a quotient and remainder in one internal call
-	 (classify_call), the quotient its result's real part */
-      type = TREE_TYPE (TREE_TYPE (lhs));
-      a = gimple_call_arg (stmt, 0);
-      b = gimple_call_arg (stmt, 1);
-      *quotient = fold_build1 (REALPART_EXPR, type, lhs);
-    }
-  else if (is_gimple_assign (stmt)
-	   && (gimple_assign_rhs_code (stmt) == TRUNC_DIV_EXPR
-	       || gimple_assign_rhs_code (stmt) == TRUNC_MOD_EXPR))
-    {
-      lhs = gimple_assign_lhs (stmt);
-      type = TREE_TYPE (lhs);
-      a = gimple_assign_rhs1 (stmt);
-      b = gimple_assign_rhs2 (stmt);
-      if (divmod_paired (stmt))
-	return false;
-      /* a remainder's quotient computed just before it, as a program's own
-	 quotient and remainder are written, which GCC computes with the same
-	 call or instruction */
-      *before = gimple_assign_rhs_code (stmt) == TRUNC_MOD_EXPR;
-      *quotient = *before ? fold_build2 (TRUNC_DIV_EXPR, type, a, b) : lhs;
-    }
-  else
-    return false;
-  return INTEGRAL_TYPE_P (type) && TYPE_PRECISION (type) >= 16 && TYPE_PRECISION (type) <= 32
-	 && !multiplier_log2 (b) && !(TREE_CODE (b) == INTEGER_CST && is_negative_pow2 (b))
-	 && TREE_CODE (lhs) == SSA_NAME && !stmt_ends_bb_p (stmt)
-	 && !(TREE_CODE (a) == INTEGER_CST && TREE_CODE (b) == INTEGER_CST);
-}
-
-tree
-roi_quotient_magnitude (tree quotient)
-{
-  tree type = TREE_TYPE (quotient);
-  if (!TYPE_UNSIGNED (type))
-    quotient = fold_build1 (ABS_EXPR, type, quotient);
-  return fold_convert (unsigned_type_for (type), quotient);
-}
-
-bool
-roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
-{
-  memset (op, 0, sizeof *op);
-  /* a division's quotient, whose 1 bits roi_counter_add counts; one routine
-     per width for signed and unsigned alike, whatever the divisor: the key is
-     the width's unsigned type */
-  bool before;
-  if (roi_division_quotient (stmt, amount, &before))
-    {
-      op->kind = "qbits";
-      op->type = unsigned_type_for (TREE_TYPE (*amount));
-      return true;
-    }
-  if (is_gimple_assign (stmt))
-    {
-      enum tree_code code = gimple_assign_rhs_code (stmt);
-      tree lhs = gimple_assign_lhs (stmt);
-      tree type = TREE_TYPE (lhs);
-      tree a, b;
-      if (roi_float_add_operands (stmt, &a, &b))
-	{
-	  op->kind = "steps";
-	  op->type = type;
-	  *amount = float_alignment_passes (a, b);
-	  /* two constants: folded, nothing to count at run time */
-	  return TREE_CODE (*amount) != INTEGER_CST;
-	}
-      if ((code == LSHIFT_EXPR || code == RSHIFT_EXPR || code == LROTATE_EXPR
-	   || code == RROTATE_EXPR)
-	  && INTEGRAL_TYPE_P (TREE_TYPE (lhs))
-	  && TREE_CODE (gimple_assign_rhs2 (stmt)) == SSA_NAME)
-	{
-	  op->kind = "steps";
-	  op->type = named_variant (TREE_TYPE (lhs), stmt);
-	  *amount = gimple_assign_rhs2 (stmt);
-	  /* A 64-bit shift or rotate is a library routine on an 8-bit core
-	     that moves whole bytes first, then single bits (avr's __ashldi3,
-	     __lshrdi3, __ashrdi3, __rotldi3: 12 to 14 cycles a pass; a right
-	     rotate by n is __rotldi3 by 64 - n): its steps are its passes,
-	     n / 8 + n % 8, on every target, so that a host's counts mean what
-	     a target's do.  */
-	  if (TYPE_PRECISION (TREE_TYPE (lhs)) == 64)
-	    {
-	      tree n = *amount, t = TREE_TYPE (n);
-	      if (code == RROTATE_EXPR)
-		n = fold_build2 (MINUS_EXPR, t, build_int_cst (t, 64), n);
-	      *amount = fold_build2 (PLUS_EXPR, t,
-				     fold_build2 (RSHIFT_EXPR, t, n, build_int_cst (t, 3)),
-				     fold_build2 (BIT_AND_EXPR, t, n, build_int_cst (t, 7)));
-	    }
-	  return true;
-	}
-      return false;
-    }
-  if (!is_gimple_call (stmt) || gimple_call_internal_p (stmt)
-      || !gimple_call_fndecl (stmt) || !DECL_NAME (gimple_call_fndecl (stmt)))
-    return false;
-  static const char *const routines[] = { "memcpy", "memmove", "memset", "memcmp" };
-  const char *name = IDENTIFIER_POINTER (DECL_NAME (gimple_call_fndecl (stmt)));
-  if (!strncmp (name, "__builtin_", 10))
-    name += 10;
-  /* strlen walks the string to its end: the length it returns, counted
-     once the call is done (roi_counter_add), where the block goes on; read
-     back from where the call put it, so never from a volatile object  */
-  tree lhs = gimple_call_lhs (stmt);
-  if (!strcmp (name, "strlen") && gimple_call_num_args (stmt) == 1 && lhs
-      && INTEGRAL_TYPE_P (TREE_TYPE (lhs)) && !TREE_THIS_VOLATILE (lhs)
-      && !TYPE_VOLATILE (TREE_TYPE (lhs)) && !stmt_ends_bb_p (stmt))
-    {
-      op->kind = "bytes";
-      op->callee = "strlen";
-      op->direct = true;
-      *amount = lhs;
-      return true;
-    }
-  if (gimple_call_num_args (stmt) < 3)
-    return false;
-  for (size_t i = 0; i < ARRAY_SIZE (routines); i++)
-    if (!strcmp (name, routines[i]))
-      {
-	tree len = gimple_call_arg (stmt, 2);
-	if (!INTEGRAL_TYPE_P (TREE_TYPE (len)))
-	  return false;
-	op->kind = "bytes";
-	op->callee = routines[i];
-	op->direct = true;
-	*amount = len;
-	return true;
-      }
-  return false;
 }

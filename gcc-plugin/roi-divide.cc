@@ -11,11 +11,11 @@
  * step that subtracts also increments a byte (__roi_div16_steps,
  * __roi_div32_steps; through r16, saved around it; the carry, clear after
  * the subtraction, stays so).  An asm after a division site adds the byte of
- * its width to the site's counter and clears it (roi-counters.cc,
- * insert_avr_division_steps); the caller's code is the uncounted build's.  The copies' own cycles are the counted build's
+ * its width to the site's counter and clears it (roi-counters-avr.cc,
+ * roi_avr_division_steps); the caller's code is the uncounted build's.  The copies' own cycles are the counted build's
  * only: calibration and estimates price the uncounted firmware.  Plain `mov`
  * pairs stand for libgcc's `movw`, which the smallest cores lack.  */
-#include "roi-plugin.h"
+#include "roi-divide.h"
 #include "output.h"
 
 bool roi_divide_routines_used;

@@ -22,6 +22,7 @@
  * register (it must not need libroi for this alone).  A program that does
  * not link libroi fails to link, naming __roi_NAME as it names
  * __roi_register_unit.  */
+#include "roi-exec.h"
 #include "roi-plugin.h"
 #include "rtl.h"
 #include "rtl-iter.h"
@@ -138,7 +139,7 @@ calls_vfork (void)
 }
 
 static unsigned int
-redirect_execute (function *)
+roi_exec_execute (function *)
 {
   if (!unit_registers)
     return 0;
@@ -166,8 +167,6 @@ redirect_execute (function *)
   return 0;
 }
 
-opt_pass *
-roi_make_exec_pass (void)
-{
-  return roi_make_rtl_pass ("roi_exec", redirect_execute);
-}
+#define PASS_NAME roi_exec
+#define PASS_TYPE RTL_PASS
+#include "roi-generate-pass.h"

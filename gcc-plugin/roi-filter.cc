@@ -4,7 +4,8 @@
  * Names match exactly unless a rule says glob:, because substring matching
  * (GCC's -finstrument-functions-exclude-function-list) excludes foobar along
  * with foo.  Rules of one effect apply in order; the last match decides.  */
-#include "roi-plugin.h"
+#include "roi-filter.h"
+#include "roi-util.h"
 #include <fnmatch.h>
 
 enum effect { EFFECT_COUNT, EFFECT_HOOKS };

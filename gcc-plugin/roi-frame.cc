@@ -13,7 +13,11 @@
  * call of a function with a frame.  The same pass describes what the
  * allocator and the expansion add inside the blocks: spills (roi-spills.cc),
  * jumps and jump tables (roi-jumps.cc).  */
-#include "roi-plugin.h"
+#include "roi-frame.h"
+#include "roi-jumps.h"
+#include "roi-meta.h"
+#include "roi-spills.h"
+#include "roi-util.h"
 #include "rtl.h"
 #include "df.h"
 #include "emit-rtl.h"
@@ -69,8 +73,6 @@ roi_frame_execute (function *fun)
   return 0;
 }
 
-opt_pass *
-roi_make_frame_pass (void)
-{
-  return roi_make_rtl_pass ("roi_frame", roi_frame_execute);
-}
+#define PASS_NAME roi_frame
+#define PASS_TYPE RTL_PASS
+#include "roi-generate-pass.h"

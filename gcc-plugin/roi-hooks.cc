@@ -5,7 +5,12 @@
  * calls are never counted as the program's own operations.  The region's
  * descriptor is its id: the hooks receive its address, the metadata names its
  * symbol, so a simulator that only sees the address finds the region too.  */
+#include "roi-hooks.h"
+#include "roi-filter.h"
+#include "roi-meta.h"
 #include "roi-plugin.h"
+#include "roi-util.h"
+#include "roi-value-sites.h"
 
 enum { REGION_FUNCTION = 1, REGION_LOOP = 2 };
 
@@ -57,13 +62,7 @@ new_region (int kind, const char *name, int fn_index, const char *file,
 
   char symbol[64];
   snprintf (symbol, sizeof symbol, "__roi_r_%s_%u", roi_unit_id (), index);
-  tree var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (symbol), type);
-  TREE_STATIC (var) = 1;
-  TREE_PUBLIC (var) = 0;
-  DECL_ARTIFICIAL (var) = 1;
-  DECL_IGNORED_P (var) = 1;
-  TREE_USED (var) = 1;
-  TREE_ADDRESSABLE (var) = 1;
+  tree var = roi_static_var (symbol, type);
   DECL_PRESERVE_P (var) = 1;
   DECL_INITIAL (var) = build_constructor (type, elts);
   varpool_node::finalize_decl (var);
@@ -144,12 +143,6 @@ hook_function (function *fun, int fn_index, const char *name)
   exit_before_returns (fun, region, NULL);
 }
 
-static bool
-is_normal_edge (edge e)
-{
-  return !(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE));
-}
-
 static void
 hook_loop (function *fun, loop_p loop, int fn_index, const char *name,
 	   const char *file, unsigned line, int header)
@@ -160,13 +153,13 @@ hook_loop (function *fun, loop_p loop, int fn_index, const char *name,
   edge e;
   edge_iterator ei;
   FOR_EACH_EDGE (e, ei, loop->header->preds)
-    if (!flow_bb_inside_loop_p (loop, e->src) && is_normal_edge (e))
+    if (!flow_bb_inside_loop_p (loop, e->src) && roi_normal_edge_p (e))
       gsi_insert_on_edge (e, hook_call (true, region));
 
   basic_block *body = get_loop_body (loop);
   for (unsigned i = 0; i < loop->num_nodes; i++)
     FOR_EACH_EDGE (e, ei, body[i]->succs)
-      if (!flow_bb_inside_loop_p (loop, e->dest) && is_normal_edge (e)
+      if (!flow_bb_inside_loop_p (loop, e->dest) && roi_normal_edge_p (e)
 	  && e->dest != EXIT_BLOCK_PTR_FOR_FN (fun))
 	gsi_insert_on_edge (e, hook_call (false, region));
   free (body);

@@ -20,7 +20,10 @@
  *
  * Both are charged as roi-spills.cc charges spills: to the block whose
  * counter update came last before them in the insns.  */
-#include "roi-plugin.h"
+#include "roi-jumps.h"
+#include "roi-block-walk.h"
+#include "roi-meta.h"
+#include "roi-util.h"
 #include "rtl.h"
 #include "emit-rtl.h"
 

@@ -5,7 +5,13 @@
  * ends, as raw bytes through GCC's own section machinery, so it needs no
  * variable, costs no flash or RAM, and the linker concatenates the records of
  * every unit into the program.  */
+#include "roi-meta.h"
+#include "roi-checksum.h"
+#include "roi-filter.h"
+#include "roi-op.h"
 #include "roi-plugin.h"
+#include "roi-types.h"
+#include "roi-util.h"
 /* The checksum both the plugin and the estimator compute (roi-checksum.h).  */
 #include "roi-checksum.c"
 
@@ -255,20 +261,25 @@ roi_meta_set_frame (tree decl, unsigned saved, unsigned long frame, const char *
   r->rtl = xstrdup (rtl_members);
 }
 
+/* JSON appended to the comma-separated records of LIST.  */
+static void
+add_record (struct roi_buf *list, const char *json)
+{
+  if (list->len)
+    roi_buf_add (list, ",\n");
+  roi_buf_add (list, json);
+}
+
 void
 roi_meta_add_region (const char *json)
 {
-  if (unit_regions.len)
-    roi_buf_add (&unit_regions, ",\n");
-  roi_buf_add (&unit_regions, json);
+  add_record (&unit_regions, json);
 }
 
 void
 roi_meta_add_excluded (const char *json)
 {
-  if (unit_excluded.len)
-    roi_buf_add (&unit_excluded, ",\n");
-  roi_buf_add (&unit_excluded, json);
+  add_record (&unit_excluded, json);
 }
 
 /* The triple the compiler was configured for, from its configure line.  */

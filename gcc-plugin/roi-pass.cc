@@ -3,111 +3,20 @@
  * Placed just before GCC's "optimized" pass, which runs at every -O level
  * after all tree optimisations, so the counted blocks and operations are those
  * of the code GCC is about to expand into machine instructions.  */
+#include "roi-pass.h"
+#include "roi-block-lines.h"
+#include "roi-checksum.h"
+#include "roi-classify.h"
+#include "roi-counters.h"
+#include "roi-descriptor.h"
+#include "roi-filter.h"
+#include "roi-hooks.h"
+#include "roi-instrumentable.h"
+#include "roi-meta.h"
+#include "roi-op.h"
 #include "roi-plugin.h"
-
-/* Whether DECL is the body of an OpenMP parallel, task or teams construct,
-   or of a loop -ftree-parallelize-loops gave to threads, that GCC outlined
-   into a function of its own (main._omp_fn.0), or a clone of one.  */
-static bool
-outlined_for_threads (tree decl)
-{
-  cgraph_node *node = cgraph_node::get (decl);
-  if (node && !node->parallelized_function && node->former_clone_of)
-    node = cgraph_node::get (node->former_clone_of);
-  return node && node->parallelized_function;
-}
-
-/* The functions of the unit that threads may run at once: the outlined
-   bodies and what they call, directly or through what they call (not
-   through a pointer, nor in another unit), not where GCC inlined it.  */
-static vec<tree> threaded;	/* compared, never dereferenced */
-static bool threaded_found;
-
-static bool
-is_threaded (tree decl)
-{
-  for (unsigned i = 0; i < threaded.length (); i++)
-    if (threaded[i] == decl)
-      return true;
-  return false;
-}
-
-static void
-add_threaded_callees (cgraph_node *node)
-{
-  for (cgraph_edge *e = node->callees; e; e = e->next_callee)
-    {
-      if (!e->inline_failed)
-	{
-	  /* inlined: its calls are made by this function's code */
-	  add_threaded_callees (e->callee);
-	  continue;
-	}
-      cgraph_node *callee = e->callee->function_symbol ();
-      if (!callee || is_threaded (callee->decl))
-	continue;
-      threaded.safe_push (callee->decl);
-      add_threaded_callees (callee);
-    }
-}
-
-/* Found when the first function reaches the pass: GCC has not expanded any
-   yet, and expanding one removes its call edges.  */
-static void
-find_threaded (void)
-{
-  if (threaded_found)
-    return;
-  threaded_found = true;
-  cgraph_node *node;
-  FOR_EACH_FUNCTION (node)
-    if (outlined_for_threads (node->decl) && !is_threaded (node->decl))
-      {
-	threaded.safe_push (node->decl);
-	add_threaded_callees (node);
-      }
-}
-
-bool
-roi_runs_in_threads (tree decl)
-{
-  find_threaded ();
-  return is_threaded (decl);
-}
-
-/* Why the function DECL is not counted, or NULL when it is.  */
-const char *
-roi_why_not_counted (tree decl)
-{
-  function *fun = DECL_STRUCT_FUNCTION (decl);
-  if (!fun || !gimple_has_body_p (decl) || !fun->cfg)
-    return "no body";
-  /* GCC's clones (.constprop, .isra, .part) are artificial too, but hold the
-     user's code, often all of it at -O2: a virtual clone materialised
-     (former_clone_of), or a version made with its body at once, as GCC 5's
-     IPA-SRA does (micro-call's sum4.isra.0 at -Os), whose origin is the
-     user's function.  So is an outlined OpenMP body, the user's code of the
-     construct.  */
-  cgraph_node *node = cgraph_node::get (decl);
-  tree origin = DECL_ABSTRACT_ORIGIN (decl);
-  bool user_clone = (node && node->former_clone_of)
-		    || (origin && origin != decl && TREE_CODE (origin) == FUNCTION_DECL
-			&& !DECL_ARTIFICIAL (origin));
-  if (DECL_ARTIFICIAL (decl) && !user_clone && !outlined_for_threads (decl))
-    return "artificial (compiler-generated)";
-  /* The attribute, not DECL_NO_INSTRUMENT_FUNCTION_ENTRY_EXIT: GCC sets that
-     flag on every function when -finstrument-functions is off.  */
-  if (lookup_attribute ("no_instrument_function", DECL_ATTRIBUTES (decl)))
-    return "no_instrument_function attribute";
-  if (lookup_attribute ("no_profile_instrument_function", DECL_ATTRIBUTES (decl)))
-    return "no_profile_instrument_function attribute";
-  if (lookup_attribute ("naked", DECL_ATTRIBUTES (decl)))
-    return "naked function (no prologue to count in)";
-  unsigned rule;
-  if (!roi_filter_counts (decl, &rule))
-    return "excluded by the filter";
-  return NULL;
-}
+#include "roi-util.h"
+#include "roi-value-sites.h"
 
 /* Make every edge count derivable from block counts (docs/formats.md): split
    critical edges, and give the function an entry block nobody jumps back to,
@@ -122,8 +31,7 @@ prepare_cfg (function *fun)
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
-	if (EDGE_CRITICAL_P (e)
-	    && !(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE)))
+	if (EDGE_CRITICAL_P (e) && roi_normal_edge_p (e))
 	  critical.safe_push (e);
     }
   for (unsigned i = 0; i < critical.length (); i++)
@@ -141,12 +49,6 @@ prepare_cfg (function *fun)
 
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
-}
-
-static bool
-is_normal_edge (edge e)
-{
-  return !(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE));
 }
 
 /* One row of a block's "ops": how many times OP appears at FILE:LINE.  */
@@ -177,20 +79,28 @@ add_line (struct block_ops *b, unsigned file, unsigned line)
    location's instance is its copy's position here + 1, 0 outside any.  */
 static vec<tree> inline_scopes;
 
-static unsigned
-inline_instance (location_t loc)
+/* The outer scope of the inlined copy LOC is in, or NULL_TREE outside any.  */
+static tree
+inlined_scope (location_t loc)
 {
   for (tree block = LOCATION_BLOCK (loc); block && TREE_CODE (block) == BLOCK;
        block = BLOCK_SUPERCONTEXT (block))
     if (inlined_function_outer_scope_p (block))
-      {
-	for (unsigned i = 0; i < inline_scopes.length (); i++)
-	  if (inline_scopes[i] == block)
-	    return i + 1;
-	inline_scopes.safe_push (block);
-	return inline_scopes.length ();
-      }
-  return 0;
+      return block;
+  return NULL_TREE;
+}
+
+static unsigned
+inline_instance (location_t loc)
+{
+  tree block = inlined_scope (loc);
+  if (!block)
+    return 0;
+  for (unsigned i = 0; i < inline_scopes.length (); i++)
+    if (inline_scopes[i] == block)
+      return i + 1;
+  inline_scopes.safe_push (block);
+  return inline_scopes.length ();
 }
 
 /* LOC, a statement's or a PHI argument's, among B's locations, once.  */
@@ -280,11 +190,7 @@ collect_first_seen (function *fun, const vec<basic_block> &order)
 static bool
 in_inlined_code (location_t loc)
 {
-  for (tree block = LOCATION_BLOCK (loc); block && TREE_CODE (block) == BLOCK;
-       block = BLOCK_SUPERCONTEXT (block))
-    if (inlined_function_outer_scope_p (block))
-      return true;
-  return false;
+  return inlined_scope (loc) != NULL_TREE;
 }
 
 /* The first entry of first_seen for LOC, or the end.  */
@@ -417,7 +323,7 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
   edge_iterator ei;
   bool first = true;
   FOR_EACH_EDGE (e, ei, bb->succs)
-    if (is_normal_edge (e))
+    if (roi_normal_edge_p (e))
       {
 	int to = e->dest == EXIT_BLOCK_PTR_FOR_FN (fun) ? -1 : counter_of[e->dest->index];
 	roi_buf_printf (out, "%s%d", first ? "" : ",", to);
@@ -448,7 +354,7 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
      statement has its location: that is where it was evaluated, and the PHI
      only passes the value on.  */
   FOR_EACH_EDGE (e, ei, bb->succs)
-    if (is_normal_edge (e))
+    if (roi_normal_edge_p (e))
       for (gphi_iterator gsi = gsi_start_phis (e->dest); !gsi_end_p (gsi);
 	   gsi_next (&gsi))
 	{
@@ -476,19 +382,27 @@ collect_inlined (tree block, struct roi_strings *names)
     }
 }
 
+/* The members every record of FUN starts with, counted or not: its name, its
+   assembler name and where it is, into JSON.  */
+static void
+start_function_record (function *fun, struct roi_buf *json)
+{
+  expanded_location loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));
+  roi_buf_add (json, "{\"name\":");
+  roi_buf_json_string (json, lang_hooks.decl_printable_name (fun->decl, 2));
+  roi_buf_add (json, ",\"asm\":");
+  roi_buf_json_string (json, IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl)));
+  roi_buf_printf (json, ",\"file\":%u,\"line\":%d", roi_meta_file (loc.file), loc.line);
+}
+
 /* A function the filter left uncounted: no counters, but hooks if asked,
    and a line in the metadata so reports can say its cost is missing.  */
 static unsigned int
 record_excluded (function *fun, unsigned rule)
 {
-  expanded_location loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));
   struct roi_buf json = { NULL, 0, 0 };
-  roi_buf_add (&json, "{\"name\":");
-  roi_buf_json_string (&json, lang_hooks.decl_printable_name (fun->decl, 2));
-  roi_buf_add (&json, ",\"asm\":");
-  roi_buf_json_string (&json, IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl)));
-  roi_buf_printf (&json, ",\"file\":%u,\"line\":%d,\"rule\":%u}",
-		  roi_meta_file (loc.file), loc.line, rule);
+  start_function_record (fun, &json);
+  roi_buf_printf (&json, ",\"rule\":%u}", rule);
   roi_meta_add_excluded (json.text);
   free (json.text);
 
@@ -501,11 +415,11 @@ record_excluded (function *fun, unsigned rule)
 }
 
 static unsigned int
-roi_instrument (function *fun)
+roi_execute (function *fun)
 {
   if (roi_opts.disabled)
     return 0;
-  find_threaded ();
+  roi_find_threaded ();
   const char *why_not = roi_why_not_counted (fun->decl);
   if (why_not)
     {
@@ -594,15 +508,10 @@ roi_instrument (function *fun)
     roi_counter_add (sites[i].stmt, counters, sites[i].slot, sites[i].amount);
   roi_descriptor_create (fn_index, checksum, n, counters);
 
-  expanded_location loc = roi_expand (DECL_SOURCE_LOCATION (fun->decl));
   struct roi_buf json = { NULL, 0, 0 };
-  roi_buf_add (&json, "{\"name\":");
-  roi_buf_json_string (&json, lang_hooks.decl_printable_name (fun->decl, 2));
-  roi_buf_add (&json, ",\"asm\":");
-  roi_buf_json_string (&json, asm_name);
-  roi_buf_printf (&json, ",\"file\":%u,\"line\":%d,\"static\":%s,"
-		  "\"counters\":\"__roi_c_%s_%u\",\"checksum\":\"0x%08x\",\"inlined\":[",
-		  roi_meta_file (loc.file), loc.line,
+  start_function_record (fun, &json);
+  roi_buf_printf (&json, ",\"static\":%s,\"counters\":\"__roi_c_%s_%u\","
+		  "\"checksum\":\"0x%08x\",\"inlined\":[",
 		  TREE_PUBLIC (fun->decl) ? "false" : "true", roi_unit_id (),
 		  fn_index, checksum);
   struct roi_strings inlined = { NULL, 0, 0 };
@@ -633,27 +542,8 @@ roi_instrument (function *fun)
   return TODO_update_ssa;
 }
 
-static const pass_data roi_pass_data = {
-  GIMPLE_PASS,			/* type */
-  "roi",			/* name */
-  OPTGROUP_NONE,		/* optinfo_flags */
-  TV_NONE,			/* tv_id */
-  PROP_cfg | PROP_ssa,		/* properties_required */
-  0,				/* properties_provided */
-  0,				/* properties_destroyed */
-  0,				/* todo_flags_start */
-  0,				/* todo_flags_finish: returned by execute */
-};
-
-class roi_pass : public gimple_opt_pass
-{
-public:
-  roi_pass () : gimple_opt_pass (roi_pass_data, g) {}
-  virtual unsigned int execute (function *fun) { return roi_instrument (fun); }
-};
-
-opt_pass *
-roi_make_pass (void)
-{
-  return new roi_pass ();
-}
+#define PASS_NAME roi
+#define PASS_TYPE GIMPLE_PASS
+#define PROPERTIES_REQUIRED (PROP_cfg | PROP_ssa)
+/* (no todo flags at the end: execute returns them) */
+#include "roi-generate-pass.h"

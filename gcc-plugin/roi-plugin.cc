@@ -5,11 +5,30 @@
  * Every argument mistake is a compiler error naming the argument: a build that
  * asked for something roi cannot do must not succeed quietly.  */
 #include "roi-plugin.h"
+#include "roi-block-lines.h"
+#include "roi-descriptor.h"
+#include "roi-divide.h"
+#include "roi-exec.h"
+#include "roi-filter.h"
+#include "roi-frame.h"
+#include "roi-instrumentable.h"
+#include "roi-meta.h"
+#include "roi-pass.h"
 #include "output.h"
 
 int plugin_is_GPL_compatible;
 
-struct roi_options roi_opts = { 32, false, ROI_RUNTIME_HOST, false, false, false, false, -1 };
+/* The defaults; plugin_init sets the target's, then the arguments'.  */
+struct roi_options roi_opts = {
+  .counter_bits = 32,
+  .atomic = false,
+  .runtime = ROI_RUNTIME_HOST,
+  .verbose = false,
+  .disabled = false,
+  .block_lines = false,
+  .avr_asm_increment = false,
+  .no_displacement_regno = -1,
+};
 
 tree roi_gc[ROI_GC_SLOTS];
 
@@ -32,7 +51,7 @@ static const char roi_help[] =
   "                                          block in a file of its function's (roi calibrate)\n"
   "  -fplugin-arg-roi-help                   print this text\n";
 
-static struct plugin_info roi_info = { "0.1", roi_help };
+static struct plugin_info roi_info = { .version = "0.1", .help = roi_help };
 
 /* The target GCC was configured for ("avr", "arm-none-eabi"), or "".  */
 static const char *
@@ -52,6 +71,26 @@ target_is_bare_metal (void)
 	 || strstr (t, "-elf") != NULL;
 }
 
+/* What the target GCC was configured for changes, before any argument: a
+   bare-metal target has no runtime to register with, AVR's counters are
+   updated by asms, and one of its base registers has no displacement.  */
+static void
+set_target_defaults (void)
+{
+  if (target_is_bare_metal ())
+    roi_opts.runtime = ROI_RUNTIME_NONE;
+  bool avr = strncmp (configured_target (), "avr", 3) == 0;
+  roi_opts.avr_asm_increment = avr;
+  /* AVR's X (r27:r26): ld/st through it have no displacement, Y's and Z's
+     do; every ARM and x86 base register has one.  By name: the backends'
+     base register classes are macros over target code, which a plugin loaded
+     into another target's compiler must not reference (it would fail to load
+     before it could say why).  */
+  roi_opts.no_displacement_regno = avr ? decode_reg_name ("r26") : -1;
+}
+
+/* One -fplugin-arg-roi-KEY[=VALUE] into roi_opts; false after an error
+   naming it.  */
 static bool
 parse_argument (const char *plugin_name, const struct plugin_argument *arg)
 {
@@ -152,45 +191,27 @@ on_finish_unit (void *, void *)
   roi_divide_emit_routines ();
 }
 
-/* The plugin's RTL passes: GCC's pass boilerplate once, around a function
-   that runs on every function compiled.  */
-class roi_rtl_pass : public rtl_opt_pass
-{
-public:
-  roi_rtl_pass (const pass_data &data, unsigned int (*run) (function *))
-    : rtl_opt_pass (data, g), run (run) {}
-  virtual unsigned int execute (function *fun) { return run (fun); }
-private:
-  unsigned int (*run) (function *);
-};
-
-opt_pass *
-roi_make_rtl_pass (const char *name, unsigned int (*run) (function *))
-{
-  /* (opt_pass copies it) */
-  const pass_data data = {
-    RTL_PASS, name, OPTGROUP_NONE, TV_NONE,
-    0, 0, 0,			/* properties required, provided, destroyed */
-    0, 0			/* todo flags at the start, at the end */
-  };
-  return new roi_rtl_pass (data, run);
-}
-
 static void
 add_pass (const char *plugin, opt_pass *pass, const char *reference,
 	  enum pass_positioning_ops where)
 {
-  struct register_pass_info p;
-  p.pass = pass;
-  p.reference_pass_name = reference;
-  p.ref_pass_instance_number = 1;
-  p.pos_op = where;
+  struct register_pass_info p = {
+    .pass = pass,
+    .reference_pass_name = reference,
+    .ref_pass_instance_number = 1,
+    .pos_op = where,
+  };
   register_callback (plugin, PLUGIN_PASS_MANAGER_SETUP, NULL, &p);
 }
 
+/* The kernel's plugins' shape: the version check, the arguments, the
+   plugin's info and help, then the passes and callbacks.  */
 int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
+  const char *const plugin_name = info->base_name;
+
+  /* 1. the GCC the plugin was built for, and no other */
   if (!plugin_default_version_check (version, &gcc_version))
     {
       error ("incompatible gcc/plugin versions: %qs was built for GCC %s, "
@@ -199,45 +220,39 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
       return 1;
     }
 
-  if (target_is_bare_metal ())
-    roi_opts.runtime = ROI_RUNTIME_NONE;
-  bool avr = strncmp (configured_target (), "avr", 3) == 0;
-  roi_opts.avr_asm_increment = avr;
-  /* AVR's X (r27:r26): ld/st through it have no displacement, Y's and Z's
-     do; every ARM and x86 base register has one.  By name: the backends'
-     base register classes are macros over target code, which a plugin loaded
-     into another target's compiler must not reference (it would fail to load
-     before it could say why).  */
-  roi_opts.no_displacement_regno = avr ? decode_reg_name ("r26") : -1;
+  /* 2. the arguments over the target's defaults: every mistake an error,
+     then what no single argument shows */
+  set_target_defaults ();
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
-    ok &= parse_argument (info->base_name, &info->argv[i]);
-  if (!ok)
-    return 1;
-  if (roi_opts.atomic && roi_opts.counter_bits == 16)
+    ok &= parse_argument (plugin_name, &info->argv[i]);
+  if (ok && roi_opts.atomic && roi_opts.counter_bits == 16)
     {
       error ("%<-fplugin-arg-%s-atomic%> needs 32- or 64-bit counters",
-	     info->base_name);
-      return 1;
+	     plugin_name);
+      ok = false;
     }
+  if (!ok)
+    return 1;
 
-  register_callback (info->base_name, PLUGIN_INFO, NULL, &roi_info);
-  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+  /* 3. version and help text */
+  register_callback (plugin_name, PLUGIN_INFO, NULL, &roi_info);
+
+  /* 4. the trees kept between functions, the passes and the unit's start
+     and end: the counting pass after the tree optimisations; the one that
+     reads the prologue and the spills off the register allocation, and the
+     jumps off the final block order, once GCC has reordered the blocks for
+     the last time (bbro runs after the prologue exists; at -O0 it does
+     nothing) */
+  register_callback (plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
 		     (void *) roi_gc_roots);
-
-  /* the counting pass after the tree optimisations; the one that reads the
-     prologue and the spills off the register allocation, and the jumps off
-     the final block order, once GCC has reordered the blocks for the last
-     time (bbro runs after the prologue exists; at -O0 it does nothing) */
-  add_pass (info->base_name, roi_make_pass (), "optimized", PASS_POS_INSERT_BEFORE);
-  add_pass (info->base_name, roi_make_frame_pass (), "bbro",
-	    PASS_POS_INSERT_AFTER);
+  add_pass (plugin_name, make_roi_pass (), "optimized", PASS_POS_INSERT_BEFORE);
+  add_pass (plugin_name, make_roi_frame_pass (), "bbro", PASS_POS_INSERT_AFTER);
   if (roi_opts.block_lines)
-    add_pass (info->base_name, roi_make_block_lines_rtl_pass (), "final",
-	      PASS_POS_INSERT_BEFORE);
-  add_pass (info->base_name, roi_make_exec_pass (), "final", PASS_POS_INSERT_BEFORE);
-  register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
+    add_pass (plugin_name, make_roi_block_lines_pass (), "final", PASS_POS_INSERT_BEFORE);
+  add_pass (plugin_name, make_roi_exec_pass (), "final", PASS_POS_INSERT_BEFORE);
+  register_callback (plugin_name, PLUGIN_ALL_IPA_PASSES_START,
 		     on_all_ipa_passes_start, NULL);
-  register_callback (info->base_name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);
+  register_callback (plugin_name, PLUGIN_FINISH_UNIT, on_finish_unit, NULL);
   return 0;
 }

@@ -1,10 +1,16 @@
-/* roi-types.cc — naming the types operations compute in.
+/* roi-types.cc — the C types operations compute in.
  *
  * Two names per type: the class a cost model keys on (width and signedness:
  * "u16", "f32", "ptr"), and the canonical C type name with typedefs and
  * qualifiers resolved ("uint16_t" → "unsigned short"), so a profile taken on
- * the host can be mapped through a target's ABI by C type.  */
-#include "roi-plugin.h"
+ * the host can be mapped through a target's ABI by C type.  And what GIMPLE
+ * no longer says of an operation's type: the width typedef (uint32_t) its
+ * value was declared with, and the unsigned type C promoted its operands
+ * from.  */
+#include "roi-types.h"
+#include "roi-classify.h"
+#include "roi-op.h"
+#include "roi-util.h"
 
 /* Width of an integer type as the code stores it: a 3-bit bit-field type
    computes in its 8-bit container.  */
@@ -250,4 +256,161 @@ roi_ctype_name (const_tree type, struct roi_buf *out)
 	}
     }
   roi_buf_add (out, roi_type_class (type));
+}
+
+/* The variant of TYPE with a width typedef (uint32_t) that the value NAME
+   was loaded as or computed from (DEPTH statements back), else NULL_TREE:
+   optimising, ivopts rewrites u32[i] into a MEM of the plain type ("unsigned
+   int"), and the element type of the array it reads tells the width.  */
+static const_tree
+typedef_of_definition (tree name, const_tree type, int depth)
+{
+  if (depth == 0 || TREE_CODE (name) != SSA_NAME
+      || TYPE_MAIN_VARIANT (TREE_TYPE (name)) != TYPE_MAIN_VARIANT (type))
+    return NULL_TREE;
+  if (roi_width_typedef_name (TREE_TYPE (name)))
+    return TREE_TYPE (name);
+  /* a variable of the program's: its own type says what it means (an
+     unsigned int u = (unsigned int) b of a uint32_t b is unsigned int) */
+  tree var = SSA_NAME_VAR (name);
+  if (var && DECL_NAME (var) && !DECL_ARTIFICIAL (var))
+    return TYPE_MAIN_VARIANT (TREE_TYPE (var)) == TYPE_MAIN_VARIANT (type)
+	   && roi_width_typedef_name (TREE_TYPE (var)) ? TREE_TYPE (var) : NULL_TREE;
+  roi_stmt def = SSA_NAME_DEF_STMT (name);
+  if (SSA_NAME_IS_DEFAULT_DEF (name) || !def || !is_gimple_assign (def))
+    return NULL_TREE;
+  tree rhs = gimple_assign_rhs1 (def);
+  if (gimple_assign_single_p (def) && roi_is_memory (rhs))
+    {
+      tree base = get_base_address (rhs);
+      if (!base || !DECL_P (base))
+	return NULL_TREE;
+      tree t = TREE_TYPE (base);
+      while (TREE_CODE (t) == ARRAY_TYPE)
+	t = TREE_TYPE (t);
+      return TYPE_MAIN_VARIANT (t) == TYPE_MAIN_VARIANT (type) && roi_width_typedef_name (t)
+	     ? t : NULL_TREE;
+    }
+  for (unsigned i = 1; i < gimple_num_ops (def); i++)
+    {
+      const_tree t = typedef_of_definition (gimple_op (def, i), type, depth - 1);
+      if (t)
+	return t;
+    }
+  return NULL_TREE;
+}
+
+/* A variant of TYPE that bears a width typedef (uint32_t), taken from an
+   operand of STMT or, for a temporary, from the statements that use it (two
+   deep): GCC gives an expression the plain type ("unsigned int" for a
+   uint32_t sum), while the width the program means is what maps a host
+   profile to a target.  */
+const_tree
+roi_named_variant (const_tree type, roi_stmt stmt)
+{
+  if (!type || !INTEGRAL_TYPE_P (type) || roi_width_typedef_name (type))
+    return type;
+  /* what its operands were loaded as or computed from */
+  if (gimple_code (stmt) == GIMPLE_ASSIGN || gimple_code (stmt) == GIMPLE_COND
+      || gimple_code (stmt) == GIMPLE_CALL)
+    /* (not an assignment's or a call's own result, operand 0) */
+    for (unsigned i = gimple_code (stmt) == GIMPLE_COND ? 0 : 1; i < gimple_num_ops (stmt); i++)
+      {
+	tree op = gimple_op (stmt, i);
+	const_tree t = op ? typedef_of_definition (op, type, 3) : NULL_TREE;
+	if (t)
+	  return t;
+      }
+  for (int depth = 0; depth < 3 && stmt; depth++)
+    {
+      /* (an asm's operands are lists, a debug bind's no operation) */
+      if (gimple_code (stmt) != GIMPLE_ASSIGN && gimple_code (stmt) != GIMPLE_COND
+	  && gimple_code (stmt) != GIMPLE_CALL && gimple_code (stmt) != GIMPLE_RETURN)
+	break;
+      for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
+	{
+	  tree op = gimple_op (stmt, i);
+	  if (op && !TYPE_P (op) && TREE_TYPE (op) && TYPE_P (TREE_TYPE (op))
+	      && TYPE_MAIN_VARIANT (TREE_TYPE (op)) == TYPE_MAIN_VARIANT (type)
+	      && roi_width_typedef_name (TREE_TYPE (op)))
+	    return TREE_TYPE (op);
+	}
+      /* a temporary: the one statement that uses it */
+      tree lhs = gimple_get_lhs (stmt);
+      use_operand_p use;
+      roi_stmt user;
+      if (!lhs || TREE_CODE (lhs) != SSA_NAME || !single_imm_use (lhs, &use, &user))
+	break;
+      /* the offset of pointer arithmetic (a[i]'s i times the element size,
+	 computed in the host's unsigned long) is a size_t; not a signed value
+	 it is computed from, converted on the way (quicksort's (lo + hi) / 2,
+	 an int division where int is as wide as size_t) */
+      if (is_gimple_assign (user) && gimple_assign_rhs_code (user) == POINTER_PLUS_EXPR
+	  && gimple_assign_rhs2 (user) == lhs && TYPE_UNSIGNED (type)
+	  && TYPE_PRECISION (sizetype) == TYPE_PRECISION (type))
+	return sizetype;
+      stmt = user;
+    }
+  return type;
+}
+
+/* The width of the unsigned type whose promotion to int NAME holds, or holds
+   the result of an int operation on (DEPTH levels back), else 0.  */
+static unsigned
+promoted_width (tree name, const_tree int_type, int depth)
+{
+  if (TREE_CODE (name) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF (name) || depth == 0)
+    return 0;
+  roi_stmt def = SSA_NAME_DEF_STMT (name);
+  if (!def || !is_gimple_assign (def)
+      || TYPE_MAIN_VARIANT (TREE_TYPE (name)) != TYPE_MAIN_VARIANT (int_type))
+    return 0;
+  enum tree_code code = gimple_assign_rhs_code (def);
+  if (CONVERT_EXPR_CODE_P (code))
+    {
+      tree from = TREE_TYPE (gimple_assign_rhs1 (def));
+      return INTEGRAL_TYPE_P (from) && TYPE_UNSIGNED (from)
+	     && TYPE_PRECISION (from) < TYPE_PRECISION (int_type)
+	     ? TYPE_PRECISION (from) : 0;
+    }
+  if (get_gimple_rhs_class (code) != GIMPLE_BINARY_RHS)
+    return 0;
+  unsigned w = promoted_width (gimple_assign_rhs1 (def), int_type, depth - 1);
+  if (code != LSHIFT_EXPR && code != RSHIFT_EXPR && code != LROTATE_EXPR && code != RROTATE_EXPR)
+    w = MAX (w, promoted_width (gimple_assign_rhs2 (def), int_type, depth - 1));
+  return w;
+}
+
+/* C promotes an unsigned short to int where int is wider (a host) and to
+   unsigned int where it is not (AVR), and an operation with an unsigned int
+   operand computes unsigned: an int operation whose operands came from an
+   unsigned type of WIDTH bits (or from int operations on such) computes
+   unsigned on a target whose int is that narrow, and the estimator maps it
+   so.  Returns the widest such WIDTH, or 0.  */
+unsigned
+roi_promoted_from (const struct roi_op *op, roi_stmt stmt)
+{
+  if (op->access || op->callee || !op->type || TREE_CODE (op->type) != INTEGER_TYPE
+      || TYPE_UNSIGNED (op->type)
+      || TYPE_PRECISION (op->type) != TYPE_PRECISION (integer_type_node))
+    return 0;
+  if (op->from)		/* the promotion itself */
+    return INTEGRAL_TYPE_P (op->from) && TYPE_UNSIGNED (op->from)
+	   && TYPE_PRECISION (op->from) < TYPE_PRECISION (op->type)
+	   ? TYPE_PRECISION (op->from) : 0;
+  const int depth = 4;
+  if (is_gimple_assign (stmt)
+      && get_gimple_rhs_class (gimple_assign_rhs_code (stmt)) == GIMPLE_BINARY_RHS)
+    {
+      enum tree_code code = gimple_assign_rhs_code (stmt);
+      unsigned w = promoted_width (gimple_assign_rhs1 (stmt), op->type, depth);
+      if (code != LSHIFT_EXPR && code != RSHIFT_EXPR && code != LROTATE_EXPR
+	  && code != RROTATE_EXPR)
+	w = MAX (w, promoted_width (gimple_assign_rhs2 (stmt), op->type, depth));
+      return w;
+    }
+  if (gimple_code (stmt) == GIMPLE_COND)
+    return MAX (promoted_width (gimple_cond_lhs (stmt), op->type, depth),
+		promoted_width (gimple_cond_rhs (stmt), op->type, depth));
+  return 0;
 }

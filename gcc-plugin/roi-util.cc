@@ -1,5 +1,7 @@
-/* roi-util.cc — growable text buffers and string tables for the metadata.  */
-#include "roi-plugin.h"
+/* roi-util.cc — growable text buffers and string tables for the metadata,
+ * the trees of the plugin's own objects (struct types, static variables),
+ * and which edges it follows.  */
+#include "roi-util.h"
 
 void
 roi_buf_addn (struct roi_buf *b, const char *s, size_t n)
@@ -127,4 +129,23 @@ roi_struct_field (tree type, int n)
   while (n-- > 0)
     field = DECL_CHAIN (field);
   return field;
+}
+
+bool
+roi_normal_edge_p (edge e)
+{
+  return !(e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_FAKE));
+}
+
+tree
+roi_static_var (const char *name, tree type)
+{
+  tree var = build_decl (UNKNOWN_LOCATION, VAR_DECL, get_identifier (name), type);
+  TREE_STATIC (var) = 1;
+  TREE_PUBLIC (var) = 0;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;	/* no debug info for our own objects */
+  TREE_USED (var) = 1;
+  TREE_ADDRESSABLE (var) = 1;
+  return var;
 }

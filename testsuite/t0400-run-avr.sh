@@ -125,7 +125,7 @@ test_expect_success 'interrupts and sleep: 10 Timer0 overflows at clk/64 take 10
 '
 
 # On AVR a block counter is bumped through r0 a byte at a time, the next byte only on a carry
-# (roi-counters.cc): 70000 = 0x11170 turns of the loop carry into the second and third bytes,
+# (roi-counters-avr.cc): 70000 = 0x11170 turns of the loop carry into the second and third bytes,
 # and the counts must still be exact, at -Os as at -O0 and with 64-bit counters. No other
 # register is touched: the loop's code is the plain build's plus the increments.
 test_expect_success 'the increments through r0 carry exactly: 70000 turns, 32- and 64-bit counters' '

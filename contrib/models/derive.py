@@ -1074,7 +1074,7 @@ def division_steps(T, tmp):
 
 
 def alignment_passes(d):
-    """The plugin's count for a float add of operands d binary orders apart (roi-classify.cc)."""
+    """The plugin's count for a float add of operands d binary orders apart (roi-value-sites.cc)."""
     return d // 8 + d % 8 if d <= 32 else 0
 
 

@@ -1,0 +1,61 @@
+/* roi-block-walk.h — which counted block an insn after reload belongs to, and
+ * the RTL passes' rows per block and line (roi-block-walk.cc).  */
+#ifndef ROI_BLOCK_WALK_H
+#define ROI_BLOCK_WALK_H
+
+#include "gcc-common.h"
+#include "roi-util.h"
+
+/* Which counted block the insns after reload belong to: the one whose counter
+   update came last before them in the insn stream (the plugin's update opens
+   every counted block, and before bb-reorder the insns keep the blocks'
+   order).  */
+struct roi_block_walk
+{
+  rtx_insn *first;	/* where to start; NULL: nothing to walk (atomic counters) */
+  unsigned nblocks, counter_bytes;
+  unsigned block;	/* the block the insns now belong to */
+  basic_block counter_bb;	/* the RTL block of its counter update */
+  bool seen_counter;
+};
+void roi_block_walk_start (struct roi_block_walk *w, unsigned nblocks);
+/* Whether INSN updates a counter; a block counter's update moves W there.  */
+bool roi_block_walk_counter (struct roi_block_walk *w, rtx_insn *insn);
+/* Whether JUMP only jumps over counter updates to its label: the code the
+   counters' blocks alone stand between, which without them falls through.  */
+bool roi_block_walk_skips_counters_only (const struct roi_block_walk *w, rtx_insn *jump);
+/* Whether the blocks W told hold: some update named the counters' symbol
+   (ARM reaches them through a register), or there is one block.  */
+bool roi_block_walk_trusted (const struct roi_block_walk *w);
+/* The row of ROWS at KEY's block, file and line, pushed as KEY where there is
+   none yet: the RTL passes' tallies per block and line (their "jumps",
+   "spills" and "far" rows).  */
+template <typename Row>
+static inline Row &
+roi_row_at (vec<Row> &rows, const Row &key)
+{
+  for (unsigned i = 0; i < rows.length (); i++)
+    if (rows[i].block == key.block && rows[i].file == key.file && rows[i].line == key.line)
+      return rows[i];
+  rows.safe_push (key);
+  return rows.last ();
+}
+/* ROWS as the JSON array of [block, file, line, n] rows the metadata keeps,
+   n each row's member COUNT; the rows where it is 0 left out.  */
+template <typename Row>
+static inline void
+roi_rows_print (const vec<Row> &rows, unsigned Row::*count, struct roi_buf *out)
+{
+  roi_buf_add (out, "[");
+  bool first = true;
+  for (unsigned i = 0; i < rows.length (); i++)
+    if (rows[i].*count)
+      {
+	roi_buf_printf (out, "%s[%u,%u,%u,%u]", first ? "" : ",", rows[i].block,
+			rows[i].file, rows[i].line, rows[i].*count);
+	first = false;
+      }
+  roi_buf_add (out, "]");
+}
+
+#endif /* ROI_BLOCK_WALK_H */

@@ -1,0 +1,344 @@
+/* roi-counters-avr.cc — AVR's counter updates, by inline asms that take no
+ * register.
+ *
+ * A 32-bit load-add-store takes four of an 8-bit core's registers at the
+ * start of every block, and at -Os, where every register is in use, the
+ * register allocator spills values around it that the program alone keeps in
+ * registers: the counted build's spills, frame accesses and jumps would not
+ * be the plain build's.  An asm updates the counter a byte at a time through
+ * __tmp_reg__ instead, the carry on only where a byte wrapped; a value
+ * counter's asm takes the amount as its one register operand, a float add's
+ * computes the alignment passes from the operands __addsf3 takes anyway, and
+ * a division's adds the steps the counting division routines (roi-divide.cc)
+ * left in a byte.  Every asm's first operand is the counter's address, which
+ * roi_block_walk_counter reads back after register allocation.  */
+#include "roi-counters-avr.h"
+#include "roi-counters.h"
+#include "roi-divide.h"
+#include "roi-plugin.h"
+
+/* Whether counters are updated by the AVR asms below, which take no register
+   (or only the amount's): not 16-bit ones, which saturate, nor atomic ones.  */
+bool
+roi_avr_counters (void)
+{
+  return roi_opts.avr_asm_increment && roi_opts.counter_bits != 16 && !roi_counters_atomic ();
+}
+
+/* The rest of an AVR counter update in TEXT after N characters: from byte
+   FROM of the counter (asm operand %OPERAND) up, each byte incremented
+   through __tmp_reg__ only when the one before carried (BRANCH: brcc after
+   an add, brne after an inc), to LABEL.  Returns the length.  */
+static size_t
+avr_carry_on (char *text, size_t size, size_t n, int operand, int from, const char *branch,
+	      int label)
+{
+  for (int byte = from; byte < roi_opts.counter_bits / 8; byte++)
+    n += snprintf (text + n, size - n,
+		   "\n\t%s %df\n\tlds __tmp_reg__,%%%d+%d\n\tinc __tmp_reg__\n\tsts %%%d+%d,__tmp_reg__",
+		   byte == from ? branch : "brne", label, operand, byte, operand, byte);
+  n += snprintf (text + n, size - n, "\n%d:", label);
+  gcc_assert (n + 1 < size);
+  return n;
+}
+
+/* A tree list of asm operands: CONSTRAINT and VALUE appended to LIST.  */
+static void
+asm_operand (vec<tree, va_gc> **list, const char *constraint, tree value)
+{
+  tree c = build_tree_list (NULL_TREE, build_string (strlen (constraint) + 1, constraint));
+  vec_safe_push (*list, build_tree_list (c, value));
+}
+
+/* counters[idx] += AMOUNT, a value of 8 or 16 bits, on AVR: its bytes added
+   to the counter's low ones through __tmp_reg__, the carry on like
+   roi_avr_increment's.  The amount is the asm's one register operand,
+   where a 32-bit load-add-store takes eight besides it and, at -Os, spills
+   the program's values around a shift by a variable amount or a memcpy.  */
+static void
+insert_avr_add (gimple_stmt_iterator *gsi, tree ref, tree amount)
+{
+  static char text[2][1024];
+  int wide = TYPE_PRECISION (TREE_TYPE (amount)) > 8;
+  char *t = text[wide];
+  if (!t[0])
+    {
+      size_t n = snprintf (t, sizeof text[0], wide
+			   ? "lds __tmp_reg__,%%0+0\n\tadd __tmp_reg__,%%A1\n\tsts %%0+0,__tmp_reg__"
+			     "\n\tlds __tmp_reg__,%%0+1\n\tadc __tmp_reg__,%%B1\n\tsts %%0+1,__tmp_reg__"
+			   : "lds __tmp_reg__,%%0+0\n\tadd __tmp_reg__,%%1\n\tsts %%0+0,__tmp_reg__");
+      avr_carry_on (t, sizeof text[0], n, 0, 1 + wide, "brcc", 1);
+    }
+  vec<tree, va_gc> *inputs = NULL;
+  asm_operand (&inputs, "i", build_fold_addr_expr (ref));
+  asm_operand (&inputs, "r", amount);
+  gasm *stmt = gimple_build_asm_vec (t, inputs, NULL, NULL, NULL);
+  gimple_asm_set_volatile (stmt, true);
+  gsi_insert_before (gsi, stmt, GSI_SAME_STMT);
+}
+
+/* counters[idx] += 1 on AVR without a register: a byte at a time through
+   __tmp_reg__ (r0, which the register allocator never hands out), the carry
+   to the next byte only when the byte wrapped to zero.  The load-add-store
+   of a 32-bit counter takes four registers at the start of every block, and
+   at -Os, where every register is in use, the allocator spills values around
+   it that the program alone keeps in registers: the counted build's spills,
+   frame accesses and jumps would not be the plain build's.  Seven cycles a
+   block instead of twenty.  The counter's address is the asm's constant
+   operand, which roi_block_walk_counter reads back after register
+   allocation.  */
+void
+roi_avr_increment (gimple_stmt_iterator *gsi, tree ref)
+{
+  /* (at most 8 bytes of about 70 characters each) */
+  static char text[1024];
+  if (!text[0])
+    {
+      size_t n = snprintf (text, sizeof text,
+			   "lds __tmp_reg__,%%0+0\n\tinc __tmp_reg__\n\tsts %%0+0,__tmp_reg__");
+      avr_carry_on (text, sizeof text, n, 0, 1, "brne", 1);
+    }
+  vec<tree, va_gc> *inputs = NULL;
+  asm_operand (&inputs, "i", build_fold_addr_expr (ref));
+  gasm *stmt = gimple_build_asm_vec (text, inputs, NULL, NULL, NULL);
+  gimple_asm_set_volatile (stmt, true);
+  gsi_insert_before (gsi, stmt, GSI_SAME_STMT);
+}
+
+/* counters[idx] += the alignment passes of a float add or subtract of A and
+   B, on AVR in one asm before GSI, where the GIMPLE expression's temporaries
+   (float_alignment_passes) would take registers beside the operands and
+   spill the program's values around them.  */
+void
+roi_avr_float_passes (gimple_stmt_iterator *gsi, tree ref, tree a, tree b)
+{
+  /* The same passes as float_alignment_passes: each exponent from the top
+     two bytes (the high byte shifted left, the next byte's top bit in), d =
+     |ea - eb| and, for d <= 32, d / 8 + d % 8 added to the counter's low
+     byte and carried on.  One scratch register (cpi and andi take an upper
+     one) besides the operands, which __addsf3 is about to take in registers
+     anyway.  */
+  static char text[1536];
+  if (!text[0])
+    {
+      size_t n = snprintf (text, sizeof text,
+			   "mov %%0,%%C2\n\tlsl %%0\n\tmov %%0,%%D2\n\trol %%0\n\t"
+			   "mov __tmp_reg__,%%C3\n\tlsl __tmp_reg__\n\tmov __tmp_reg__,%%D3\n\t"
+			   "rol __tmp_reg__\n\tsub %%0,__tmp_reg__\n\tbrcc 2f\n\tneg %%0\n"
+			   "2:\tcpi %%0,33\n\tbrsh 3f\n\tmov __tmp_reg__,%%0\n\tandi %%0,7\n\t"
+			   "lsr __tmp_reg__\n\tlsr __tmp_reg__\n\tlsr __tmp_reg__\n\t"
+			   "add %%0,__tmp_reg__\n\t"
+			   "lds __tmp_reg__,%%1+0\n\tadd __tmp_reg__,%%0\n\tsts %%1+0,__tmp_reg__");
+      avr_carry_on (text, sizeof text, n, 1, 1, "brcc", 3);
+    }
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+  asm_operand (&inputs, "i", build_fold_addr_expr (ref));
+  asm_operand (&inputs, "r", a);
+  asm_operand (&inputs, "r", b);
+  tree scratch = make_ssa_name (build_nonstandard_integer_type (8, 1));
+  asm_operand (&outputs, "=&d", scratch);
+  gasm *asm_stmt = gimple_build_asm_vec (text, inputs, outputs, NULL, NULL);
+  gimple_asm_set_volatile (asm_stmt, true);
+  SSA_NAME_DEF_STMT (scratch) = asm_stmt;
+  gsi_insert_before (gsi, asm_stmt, GSI_SAME_STMT);
+}
+
+/* Whether the division routines' copies fit the core (roi-divide.cc): not
+   the reduced one of avrtiny, which has no r0 to r15 (GCC marks them fixed
+   there), whose libgcc divides in other registers.  By that fact rather
+   than by the -mmcu option, which the plugin has no target-independent way
+   to read.  */
+static bool
+avr_division_routines_fit (void)
+{
+  int r2 = decode_reg_name ("r2");
+  return r2 >= 0 && !fixed_regs[r2];
+}
+
+/* Where to read the steps of the division STMT: after the statement that
+   expands it.  GCC expands a value used once, in the same block, where it is
+   used (temporary expression replacement), so a division whose quotient
+   feeds an addition that feeds a store is computed at the store: the chain
+   of single uses ends there, and the read goes after it.  A read further on
+   than GCC's expansion loses no step, they wait, but may take a later
+   division's with its own.  An asm that used the quotient would keep it
+   computed where it is written, and the program's values around it
+   spilled (micro-div32's main accessed the frame 82 times where the
+   uncounted build does 46).  A chain that ends in the block's branch,
+   switch or return, which no asm can follow, is read before it, with the
+   value that statement uses as the asm's input, which is computed there
+   anyway.  Returns the statement to insert after, or before when *BEFORE is
+   set, and in *INPUT that value.  */
+static roi_stmt
+division_read_point (roi_stmt stmt, bool *before, tree *input)
+{
+  roi_stmt cur = stmt;
+  *before = false;
+  *input = NULL_TREE;
+  while (is_gimple_assign (cur))
+    {
+      tree lhs = gimple_assign_lhs (cur);
+      use_operand_p use_p;
+      roi_stmt use;
+      if (TREE_CODE (lhs) != SSA_NAME || !single_imm_use (lhs, &use_p, &use)
+	  || gimple_bb (use) != gimple_bb (stmt) || gimple_code (use) == GIMPLE_PHI)
+	break;
+      /* (not optimising, GCC replaces only within one location and scope:
+	 read on the division's line, where the rows at -O0 put its cycles,
+	 not at a later line's where another division's read would take its
+	 steps) */
+      if ((!optimize || optimize_debug)
+	  && (LOCATION_LOCUS (gimple_location (use)) != LOCATION_LOCUS (gimple_location (cur))
+	      || LOCATION_BLOCK (gimple_location (use)) != LOCATION_BLOCK (gimple_location (cur))))
+	break;
+      if (stmt_ends_bb_p (use))
+	{
+	  *before = true;
+	  /* (a scalar in registers: what an asm input can take) */
+	  if (INTEGRAL_TYPE_P (TREE_TYPE (lhs)) || POINTER_TYPE_P (TREE_TYPE (lhs))
+	      || SCALAR_FLOAT_TYPE_P (TREE_TYPE (lhs)))
+	    *input = lhs;
+	  return use;
+	}
+      cur = use;
+    }
+  return cur;
+}
+
+/* Whether a division's quotient bits are the steps the AVR division
+   routines count (roi-divide.cc) whatever the counters' width: not the
+   popcount of the quotient in GIMPLE, which also counts a division avr-gcc
+   computes without a routine (at -O0 a 16-bit one by a constant, a
+   reciprocal multiply), so that 16- and 32-bit counters agree.  Not atomic
+   counters: the asm's update is not.  */
+bool
+roi_avr_division_steps_counted (void)
+{
+  return roi_opts.avr_asm_increment && !roi_opts.atomic && avr_division_routines_fit ();
+}
+
+/* counters[idx] += the steps that subtracted in the division STMT of
+   QUOTIENT's width, on AVR, where the division routines count them
+   themselves (roi-divide.cc, a byte per width): an asm where the division
+   has been computed (division_read_point) adds that byte to the counter's
+   low byte through __zero_reg__, clears both and carries on; a 16-bit
+   counter that carries out of its top byte saturates at 65535, as its
+   block counters do.  It takes no register.  Nothing clears the byte before the division: the steps of a
+   routine the program calls outside a counted site (code built without
+   roi) go to the next site read.  The asm's first operand is the counter's
+   address, as every counter asm's (roi_block_walk_counter).  */
+void
+roi_avr_division_steps (roi_stmt stmt, tree ref, tree quotient)
+{
+  static char text[2][1024];
+  bool wide = TYPE_PRECISION (TREE_TYPE (quotient)) > 16;
+  char *t = text[wide];
+  if (!t[0])
+    {
+      const char *steps = wide ? ROI_DIVISION_STEPS_32 : ROI_DIVISION_STEPS_16;
+      size_t n = snprintf (t, sizeof text[0],
+			   "lds __zero_reg__,%s\n\tlds __tmp_reg__,%%0+0\n\t"
+			   "add __tmp_reg__,__zero_reg__\n\tclr __zero_reg__\n\t"
+			   "sts %%0+0,__tmp_reg__\n\tsts %s,__zero_reg__", steps, steps);
+      if (roi_opts.counter_bits == 16)
+	n += snprintf (t + n, sizeof text[0] - n,
+		       "\n\tbrcc 1f\n\tlds __tmp_reg__,%%0+1\n\tinc __tmp_reg__"
+		       "\n\tsts %%0+1,__tmp_reg__\n\tbrne 1f\n\tdec __tmp_reg__"
+		       "\n\tsts %%0+1,__tmp_reg__\n\tsts %%0+0,__tmp_reg__\n1:");
+      else
+	avr_carry_on (t, sizeof text[0], n, 0, 1, "brcc", 1);
+    }
+  bool before;
+  tree input;
+  roi_stmt at = division_read_point (stmt, &before, &input);
+  vec<tree, va_gc> *inputs = NULL;
+  asm_operand (&inputs, "i", build_fold_addr_expr (ref));
+  if (input)
+    asm_operand (&inputs, "r", input);
+  gasm *read = gimple_build_asm_vec (t, inputs, NULL, NULL, NULL);
+  gimple_asm_set_volatile (read, true);
+  gimple_stmt_iterator gsi = gsi_for_stmt (at);
+  if (before)
+    gsi_insert_before (&gsi, read, GSI_SAME_STMT);
+  else
+    gsi_insert_after (&gsi, read, GSI_NEW_STMT);
+  roi_divide_routines_used = true;
+}
+
+/* Whether insert_avr_add takes an amount of TYPE: unsigned, of 8 or 16 bits.  */
+static bool
+avr_add_type_p (const_tree type)
+{
+  return INTEGRAL_TYPE_P (type) && TYPE_UNSIGNED (type)
+	 && (TYPE_PRECISION (type) == 8 || TYPE_PRECISION (type) == 16);
+}
+
+/* AMOUNT, or the unsigned value it was widened from, the same number: C
+   promotes a shift's amount to int, (int) s for a uint8_t s, while avr-gcc
+   shifts by the byte s itself.  Given the int, the asm needs a zero-extended
+   copy in two registers that the program has no use for: at -O2 the copies
+   of micro-shift-var's loop-invariant amounts, kept live beside the
+   program's values, took its main from 44 frame accesses to 166.  */
+static tree
+narrowest_amount (tree amount)
+{
+  while (TREE_CODE (amount) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF (amount))
+    {
+      roi_stmt def = SSA_NAME_DEF_STMT (amount);
+      if (!is_gimple_assign (def) || !CONVERT_EXPR_CODE_P (gimple_assign_rhs_code (def)))
+	break;
+      tree from = gimple_assign_rhs1 (def);
+      /* (one the asm takes: a bool's one bit would take the 32-bit
+	 load-add-store instead) */
+      if (TREE_CODE (from) != SSA_NAME || !avr_add_type_p (TREE_TYPE (from))
+	  || TYPE_PRECISION (TREE_TYPE (from)) > TYPE_PRECISION (TREE_TYPE (amount)))
+	break;
+      amount = from;
+    }
+  return amount;
+}
+
+/* Whether STMT is a shift or rotate, whose value counter counts by its
+   amount, not a call's length.  */
+static bool
+shift_amount_p (roi_stmt stmt)
+{
+  if (!is_gimple_assign (stmt))
+    return false;
+  switch (gimple_assign_rhs_code (stmt))
+    {
+    case LSHIFT_EXPR:
+    case RSHIFT_EXPR:
+    case LROTATE_EXPR:
+    case RROTATE_EXPR:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* counters[idx] += *AMOUNT before GSI, the value counter of STMT, by an asm
+   where the amount is one it takes (a shift's amount narrowed to the byte
+   avr-gcc shifts by); false where it is not, *AMOUNT then what the plain
+   update adds.  */
+bool
+roi_avr_add (gimple_stmt_iterator *gsi, roi_stmt stmt, tree ref, tree *amount)
+{
+  tree value = narrowest_amount (*amount);
+  /* A shift's amount is below 64 where the shift is defined (a 64-bit
+     shift's passes below 15), and avr-gcc shifts by its low byte: the asm
+     takes that byte, as the shift does, where the int's high byte is
+     computed for nobody else (24 - off - w, in int since C promotes).  */
+  if (shift_amount_p (stmt) && INTEGRAL_TYPE_P (TREE_TYPE (value))
+      && (TYPE_PRECISION (TREE_TYPE (value)) > 8 || !TYPE_UNSIGNED (TREE_TYPE (value))))
+    {
+      tree byte = make_ssa_name (unsigned_char_type_node);
+      gsi_insert_before (gsi, gimple_build_assign (byte, NOP_EXPR, value), GSI_SAME_STMT);
+      value = byte;
+    }
+  *amount = value;
+  if (!avr_add_type_p (TREE_TYPE (value)))
+    return false;
+  insert_avr_add (gsi, ref, value);
+  return true;
+}

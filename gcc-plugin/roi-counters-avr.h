@@ -1,0 +1,25 @@
+/* roi-counters-avr.h — AVR's counter updates by inline asms that take no
+ * register (roi-counters-avr.cc).  */
+#ifndef ROI_COUNTERS_AVR_H
+#define ROI_COUNTERS_AVR_H
+
+#include "gcc-common.h"
+
+/* Whether counters are updated by AVR's asms, which take no register (or
+   only the amount's): not 16-bit ones, which saturate, nor atomic ones.  */
+bool roi_avr_counters (void);
+/* counters[idx] += 1 by an asm before GSI; REF is the counter.  */
+void roi_avr_increment (gimple_stmt_iterator *gsi, tree ref);
+/* counters[idx] += the alignment passes of a float add of A and B, by an
+   asm before GSI.  */
+void roi_avr_float_passes (gimple_stmt_iterator *gsi, tree ref, tree a, tree b);
+/* Whether a division's steps are those the division routines count
+   (roi-divide.cc), and the asm that adds them after the division STMT.  */
+bool roi_avr_division_steps_counted (void);
+void roi_avr_division_steps (roi_stmt stmt, tree ref, tree quotient);
+/* counters[idx] += *AMOUNT before GSI, the value counter of STMT, by an asm
+   where it takes the amount; false where it does not, *AMOUNT then what the
+   plain update adds.  */
+bool roi_avr_add (gimple_stmt_iterator *gsi, roi_stmt stmt, tree ref, tree *amount);
+
+#endif /* ROI_COUNTERS_AVR_H */

@@ -1,0 +1,19 @@
+/* roi-counters.h — the block and value counters and their updates
+ * (roi-counters.cc).  */
+#ifndef ROI_COUNTERS_H
+#define ROI_COUNTERS_H
+
+#include "gcc-common.h"
+
+/* Whether the current function's counters are updated with relaxed atomic
+   adds: every function's with -fplugin-arg-roi-atomic, and always those of
+   a function several threads run at once (roi_runs_in_threads).  */
+bool roi_counters_atomic (void);
+/* The N counters of the FN_INDEXth counted function: __roi_c_UNIT_INDEX.  */
+tree roi_counters_create (unsigned fn_index, unsigned n);
+/* COUNTERS[IDX] += 1 at the start of BB.  */
+void roi_counter_increment (basic_block bb, tree counters, unsigned idx);
+/* COUNTERS[IDX] += AMOUNT, the value of the value site STMT.  */
+void roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount);
+
+#endif /* ROI_COUNTERS_H */

@@ -1,0 +1,220 @@
+/* roi-value-sites.cc — the statements whose cost grows with a run-time value,
+ * and the value: a shift or rotate by a variable amount (an AVR loop per
+ * bit), a single-precision add or subtract (the alignment of its operands'
+ * mantissas), a 16- or 32-bit division (its quotient's 1 bits), memcpy,
+ * memmove, memset or memcmp of a length, strlen (the length it returns).
+ * Each such site gets a counter of its own after the block counters, which
+ * adds the value up (roi-counters.cc; docs/formats.md, "Value counters").  */
+#include "roi-value-sites.h"
+#include "roi-classify.h"
+#include "roi-op.h"
+#include "roi-types.h"
+
+/* The biased exponent of the IEEE single X, as an 8-bit unsigned value: the
+   top half of its bits shifted by 7, truncated (a 32-bit shift by 23 is a
+   long sequence on an 8-bit core, at -O0 for every float add counted).  */
+static tree
+single_exponent (tree x, tree u8)
+{
+  tree u32 = build_nonstandard_integer_type (32, 1), u16 = build_nonstandard_integer_type (16, 1);
+  tree bits = fold_build1 (VIEW_CONVERT_EXPR, u32, x);
+  tree high = fold_build1 (NOP_EXPR, u16, fold_build2 (RSHIFT_EXPR, u32, bits,
+						       build_int_cst (u32, 16)));
+  return fold_build1 (NOP_EXPR, u8, fold_build2 (RSHIFT_EXPR, u16, high, build_int_cst (u16, 7)));
+}
+
+/* A single-precision add or subtract in software (avr-libc's __addsf3,
+   __subsf3) aligns the smaller operand's mantissa to the larger one's
+   exponent before it adds: whole bytes first, then single bits, about eight
+   cycles each; operands more than 32 binary orders apart take a short cut
+   (simavr, x + y with y = x / 2^d: d = 7 costs 51 cycles more than d = 0,
+   d = 8 two, d = 33 none).  The passes, d / 8 + d % 8 for d = |ea - eb| up
+   to 32, else 0: an expression of the operands, on every target.  */
+static tree
+float_alignment_passes (tree a, tree b)
+{
+  /* (8 bits hold d, at most 255, and the passes, at most 38: the counted code
+     stays small where the counter's own arithmetic is 8-bit) */
+  tree u8 = build_nonstandard_integer_type (8, 1), i16 = build_nonstandard_integer_type (16, 0);
+  tree ea = single_exponent (a, u8), eb = single_exponent (b, u8);
+  /* |ea - eb|, computed once (a SAVE_EXPR) for the three uses below */
+  tree d = save_expr (fold_build1 (NOP_EXPR, u8, fold_build1 (ABS_EXPR, i16,
+	fold_build2 (MINUS_EXPR, i16, fold_build1 (NOP_EXPR, i16, ea),
+		     fold_build1 (NOP_EXPR, i16, eb)))));
+  tree passes = fold_build2 (PLUS_EXPR, u8,
+			     fold_build2 (RSHIFT_EXPR, u8, d, build_int_cst (u8, 3)),
+			     fold_build2 (BIT_AND_EXPR, u8, d, build_int_cst (u8, 7)));
+  /* (a mask of the comparison, not a COND_EXPR: no new blocks; nor a
+     product, a library call on a core without a multiplier) */
+  tree near = fold_build1 (NOP_EXPR, u8,
+			   fold_build2 (LE_EXPR, boolean_type_node, d, build_int_cst (u8, 32)));
+  return fold_build2 (BIT_AND_EXPR, u8, passes, fold_build1 (NEGATE_EXPR, u8, near));
+}
+
+bool
+roi_float_add_operands (roi_stmt stmt, tree *a, tree *b)
+{
+  if (!is_gimple_assign (stmt))
+    return false;
+  enum tree_code code = gimple_assign_rhs_code (stmt);
+  tree type = TREE_TYPE (gimple_assign_lhs (stmt));
+  if ((code != PLUS_EXPR && code != MINUS_EXPR) || !SCALAR_FLOAT_TYPE_P (type)
+      || DECIMAL_FLOAT_TYPE_P (type) || TYPE_PRECISION (type) != 32
+      || TYPE_PRECISION (TREE_TYPE (gimple_assign_rhs1 (stmt))) != 32
+      || TYPE_PRECISION (TREE_TYPE (gimple_assign_rhs2 (stmt))) != 32)
+    return false;
+  *a = gimple_assign_rhs1 (stmt);
+  *b = gimple_assign_rhs2 (stmt);
+  return true;
+}
+
+/* A division of 16 or 32 bits is a loop of one step per bit on an 8-bit
+   core (avr's __udivmodhi4 and __udivmodsi4, which the signed ones call),
+   and a step that subtracts, one that makes a 1 bit of the quotient, costs
+   more than one that does not: in simavr 1 cycle at 16 bits, 3 at 32 (u32
+   0xffffffff / 1 takes 96 cycles more than 1 / 2, 100 / 7 nine).  Not a
+   division by a power of two (a shift), nor the second of a quotient and
+   remainder of the same operands (the first's call returns both).  8-bit
+   divisions cost the same whatever their operands; a 64-bit one (avr's
+   __udivmod64) skips the quotient's leading zero bytes, then takes 34 cycles
+   a bit, 8 more for a 1: its magnitude more than its 1 bits.  */
+bool
+roi_division_quotient (roi_stmt stmt, tree *quotient, bool *before)
+{
+  tree lhs, type, a, b;
+  *before = false;
+  if (roi_divmod_call_p (stmt) && (lhs = gimple_call_lhs (stmt))
+      && TREE_CODE (TREE_TYPE (lhs)) == COMPLEX_TYPE)
+    {
+      /* GCC 7 on: a quotient and remainder in one internal call
+	 (roi-classify.cc, classify_call), the quotient its result's real part */
+      type = TREE_TYPE (TREE_TYPE (lhs));
+      a = gimple_call_arg (stmt, 0);
+      b = gimple_call_arg (stmt, 1);
+      *quotient = fold_build1 (REALPART_EXPR, type, lhs);
+    }
+  else if (is_gimple_assign (stmt)
+	   && (gimple_assign_rhs_code (stmt) == TRUNC_DIV_EXPR
+	       || gimple_assign_rhs_code (stmt) == TRUNC_MOD_EXPR))
+    {
+      lhs = gimple_assign_lhs (stmt);
+      type = TREE_TYPE (lhs);
+      a = gimple_assign_rhs1 (stmt);
+      b = gimple_assign_rhs2 (stmt);
+      if (roi_divmod_paired (stmt))
+	return false;
+      /* a remainder's quotient computed just before it, as a program's own
+	 quotient and remainder are written, which GCC computes with the same
+	 call or instruction */
+      *before = gimple_assign_rhs_code (stmt) == TRUNC_MOD_EXPR;
+      *quotient = *before ? fold_build2 (TRUNC_DIV_EXPR, type, a, b) : lhs;
+    }
+  else
+    return false;
+  return INTEGRAL_TYPE_P (type) && TYPE_PRECISION (type) >= 16 && TYPE_PRECISION (type) <= 32
+	 && !roi_multiplier_log2 (b) && !(TREE_CODE (b) == INTEGER_CST && roi_is_negative_pow2 (b))
+	 && TREE_CODE (lhs) == SSA_NAME && !stmt_ends_bb_p (stmt)
+	 && !(TREE_CODE (a) == INTEGER_CST && TREE_CODE (b) == INTEGER_CST);
+}
+
+tree
+roi_quotient_magnitude (tree quotient)
+{
+  tree type = TREE_TYPE (quotient);
+  if (!TYPE_UNSIGNED (type))
+    quotient = fold_build1 (ABS_EXPR, type, quotient);
+  return fold_convert (unsigned_type_for (type), quotient);
+}
+
+bool
+roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
+{
+  memset (op, 0, sizeof *op);
+  /* a division's quotient, whose 1 bits roi_counter_add counts; one routine
+     per width for signed and unsigned alike, whatever the divisor: the key is
+     the width's unsigned type */
+  bool before;
+  if (roi_division_quotient (stmt, amount, &before))
+    {
+      op->kind = "qbits";
+      op->type = unsigned_type_for (TREE_TYPE (*amount));
+      return true;
+    }
+  if (is_gimple_assign (stmt))
+    {
+      enum tree_code code = gimple_assign_rhs_code (stmt);
+      tree lhs = gimple_assign_lhs (stmt);
+      tree type = TREE_TYPE (lhs);
+      tree a, b;
+      if (roi_float_add_operands (stmt, &a, &b))
+	{
+	  op->kind = "steps";
+	  op->type = type;
+	  *amount = float_alignment_passes (a, b);
+	  /* two constants: folded, nothing to count at run time */
+	  return TREE_CODE (*amount) != INTEGER_CST;
+	}
+      if ((code == LSHIFT_EXPR || code == RSHIFT_EXPR || code == LROTATE_EXPR
+	   || code == RROTATE_EXPR)
+	  && INTEGRAL_TYPE_P (TREE_TYPE (lhs))
+	  && TREE_CODE (gimple_assign_rhs2 (stmt)) == SSA_NAME)
+	{
+	  op->kind = "steps";
+	  op->type = roi_named_variant (TREE_TYPE (lhs), stmt);
+	  *amount = gimple_assign_rhs2 (stmt);
+	  /* A 64-bit shift or rotate is a library routine on an 8-bit core
+	     that moves whole bytes first, then single bits (avr's __ashldi3,
+	     __lshrdi3, __ashrdi3, __rotldi3: 12 to 14 cycles a pass; a right
+	     rotate by n is __rotldi3 by 64 - n): its steps are its passes,
+	     n / 8 + n % 8, on every target, so that a host's counts mean what
+	     a target's do.  */
+	  if (TYPE_PRECISION (TREE_TYPE (lhs)) == 64)
+	    {
+	      tree n = *amount, t = TREE_TYPE (n);
+	      if (code == RROTATE_EXPR)
+		n = fold_build2 (MINUS_EXPR, t, build_int_cst (t, 64), n);
+	      *amount = fold_build2 (PLUS_EXPR, t,
+				     fold_build2 (RSHIFT_EXPR, t, n, build_int_cst (t, 3)),
+				     fold_build2 (BIT_AND_EXPR, t, n, build_int_cst (t, 7)));
+	    }
+	  return true;
+	}
+      return false;
+    }
+  if (!is_gimple_call (stmt) || gimple_call_internal_p (stmt)
+      || !gimple_call_fndecl (stmt) || !DECL_NAME (gimple_call_fndecl (stmt)))
+    return false;
+  static const char *const routines[] = { "memcpy", "memmove", "memset", "memcmp" };
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (gimple_call_fndecl (stmt)));
+  if (!strncmp (name, "__builtin_", 10))
+    name += 10;
+  /* strlen walks the string to its end: the length it returns, counted
+     once the call is done (roi_counter_add), where the block goes on; read
+     back from where the call put it, so never from a volatile object  */
+  tree lhs = gimple_call_lhs (stmt);
+  if (!strcmp (name, "strlen") && gimple_call_num_args (stmt) == 1 && lhs
+      && INTEGRAL_TYPE_P (TREE_TYPE (lhs)) && !TREE_THIS_VOLATILE (lhs)
+      && !TYPE_VOLATILE (TREE_TYPE (lhs)) && !stmt_ends_bb_p (stmt))
+    {
+      op->kind = "bytes";
+      op->callee = "strlen";
+      op->direct = true;
+      *amount = lhs;
+      return true;
+    }
+  if (gimple_call_num_args (stmt) < 3)
+    return false;
+  for (size_t i = 0; i < ARRAY_SIZE (routines); i++)
+    if (!strcmp (name, routines[i]))
+      {
+	tree len = gimple_call_arg (stmt, 2);
+	if (!INTEGRAL_TYPE_P (TREE_TYPE (len)))
+	  return false;
+	op->kind = "bytes";
+	op->callee = routines[i];
+	op->direct = true;
+	*amount = len;
+	return true;
+      }
+  return false;
+}

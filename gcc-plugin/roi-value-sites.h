@@ -1,0 +1,39 @@
+/* roi-value-sites.h — the statements whose cost grows with a run-time value,
+ * and the value (roi-value-sites.cc).  */
+#ifndef ROI_VALUE_SITES_H
+#define ROI_VALUE_SITES_H
+
+#include "gcc-common.h"
+#include "roi-op.h"
+
+/* A statement whose cost grows with a run-time value: a shift or rotate by a
+   variable amount (an AVR loop per bit), a single-precision add or subtract
+   (the alignment of its operands' mantissas), a division (its quotient's 1
+   bits), memcpy, memmove, memset or memcmp of a length, strlen (the length
+   it returns).  Fills OP ("steps", "qbits" or "bytes") and *AMOUNT, the
+   value to add up in a counter of its own (docs/formats.md, "Value
+   counters").  */
+bool roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount);
+/* Whether STMT is a single-precision add or subtract (a value site: its
+   alignment passes), and its operands.  */
+bool roi_float_add_operands (roi_stmt stmt, tree *a, tree *b);
+/* Whether STMT is an integer division or remainder of 16 or 32 bits (a
+   value site: its quotient's 1 bits, the steps of the division routine that
+   subtract), and *QUOTIENT: an expression of STMT's result to evaluate after
+   it, or, *BEFORE set, of its operands to evaluate just before it (a
+   remainder's quotient).  */
+bool roi_division_quotient (roi_stmt stmt, tree *quotient, bool *before);
+/* A quotient's magnitude, unsigned: its 1 bits are the steps that subtract.  */
+tree roi_quotient_magnitude (tree quotient);
+
+/* A value site of the function being instrumented and its counter.  */
+struct roi_value_site
+{
+  roi_stmt stmt;
+  tree amount;
+  int bb;		/* its block's index */
+  unsigned slot;	/* its counter, after the block counters */
+  unsigned op, file, line;	/* its metadata row */
+};
+
+#endif /* ROI_VALUE_SITES_H */
