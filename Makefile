@@ -59,7 +59,7 @@ ARM_PLUGIN_DIR    := $(arm_PLUGIN_DIR)
 # gcc-plugin/*.c and *.def by the plugin and the estimator, runtime/*-io.c by the runtime and
 # the estimator; they are headers to make.
 PLUGIN_SRC  := $(wildcard gcc-plugin/*.cc)
-PLUGIN_HDR  := $(wildcard gcc-plugin/*.h gcc-plugin/*.def gcc-plugin/*.c)
+PLUGIN_HDR  := $(wildcard gcc-plugin/*.h gcc-plugin/*.def gcc-plugin/*.c) runtime/roi-crc32.h
 RUNTIME_SRC := $(wildcard runtime/*.c)
 RUNTIME_HDR := $(wildcard runtime/*.h)
 ROI_SRC     := $(wildcard estimator/*.c estimator/*/*.c)

@@ -1,32 +1,19 @@
 /* roi-checksum.c — the canonical text of roi-checksum.h and its CRC-32.
  *
  * Written in the C that is also C++11, with no allocation and nothing but
- * <stdio.h> and <string.h>: roi-meta.cc includes it after GCC's own headers
- * (in gnu++11 for avr-gcc 5.4's), estimator/checksum.c compiles it as C11.  */
+ * <stdio.h>, <string.h> and the runtime's CRC-32 (runtime/roi-crc32.h):
+ * roi-meta.cc includes it after GCC's own headers (in gnu++11 for avr-gcc
+ * 5.4's), estimator/input/checksum.c compiles it as C11.  */
 #include <stdio.h>
 #include <string.h>
 
 #include "roi-checksum.h"
-
-/* The bitwise CRC-32 of zlib, the runtime (runtime/roi-crc32.c) and the
-   estimator (estimator/crc32.c), continued from CRC.  */
-static uint32_t
-checksum_crc32 (uint32_t crc, const char *text, size_t len)
-{
-  crc = ~crc;
-  for (size_t i = 0; i < len; i++)
-    {
-      crc ^= (unsigned char) text[i];
-      for (int k = 0; k < 8; k++)
-	crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-    }
-  return ~crc;
-}
+#include "../runtime/roi-crc32.h"
 
 static void
 add_text (struct roi_checksum *c, const char *text)
 {
-  c->crc = checksum_crc32 (c->crc, text, strlen (text));
+  c->crc = __roi_crc32 (c->crc, text, strlen (text));
 }
 
 /* S as its length, ':' and its bytes, or "-" when absent.  */

@@ -2,7 +2,7 @@
  * writes the function's metadata and again by the estimator from the record it
  * reads (docs/formats.md §1, "checksum"): one implementation, roi-checksum.c,
  * compiled into both (as C++ into roi.so by roi-meta.cc, as C11 into roi by
- * estimator/checksum.c), the way gcov-io.c is shared by GCC and its tools.
+ * estimator/input/checksum.c), the way gcov-io.c is shared by GCC and its tools.
  *
  * The checksum is the CRC-32 (IEEE, as zlib and the gzip trailer compute it) of
  * a canonical text of what the function's counts mean: its assembler name and,
