@@ -36,7 +36,7 @@ emit_conv (roi_op_sink sink, void *ctx, const_tree type, const_tree from)
 {
   struct roi_op op;
   memset (&op, 0, sizeof op);
-  op.kind = "conv";
+  op.kind = ROI_KIND (CONV);
   op.type = type;
   op.from = from;
   sink (ctx, &op);
@@ -48,32 +48,32 @@ operator_kind (enum tree_code code)
 {
   switch (code)
     {
-    case PLUS_EXPR: return "add";
-    case MINUS_EXPR: return "sub";
-    case MULT_EXPR: case WIDEN_MULT_EXPR: case MULT_HIGHPART_EXPR: return "mul";
+    case PLUS_EXPR: return ROI_KIND (ADD);
+    case MINUS_EXPR: return ROI_KIND (SUB);
+    case MULT_EXPR: case WIDEN_MULT_EXPR: case MULT_HIGHPART_EXPR: return ROI_KIND (MUL);
     case TRUNC_DIV_EXPR: case CEIL_DIV_EXPR: case FLOOR_DIV_EXPR:
-    case ROUND_DIV_EXPR: case EXACT_DIV_EXPR: case RDIV_EXPR: return "div";
+    case ROUND_DIV_EXPR: case EXACT_DIV_EXPR: case RDIV_EXPR: return ROI_KIND (DIV);
     case TRUNC_MOD_EXPR: case CEIL_MOD_EXPR: case FLOOR_MOD_EXPR:
-    case ROUND_MOD_EXPR: return "mod";
-    case NEGATE_EXPR: return "neg";
-    case ABS_EXPR: return "abs";
-    case MIN_EXPR: return "min";
-    case MAX_EXPR: return "max";
-    case LSHIFT_EXPR: case WIDEN_LSHIFT_EXPR: return "shl";
-    case RSHIFT_EXPR: return "shr";
-    case LROTATE_EXPR: return "rotl";
-    case RROTATE_EXPR: return "rotr";
-    case BIT_AND_EXPR: return "and";
-    case BIT_IOR_EXPR: return "or";
-    case BIT_XOR_EXPR: return "xor";
-    case BIT_NOT_EXPR: return "not";
-    case TRUTH_NOT_EXPR: return "lognot";
-    case TRUTH_AND_EXPR: case TRUTH_ANDIF_EXPR: return "logand";
-    case TRUTH_OR_EXPR: case TRUTH_ORIF_EXPR: return "logor";
-    case TRUTH_XOR_EXPR: return "logxor";
-    case POINTER_PLUS_EXPR: return "ptradd";
-    case COND_EXPR: return "select";
-    case PAREN_EXPR: return "move";
+    case ROUND_MOD_EXPR: return ROI_KIND (MOD);
+    case NEGATE_EXPR: return ROI_KIND (NEG);
+    case ABS_EXPR: return ROI_KIND (ABS);
+    case MIN_EXPR: return ROI_KIND (MIN);
+    case MAX_EXPR: return ROI_KIND (MAX);
+    case LSHIFT_EXPR: case WIDEN_LSHIFT_EXPR: return ROI_KIND (SHL);
+    case RSHIFT_EXPR: return ROI_KIND (SHR);
+    case LROTATE_EXPR: return ROI_KIND (ROTL);
+    case RROTATE_EXPR: return ROI_KIND (ROTR);
+    case BIT_AND_EXPR: return ROI_KIND (AND);
+    case BIT_IOR_EXPR: return ROI_KIND (OR);
+    case BIT_XOR_EXPR: return ROI_KIND (XOR);
+    case BIT_NOT_EXPR: return ROI_KIND (NOT);
+    case TRUTH_NOT_EXPR: return ROI_KIND (LOGNOT);
+    case TRUTH_AND_EXPR: case TRUTH_ANDIF_EXPR: return ROI_KIND (LOGAND);
+    case TRUTH_OR_EXPR: case TRUTH_ORIF_EXPR: return ROI_KIND (LOGOR);
+    case TRUTH_XOR_EXPR: return ROI_KIND (LOGXOR);
+    case POINTER_PLUS_EXPR: return ROI_KIND (PTRADD);
+    case COND_EXPR: return ROI_KIND (SELECT);
+    case PAREN_EXPR: return ROI_KIND (MOVE);
     default: return NULL;
     }
 }
@@ -84,20 +84,20 @@ comparison_kind (enum tree_code code)
 {
   switch (code)
     {
-    case EQ_EXPR: return "eq";
-    case NE_EXPR: return "ne";
-    case LT_EXPR: return "lt";
-    case LE_EXPR: return "le";
-    case GT_EXPR: return "gt";
-    case GE_EXPR: return "ge";
-    case UNORDERED_EXPR: return "unord";
-    case ORDERED_EXPR: return "ord";
-    case UNEQ_EXPR: return "uneq";
-    case UNLT_EXPR: return "unlt";
-    case UNLE_EXPR: return "unle";
-    case UNGT_EXPR: return "ungt";
-    case UNGE_EXPR: return "unge";
-    case LTGT_EXPR: return "ltgt";
+    case EQ_EXPR: return ROI_KIND (EQ);
+    case NE_EXPR: return ROI_KIND (NE);
+    case LT_EXPR: return ROI_KIND (LT);
+    case LE_EXPR: return ROI_KIND (LE);
+    case GT_EXPR: return ROI_KIND (GT);
+    case GE_EXPR: return ROI_KIND (GE);
+    case UNORDERED_EXPR: return ROI_KIND (UNORD);
+    case ORDERED_EXPR: return ROI_KIND (ORD);
+    case UNEQ_EXPR: return ROI_KIND (UNEQ);
+    case UNLT_EXPR: return ROI_KIND (UNLT);
+    case UNLE_EXPR: return ROI_KIND (UNLE);
+    case UNGT_EXPR: return ROI_KIND (UNGT);
+    case UNGE_EXPR: return ROI_KIND (UNGE);
+    case LTGT_EXPR: return ROI_KIND (LTGT);
     default: return NULL;
     }
 }
@@ -146,29 +146,29 @@ access_kind (tree ref)
     {
     case ARRAY_REF:
     case ARRAY_RANGE_REF:
-      return roi_has_variable_subscript (ref) ? "array" : "field";
+      return roi_has_variable_subscript (ref) ? ROI_ACCESS (ARRAY) : ROI_ACCESS (FIELD);
     case COMPONENT_REF:
       if (DECL_BIT_FIELD (TREE_OPERAND (ref, 1)))
-	return "bitfield";
-      return roi_has_variable_subscript (TREE_OPERAND (ref, 0)) ? "array" : "field";
+	return ROI_ACCESS (BITFIELD);
+      return roi_has_variable_subscript (TREE_OPERAND (ref, 0)) ? ROI_ACCESS (ARRAY) : ROI_ACCESS (FIELD);
     case BIT_FIELD_REF:
-      return "bitfield";
+      return ROI_ACCESS (BITFIELD);
     case REALPART_EXPR:
     case IMAGPART_EXPR:
-      return "field";
+      return ROI_ACCESS (FIELD);
     case VIEW_CONVERT_EXPR:
       return access_kind (TREE_OPERAND (ref, 0));
     case TARGET_MEM_REF:
-      return TMR_INDEX (ref) || TMR_INDEX2 (ref) ? "array" : "deref";
+      return TMR_INDEX (ref) || TMR_INDEX2 (ref) ? ROI_ACCESS (ARRAY) : ROI_ACCESS (DEREF);
     case MEM_REF:
       {
 	tree base = TREE_OPERAND (ref, 0);
 	if (TREE_CODE (base) == ADDR_EXPR && DECL_P (TREE_OPERAND (base, 0)))
-	  return "var";
-	return "deref";
+	  return ROI_ACCESS (VAR);
+	return ROI_ACCESS (DEREF);
       }
     default:
-      return "var";
+      return ROI_ACCESS (VAR);
     }
 }
 
@@ -223,7 +223,7 @@ emit_index_scaling (roi_op_sink sink, void *ctx, tree ref)
       if (scale <= 1)
 	continue;
       int log2 = exact_log2 (scale);
-      emit_op (sink, ctx, "index", sizetype,
+      emit_op (sink, ctx, ROI_KIND (INDEX), sizetype,
 	       log2 > 0 && log2 < 64 ? shift_amount ((unsigned) log2) : "const", NULL);
     }
 }
@@ -250,7 +250,7 @@ emit_access (roi_op_sink sink, void *ctx, const char *kind, tree ref)
   for (tree t = ref; TREE_CODE (t) == ARRAY_REF || TREE_CODE (t) == ARRAY_RANGE_REF;
        t = TREE_OPERAND (t, 0))
     n++;
-  if (n >= 2 && strcmp (op.access, "array") == 0)
+  if (n >= 2 && strcmp (op.access, ROI_ACCESS (ARRAY)) == 0)
     op.subscripts = n;
   sink (ctx, &op);
   emit_index_scaling (sink, ctx, ref);
@@ -263,7 +263,7 @@ static void
 emit_copy (roi_op_sink sink, void *ctx, tree lhs, tree rhs)
 {
   tree type = TREE_TYPE (lhs);
-  emit (sink, ctx, "copy", type);
+  emit (sink, ctx, ROI_KIND (COPY), type);
   emit_index_scaling (sink, ctx, lhs);
   emit_index_scaling (sink, ctx, rhs);
   tree size = TYPE_SIZE_UNIT (type);
@@ -271,7 +271,7 @@ emit_copy (roi_op_sink sink, void *ctx, tree lhs, tree rhs)
     return;
   struct roi_op op;
   memset (&op, 0, sizeof op);
-  op.kind = "bytes";
+  op.kind = ROI_KIND (BYTES);
   op.repeat = (unsigned) MIN (tree_to_uhwi (size), (unsigned HOST_WIDE_INT) 1 << 30);
   sink (ctx, &op);
 }
@@ -288,23 +288,23 @@ classify_single (roi_stmt stmt, roi_op_sink sink, void *ctx)
       && AGGREGATE_TYPE_P (TREE_TYPE (lhs)))
     emit_copy (sink, ctx, lhs, rhs);
   else if (lhs_mem)
-    emit_access (sink, ctx, "store", lhs);
+    emit_access (sink, ctx, ROI_KIND (STORE), lhs);
   else if (rhs_mem)
-    emit_access (sink, ctx, "load", rhs);
+    emit_access (sink, ctx, ROI_KIND (LOAD), rhs);
   else if (TREE_CODE (rhs) == ADDR_EXPR)
-    emit (sink, ctx, "addr", TREE_TYPE (lhs));
+    emit (sink, ctx, ROI_KIND (ADDR), TREE_TYPE (lhs));
   else if (TREE_CODE (rhs) == VIEW_CONVERT_EXPR)
     emit_conv (sink, ctx, TREE_TYPE (lhs), TREE_TYPE (TREE_OPERAND (rhs, 0)));
   else if (TREE_CODE (rhs) == SSA_NAME || CONSTANT_CLASS_P (rhs)
 	   || DECL_P (rhs))
-    emit (sink, ctx, "move", TREE_TYPE (lhs));
+    emit (sink, ctx, ROI_KIND (MOVE), TREE_TYPE (lhs));
   else if (comparison_kind (TREE_CODE (rhs)))
     emit (sink, ctx, comparison_kind (TREE_CODE (rhs)),
 	  TREE_TYPE (TREE_OPERAND (rhs, 0)));
   else if (TREE_CODE (rhs) == CONSTRUCTOR && TREE_CODE (TREE_TYPE (lhs)) == VECTOR_TYPE)
-    emit_op (sink, ctx, "vec", TREE_TYPE (lhs), NULL, "constructor");
+    emit_op (sink, ctx, ROI_KIND (VEC), TREE_TYPE (lhs), NULL, "constructor");
   else
-    emit_op (sink, ctx, "other", TREE_TYPE (lhs), NULL,
+    emit_op (sink, ctx, ROI_KIND (OTHER), TREE_TYPE (lhs), NULL,
 	     get_tree_code_name (TREE_CODE (rhs)));
 }
 
@@ -343,22 +343,22 @@ operand_kind (const char *kind, const_tree type, tree op2)
   /* a signed integer below zero or not: its top bit alone (avr: one sbrs or
      tst of the high byte, whatever the width), where a comparison with
      another constant compares every byte  */
-  if ((!strcmp (kind, "lt") || !strcmp (kind, "ge")) && type
+  if ((!strcmp (kind, ROI_KIND (LT)) || !strcmp (kind, ROI_KIND (GE))) && type
       && INTEGRAL_TYPE_P (type) && !TYPE_UNSIGNED (type) && integer_zerop (op2))
     return "sign";
-  if ((!strcmp (kind, "shl") || !strcmp (kind, "shr") || !strcmp (kind, "rotl")
-       || !strcmp (kind, "rotr"))
+  if ((!strcmp (kind, ROI_KIND (SHL)) || !strcmp (kind, ROI_KIND (SHR)) || !strcmp (kind, ROI_KIND (ROTL))
+       || !strcmp (kind, ROI_KIND (ROTR)))
       && TREE_CODE (op2) == INTEGER_CST && tree_fits_uhwi_p (op2)
       && tree_to_uhwi (op2) < 64)
     return shift_amount ((unsigned) tree_to_uhwi (op2));
   /* by a negative power of two: a shift and a negation ("pow2"; by a
      positive one the shift itself, classify_assign), by anything else a
      multiply or a library division */
-  if ((!strcmp (kind, "mul") || !strcmp (kind, "div") || !strcmp (kind, "mod"))
+  if ((!strcmp (kind, ROI_KIND (MUL)) || !strcmp (kind, ROI_KIND (DIV)) || !strcmp (kind, ROI_KIND (MOD)))
       && TREE_CODE (op2) == INTEGER_CST
       && (integer_pow2p (op2) || roi_is_negative_pow2 (op2)))
     return "pow2";
-  if (!strcmp (kind, "mul") && type && is_wide_constant (type, op2))
+  if (!strcmp (kind, ROI_KIND (MUL)) && type && is_wide_constant (type, op2))
     return "wide";
   return "const";
 }
@@ -416,10 +416,10 @@ static void
 emit_division_by_pow2 (roi_op_sink sink, void *ctx, const char *kind, bool exact,
 		       const_tree type, unsigned n)
 {
-  bool is_div = !strcmp (kind, "div");
+  bool is_div = !strcmp (kind, ROI_KIND (DIV));
 
   if (TYPE_UNSIGNED (type) || exact)
-    emit_op (sink, ctx, is_div ? "shr" : "and", type,
+    emit_op (sink, ctx, is_div ? ROI_KIND (SHR) : ROI_KIND (AND), type,
 	     is_div ? shift_amount (n) : "const", NULL);
   else
     emit_op (sink, ctx, kind, type, shift_amount (n), NULL);
@@ -469,7 +469,7 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
     }
   if (TREE_CODE (type) == VECTOR_TYPE)
     {
-      emit_op (sink, ctx, "vec", type, NULL, get_tree_code_name (code));
+      emit_op (sink, ctx, ROI_KIND (VEC), type, NULL, get_tree_code_name (code));
       return;
     }
   if (is_conversion (code))
@@ -487,12 +487,12 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
     }
   if (code == POINTER_DIFF_EXPR)
     {
-      emit (sink, ctx, "ptrdiff", TREE_TYPE (gimple_assign_rhs1 (stmt)));
+      emit (sink, ctx, ROI_KIND (PTRDIFF), TREE_TYPE (gimple_assign_rhs1 (stmt)));
       return;
     }
   if (code == FMA_EXPR_CODE)
     {
-      emit (sink, ctx, "fma", type);
+      emit (sink, ctx, ROI_KIND (FMA), type);
       return;
     }
   const char *kind = operator_kind (code);
@@ -503,10 +503,10 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
     emit_op (sink, ctx, kind, type, "paired", NULL);
   else if ((code == MULT_EXPR || code == WIDEN_MULT_EXPR) && log2
 	   && byte_times_pow2 (stmt, code, log2))
-    emit_op (sink, ctx, "mul", type, "widen", NULL);
+    emit_op (sink, ctx, ROI_KIND (MUL), type, "widen", NULL);
   else if ((code == MULT_EXPR || code == WIDEN_MULT_EXPR) && log2)
-    emit_op (sink, ctx, "shl", type, shift_amount (log2), NULL);
-  else if (kind && (!strcmp (kind, "div") || !strcmp (kind, "mod"))
+    emit_op (sink, ctx, ROI_KIND (SHL), type, shift_amount (log2), NULL);
+  else if (kind && (!strcmp (kind, ROI_KIND (DIV)) || !strcmp (kind, ROI_KIND (MOD)))
 	   && INTEGRAL_TYPE_P (type) && log2 && tree_int_cst_sgn (op2) > 0)
     emit_division_by_pow2 (sink, ctx, kind, code == EXACT_DIV_EXPR, type, log2);
   else if (code == WIDEN_MULT_EXPR
@@ -522,7 +522,7 @@ classify_assign (roi_stmt stmt, roi_op_sink sink, void *ctx)
   else if (kind)
     emit_binary (sink, ctx, kind, type, op2);
   else
-    emit_op (sink, ctx, "other", type, NULL, get_tree_code_name (code));
+    emit_op (sink, ctx, ROI_KIND (OTHER), type, NULL, get_tree_code_name (code));
 }
 
 static const char *
@@ -554,20 +554,20 @@ classify_call (roi_stmt stmt, roi_op_sink sink, void *ctx)
       && TREE_CODE (TREE_TYPE (gimple_call_lhs (stmt))) == COMPLEX_TYPE)
     {
       tree type = TREE_TYPE (TREE_TYPE (gimple_call_lhs (stmt)));
-      emit_binary (sink, ctx, "div", type, gimple_call_arg (stmt, 1));
-      emit_op (sink, ctx, "mod", type, "paired", NULL);
+      emit_binary (sink, ctx, ROI_KIND (DIV), type, gimple_call_arg (stmt, 1));
+      emit_op (sink, ctx, ROI_KIND (MOD), type, "paired", NULL);
       return;
     }
   struct roi_op op;
   memset (&op, 0, sizeof op);
-  op.kind = "call";
+  op.kind = ROI_KIND (CALL);
   op.callee = callee_name (stmt, &op.direct, &op.builtin, &op.internal);
   tree lhs = gimple_call_lhs (stmt);
   op.type = lhs ? TREE_TYPE (lhs) : NULL_TREE;
   sink (ctx, &op);
   /* A result that lands in memory is stored there after the call.  */
   if (lhs && roi_is_memory (lhs) && !AGGREGATE_TYPE_P (TREE_TYPE (lhs)))
-    emit_access (sink, ctx, "store", lhs);
+    emit_access (sink, ctx, ROI_KIND (STORE), lhs);
 }
 
 /* True when NAME lives in its variable's frame slot: at -O0 GCC gives every
@@ -597,7 +597,7 @@ emit_frame_access (roi_op_sink sink, void *ctx, const char *kind, tree name, tre
   memset (&op, 0, sizeof op);
   op.kind = kind;
   op.type = type ? type : TREE_TYPE (name);
-  op.access = "frame";
+  op.access = ROI_ACCESS (FRAME);
   sink (ctx, &op);
 }
 
@@ -632,10 +632,10 @@ classify_frame_accesses (roi_stmt stmt, roi_op_sink sink, void *ctx)
 
   FOR_EACH_SSA_TREE_OPERAND (name, stmt, iter, SSA_OP_USE)
     if (is_frame_resident (name))
-      emit_frame_access (sink, ctx, "load", name, narrowed_read (stmt, name));
+      emit_frame_access (sink, ctx, ROI_KIND (LOAD), name, narrowed_read (stmt, name));
   FOR_EACH_SSA_TREE_OPERAND (name, stmt, iter, SSA_OP_DEF)
     if (is_frame_resident (name))
-      emit_frame_access (sink, ctx, "store", name, NULL_TREE);
+      emit_frame_access (sink, ctx, ROI_KIND (STORE), name, NULL_TREE);
 }
 
 void
@@ -643,7 +643,7 @@ roi_classify_entry (tree fndecl, roi_op_sink sink, void *ctx)
 {
   for (tree parm = DECL_ARGUMENTS (fndecl); parm; parm = DECL_CHAIN (parm))
     if (is_frame_resident_var (parm))
-      emit_frame_access (sink, ctx, "store", parm, NULL_TREE);
+      emit_frame_access (sink, ctx, ROI_KIND (STORE), parm, NULL_TREE);
 }
 
 struct typed_sink
@@ -693,15 +693,15 @@ roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
       break;
     case GIMPLE_COND:
       emit_binary (sink, ctx, comparison_kind (gimple_cond_code (stmt))
-		   ? comparison_kind (gimple_cond_code (stmt)) : "other",
+		   ? comparison_kind (gimple_cond_code (stmt)) : ROI_KIND (OTHER),
 		   TREE_TYPE (gimple_cond_lhs (stmt)), gimple_cond_rhs (stmt));
-      emit (sink, ctx, "br", NULL_TREE);
+      emit (sink, ctx, ROI_KIND (BR), NULL_TREE);
       break;
     case GIMPLE_SWITCH:
       {
 	struct roi_op op;
 	memset (&op, 0, sizeof op);
-	op.kind = "switch";
+	op.kind = ROI_KIND (SWITCH);
 	op.type = TREE_TYPE (gimple_switch_index (as_a <gswitch *> (stmt)));
 	op.cases = gimple_switch_num_labels (as_a <gswitch *> (stmt));
 	sink (ctx, &op);
@@ -713,11 +713,11 @@ roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
     case GIMPLE_RETURN:
       {
 	tree val = gimple_return_retval (as_a <greturn *> (stmt));
-	emit (sink, ctx, "ret", val ? TREE_TYPE (val) : NULL_TREE);
+	emit (sink, ctx, ROI_KIND (RET), val ? TREE_TYPE (val) : NULL_TREE);
       }
       break;
     case GIMPLE_ASM:
-      emit (sink, ctx, "asm", NULL_TREE);
+      emit (sink, ctx, ROI_KIND (ASM), NULL_TREE);
       break;
     case GIMPLE_LABEL:
     case GIMPLE_DEBUG:
@@ -725,7 +725,7 @@ roi_classify_stmt (roi_stmt stmt, roi_op_sink sink, void *ctx)
     case GIMPLE_PREDICT:
       break;
     default:
-      emit_op (sink, ctx, "other", NULL_TREE, NULL, gimple_code_name[gimple_code (stmt)]);
+      emit_op (sink, ctx, ROI_KIND (OTHER), NULL_TREE, NULL, gimple_code_name[gimple_code (stmt)]);
       break;
     }
 }

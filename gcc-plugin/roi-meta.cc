@@ -89,7 +89,7 @@ op_fields (const struct roi_op *op, struct op_names *names, roi_checksum_op *f)
 {
   memset (f, 0, sizeof *f);
   f->kind = op->kind;
-  if (op->type && strcmp (op->kind, "call") != 0)
+  if (op->type && strcmp (op->kind, ROI_KIND (CALL)) != 0)
     {
       f->type = type_fields (op->type, names->type_class, &names->ctype);
       f->ctype = names->ctype.text;
@@ -112,8 +112,8 @@ op_fields (const struct roi_op *op, struct op_names *names, roi_checksum_op *f)
       f->internal = op->internal;
     }
   f->code = op->code;
-  f->cases = !strcmp (op->kind, "switch") ? (long long) op->cases : -1;
-  f->bytes = !strcmp (op->kind, "copy") && op->type && roi_type_bits (op->type)
+  f->cases = !strcmp (op->kind, ROI_KIND (SWITCH)) ? (long long) op->cases : -1;
+  f->bytes = !strcmp (op->kind, ROI_KIND (COPY)) && op->type && roi_type_bits (op->type)
 	     ? (long long) (roi_type_bits (op->type) / BITS_PER_UNIT) : -1;
 }
 

@@ -1,11 +1,38 @@
 /* roi-op.h — a typed atomic operation, as the classification (roi-classify.cc)
  * and the value sites (roi-value-sites.cc) hand it on and the metadata's op
- * table (roi-meta.cc) writes it.  Its kind is a string ("add", "load",
- * "frame"...): the words of docs/formats.md, which the estimator reads.  */
+ * table (roi-meta.cc) writes it.  Its kind and access are words of the
+ * vocabulary, roi-ops.def, which the estimator expands too: ROI_KIND (ADD) is
+ * "add", ROI_ACCESS (FRAME) "frame".  */
 #ifndef ROI_OP_H
 #define ROI_OP_H
 
 #include "gcc-common.h"
+
+enum roi_kind
+{
+#define DEF_ROI_KIND(NAME, WORD, ORIGIN) ROI_K_##NAME,
+#define DEF_ROI_ACCESS(NAME, WORD)
+#include "roi-ops.def"
+#undef DEF_ROI_KIND
+#undef DEF_ROI_ACCESS
+  ROI_NKINDS
+};
+
+enum roi_access
+{
+#define DEF_ROI_KIND(NAME, WORD, ORIGIN)
+#define DEF_ROI_ACCESS(NAME, WORD) ROI_A_##NAME,
+#include "roi-ops.def"
+#undef DEF_ROI_KIND
+#undef DEF_ROI_ACCESS
+  ROI_NACCESSES
+};
+
+/* The words, in roi-op.cc.  */
+extern const char *const roi_kind_words[ROI_NKINDS];
+extern const char *const roi_access_words[ROI_NACCESSES];
+#define ROI_KIND(NAME) (roi_kind_words[ROI_K_##NAME])
+#define ROI_ACCESS(NAME) (roi_access_words[ROI_A_##NAME])
 
 struct roi_op
 {

@@ -136,7 +136,7 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
   bool before;
   if (roi_division_quotient (stmt, amount, &before))
     {
-      op->kind = "qbits";
+      op->kind = ROI_KIND (QBITS);
       op->type = unsigned_type_for (TREE_TYPE (*amount));
       return true;
     }
@@ -148,7 +148,7 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
       tree a, b;
       if (roi_float_add_operands (stmt, &a, &b))
 	{
-	  op->kind = "steps";
+	  op->kind = ROI_KIND (STEPS);
 	  op->type = type;
 	  *amount = float_alignment_passes (a, b);
 	  /* two constants: folded, nothing to count at run time */
@@ -159,7 +159,7 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
 	  && INTEGRAL_TYPE_P (TREE_TYPE (lhs))
 	  && TREE_CODE (gimple_assign_rhs2 (stmt)) == SSA_NAME)
 	{
-	  op->kind = "steps";
+	  op->kind = ROI_KIND (STEPS);
 	  op->type = roi_named_variant (TREE_TYPE (lhs), stmt);
 	  *amount = gimple_assign_rhs2 (stmt);
 	  /* A 64-bit shift or rotate is a library routine on an 8-bit core
@@ -196,7 +196,7 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
       && INTEGRAL_TYPE_P (TREE_TYPE (lhs)) && !TREE_THIS_VOLATILE (lhs)
       && !TYPE_VOLATILE (TREE_TYPE (lhs)) && !stmt_ends_bb_p (stmt))
     {
-      op->kind = "bytes";
+      op->kind = ROI_KIND (BYTES);
       op->callee = "strlen";
       op->direct = true;
       *amount = lhs;
@@ -210,7 +210,7 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
 	tree len = gimple_call_arg (stmt, 2);
 	if (!INTEGRAL_TYPE_P (TREE_TYPE (len)))
 	  return false;
-	op->kind = "bytes";
+	op->kind = ROI_KIND (BYTES);
 	op->callee = routines[i];
 	op->direct = true;
 	*amount = len;

@@ -504,4 +504,23 @@ test_expect_success 'a statement with no location takes the line of its block' '
 	jq -e "length == 1 and (.[0][0] | .[0] == \"conv\") and all(.[][]; .[1] == 6)" if-block
 '
 
+# The vocabulary is one table, gcc-plugin/roi-ops.def, which plugin and estimator expand; the
+# kinds docs/formats.md's table lists, in its order, and the accesses its load/store row names,
+# must be the table's. And every kind a real record carries is one of them.
+test_expect_success 'the vocabulary table and docs/formats.md list the same kinds and accesses' '
+	sed -n "s/^DEF_ROI_KIND ([A-Z_]*, \"\([a-z]*\)\".*/\1/p" "$ROI_SRC/gcc-plugin/roi-ops.def" >table.kinds &&
+	sed -n "/^### Operation kinds/,/^### /p" "$ROI_SRC/docs/formats.md" |
+		sed -n "s/^| \([^|]*\)|.*/\1/p" | sed "1d" | tr -d "\`" | tr " /" "\n\n" |
+		sed "/^\$/d" >docs.kinds &&
+	test_cmp table.kinds docs.kinds &&
+	sed -n "s/^DEF_ROI_ACCESS ([A-Z_]*, \"\([a-z]*\)\").*/\1/p" "$ROI_SRC/gcc-plugin/roi-ops.def" >table.accesses &&
+	sed -n "s/^| .load. \/ .store. .*.access.: \(.*\); .volatile.*/\1/p" "$ROI_SRC/docs/formats.md" |
+		grep -o "\`[a-z]*\`" | tr -d "\`" >docs.accesses &&
+	test_cmp table.accesses docs.accesses &&
+	gcc -O0 -fplugin="$ROI_PLUGIN" -c "$EXAMPLES/matrix/matrix.c" -o vocab.o &&
+	meta_json vocab.o | jq -r ".[].ops[].kind" | sort -u >used.kinds &&
+	test -s used.kinds &&
+	test_equal "" "$(sort table.kinds | comm -23 used.kinds -)" "kinds outside the table"
+'
+
 test_done

@@ -163,7 +163,7 @@ static void drop_empty_rows(struct roi_calib_program *p)
  * return, a saved register, the frame. */
 static bool per_call_kind(const char *kind)
 {
-	return roi_kind_is(kind, "ret", "save", "frame");
+	return roi_kind_is(kind, ROI_KIND(RET), ROI_KIND(SAVE), ROI_KIND(FRAME));
 }
 
 /* The same by lines: anything on the function's own line too (at -O0 the parameters' stores). */

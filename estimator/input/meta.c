@@ -227,16 +227,23 @@ static int parse_loops(const struct jv *v, const cJSON *loops, const char *w, co
 }
 
 /* The kinds of operation the loader adds from what the plugin's RTL pass saw (add_frame_ops,
- * add_rtl_rows): the plugin's op table has none of them. */
-static const char *const added_kinds[] = {"save", "frame", "spill", "far", "adjust", "jump"};
-#define NADDED (sizeof added_kinds / sizeof *added_kinds)
-
+ * add_rtl_rows; roi_added_kinds, from the vocabulary's table): the plugin's op table has none of
+ * them. */
 bool roi_op_is_added(const struct roi_op *op)
 {
-	for (size_t i = 0; i < NADDED; i++)
-		if (strcmp(op->kind, added_kinds[i]) == 0)
+	for (size_t i = 0; roi_added_kinds[i]; i++)
+		if (strcmp(op->kind, roi_added_kinds[i]) == 0)
 			return true;
 	return false;
+}
+
+static size_t nadded(void)
+{
+	size_t n = 0;
+
+	while (roi_added_kinds[n])
+		n++;
+	return n;
 }
 
 /* The unit's operation KIND (with OPERAND, or none) that the loader adds, added by the first
@@ -283,10 +290,10 @@ static void add_frame_ops(struct roi_unit *u, struct roi_op *ops, struct roi_fun
 	size_t n = 0;
 
 	if (saved > 0)
-		rows[n++] = (struct roi_op_row){synthetic_op(u, ops, "save", NULL), fn->file, fn->line, (uint64_t)saved};
+		rows[n++] = (struct roi_op_row){synthetic_op(u, ops, ROI_KIND(SAVE), NULL), fn->file, fn->line, (uint64_t)saved};
 	if (frame > 0)
 		rows[n++] = (struct roi_op_row){
-			synthetic_op(u, ops, "frame", frame < SMALL_FRAME ? small_frame[frame] : NULL), fn->file,
+			synthetic_op(u, ops, ROI_KIND(FRAME), frame < SMALL_FRAME ? small_frame[frame] : NULL), fn->file,
 			fn->line, 1};
 	/* first, like the prologue: the rows are in the order of the statements (gcov-check cuts a
 	 * block after its calls) */
@@ -297,10 +304,11 @@ static void add_frame_ops(struct roi_unit *u, struct roi_op *ops, struct roi_fun
  * (roi-spills.cc, roi-jumps.cc), and the operation each row becomes, n per execution of its block:
  * the bytes of spill-slot traffic, the frame accesses out of reach of the displacement, the moves of
  * a base register without displacement and the unconditional jumps. Every kind is one of
- * added_kinds, which also sizes the room the unit's op table keeps for them. */
+ * roi_added_kinds, which also sizes the room the unit's op table keeps for them. */
 static const struct {
-	const char *member, *kind;
-} rtl_rows[] = {{"spills", "spill"}, {"far", "far"}, {"adjust", "adjust"}, {"jumps", "jump"}};
+	const char *member;
+	enum roi_kind_id kind;
+} rtl_rows[] = {{"spills", ROI_K_SPILL}, {"far", ROI_K_FAR}, {"adjust", ROI_K_ADJUST}, {"jumps", ROI_K_JUMP}};
 
 /* One member's rows (rtl_rows), each the operation KIND after its block's rows. */
 static int add_rtl_rows(const struct jv *v, const cJSON *rows, const char *w, const char *member,
@@ -501,7 +509,7 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 	for (size_t m = 0; m < sizeof rtl_rows / sizeof *rtl_rows; m++) {
 		const cJSON *rows = NULL;
 		if (jv_array(v, f, w, rtl_rows[m].member, false, &rows) != 0 ||
-		    (rows && add_rtl_rows(v, rows, w, rtl_rows[m].member, rtl_rows[m].kind, u, ops, fn, blk) != 0))
+		    (rows && add_rtl_rows(v, rows, w, rtl_rows[m].member, roi_kinds[rtl_rows[m].kind], u, ops, fn, blk) != 0))
 			return -1;
 	}
 	const cJSON *tables = NULL;
@@ -679,7 +687,7 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 		switches += cJSON_IsString(kind) && kind->valuestring && strcmp(kind->valuestring, "switch") == 0;
 	}
 	struct roi_op *o =
-		roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + NADDED + SMALL_FRAME + switches, sizeof *o);
+		roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + nadded() + SMALL_FRAME + switches, sizeof *o);
 	i = 0;
 	cJSON_ArrayForEach(x, ops) {
 		snprintf(w, sizeof w, "ops[%zu]", i);

@@ -7,13 +7,30 @@
 
 #include "input/types.h"
 
+/* The vocabulary's words, from the plugin's table (gcc-plugin/roi-ops.def). */
 const char *const roi_kinds[] = {
-	"add", "sub", "mul", "div", "mod", "neg", "abs", "min", "max",
-	"shl", "shr", "rotl", "rotr", "and", "or", "xor", "not",
-	"lognot", "logand", "logor", "logxor", "eq", "ne", "lt", "le", "gt", "ge",
-	"unord", "ord", "uneq", "unlt", "unle", "ungt", "unge", "ltgt",
-	"conv", "move", "load", "store", "copy", "addr", "ptradd", "ptrdiff", "select", "fma",
-	"br", "switch", "call", "ret", "asm", "vec", "other", "steps", "qbits", "bytes", "save", "frame", "index", "spill", "far", "adjust", "jump", NULL,
+#define DEF_ROI_KIND(NAME, WORD, ORIGIN) WORD,
+#define DEF_ROI_ACCESS(NAME, WORD)
+#include "../../gcc-plugin/roi-ops.def"
+#undef DEF_ROI_KIND
+#undef DEF_ROI_ACCESS
+	NULL,
+};
+
+/* The kinds roi adds from what the plugin's RTL pass read (their ORIGIN in the table). */
+const char *const roi_added_kinds[] = {
+#define DEF_ROI_KIND(NAME, WORD, ORIGIN) ROI_ADDED_##ORIGIN(WORD)
+#define ROI_ADDED_GIMPLE(WORD)
+#define ROI_ADDED_VALUE(WORD)
+#define ROI_ADDED_RTL(WORD) WORD,
+#define DEF_ROI_ACCESS(NAME, WORD)
+#include "../../gcc-plugin/roi-ops.def"
+#undef DEF_ROI_KIND
+#undef ROI_ADDED_GIMPLE
+#undef ROI_ADDED_VALUE
+#undef ROI_ADDED_RTL
+#undef DEF_ROI_ACCESS
+	NULL,
 };
 
 const char *const roi_type_names[] = {
@@ -21,7 +38,14 @@ const char *const roi_type_names[] = {
 	"f16", "f32", "f64", "f80", "f128", "ptr", "bool", "agg", "vec", "cplx", "void", NULL,
 };
 
-const char *const roi_accesses[] = {"var", "array", "field", "bitfield", "deref", "frame", NULL};
+const char *const roi_accesses[] = {
+#define DEF_ROI_KIND(NAME, WORD, ORIGIN)
+#define DEF_ROI_ACCESS(NAME, WORD) WORD,
+#include "../../gcc-plugin/roi-ops.def"
+#undef DEF_ROI_KIND
+#undef DEF_ROI_ACCESS
+	NULL,
+};
 const char *const roi_classes[] = {"int", "float", "ptr", NULL};
 
 /* "i24" (AVR's __int24), "u40" (a 40-bit bit-field), "q16" (AVR's fixed point): a letter and a

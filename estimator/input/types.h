@@ -8,8 +8,20 @@
 
 #include "input/jv.h"
 
-/* NULL-terminated lists of the documented names. */
+/* NULL-terminated lists of the documented names; the kinds and accesses are those of the
+ * vocabulary's table, gcc-plugin/roi-ops.def, which the plugin expands too. */
 extern const char *const roi_kinds[];
+extern const char *const roi_added_kinds[];     /* the kinds roi adds from the RTL pass's rows */
+
+/* A kind by its name in the table: ROI_KIND(SAVE) is "save". */
+enum roi_kind_id {
+#define DEF_ROI_KIND(NAME, WORD, ORIGIN) ROI_K_##NAME,
+#define DEF_ROI_ACCESS(NAME, WORD)
+#include "../../gcc-plugin/roi-ops.def"
+#undef DEF_ROI_KIND
+#undef DEF_ROI_ACCESS
+};
+#define ROI_KIND(NAME) (roi_kinds[ROI_K_##NAME])
 extern const char *const roi_type_names[];
 extern const char *const roi_accesses[];
 extern const char *const roi_classes[];     /* "int", "float", "ptr" */
