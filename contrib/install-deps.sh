@@ -12,7 +12,7 @@ set -e
 
 packages () {
 	case "$1" in
-	host)  echo "gcc g++ make pkg-config procps gcc-12-plugin-dev libcjson-dev libelf-dev libdw-dev libsimavr-dev jq libxml2-utils valgrind lcov gcovr chromium" ;;
+	host)  echo "gcc g++ make pkg-config procps help2man gcc-12-plugin-dev libcjson-dev libelf-dev libdw-dev libsimavr-dev jq libxml2-utils valgrind lcov gcovr chromium" ;;
 	avr)   echo "gcc-avr avr-libc binutils-avr simavr cmake" ;;
 	arm)   echo "gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm" ;;
 	bench) echo "valgrind bc gcc-12-source" ;;
