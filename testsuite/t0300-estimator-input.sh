@@ -165,7 +165,21 @@ test_expect_success 'an ELF without metadata' '
 
 test_expect_success 'a missing program and a missing profile' '
 	fails 1 "^roi: nothere: No such file or directory$" "$ROI" estimate nothere &&
-	fails 1 "^roi: nothere.roi: No such file or directory$" "$ROI" estimate prog nothere.roi
+	fails 1 "^roi: nothere.roi: No such file or directory$" "$ROI" estimate prog nothere.roi &&
+	mkdir -p fw && cp prog fw/lonely &&
+	fails 1 "^roi: no profile of fw/lonely: neither ./lonely.roi nor fw/lonely.roi exists; run it first (a host program writes the first at exit, .roi run. the second), or name the profile$" \
+		"$ROI" estimate fw/lonely
+'
+
+# From another directory, a profile of the same name in the current one (another program'"'"'s, a
+# stale one) must not hide the one beside the program, which names it.
+test_expect_success 'the default profile is the one that names the program' '
+	mkdir -p dir-a && cp prog dir-a/prog && cd dir-a &&
+	sed "s|^program .*|program $PWD/prog|" ../body >b && seal b >prog.roi &&
+	cd .. && mkdir -p dir-b && cd dir-b &&
+	sed "s|^program .*|program /elsewhere/prog|" ../body >b && seal b >prog.roi &&
+	"$ROI" estimate ../dir-a/prog >out &&
+	test_grep "^profile   ../dir-a/prog.roi, 1 run$" out
 '
 
 test_expect_success 'metadata records: version, indices, duplicate units' '
@@ -283,13 +297,13 @@ test_expect_success 'a profile from another build' '
 	sed "s/\[1, 0, 6, 1\]/[1, 0, 6, 2]/" meta.in >other.in &&
 	other=$(fn_checksum other.in 0) &&
 	sed "s/CHECKSUM/$other/" other.in >other.json && elf_with_meta other other.json &&
-	fails 1 "^roi: prog.roi: function main (unit 9f86d081884c7d65) does not match other: checksum $(cat checksum) != $other (profile from another build)$" \
+	fails 1 "^roi: prog.roi: function main (unit 9f86d081884c7d65) does not match other: checksum $(cat checksum) != $other (profile from another build: run the program again for a new one)$" \
 		"$ROI" estimate other prog.roi &&
 	sed "s/ 4 1 11 10 1$/ 3 1 11 10/" body >short && seal short >short.roi &&
 	fails 1 "^roi: short.roi: function main (unit 9f86d081884c7d65) does not match prog: 3 counters != 4 blocks" \
 		"$ROI" estimate prog short.roi &&
 	sed "s/^fn 9f86d081884c7d65/fn 0000000000000001/" body >unit && seal unit >unit.roi &&
-	fails 1 "^roi: unit.roi: unit 0000000000000001 is not in prog (profile from another build)$" \
+	fails 1 "^roi: unit.roi: unit 0000000000000001 is not in prog (profile from another build: run the program again for a new one)$" \
 		"$ROI" estimate prog unit.roi
 '
 

@@ -327,7 +327,7 @@ bad_profile () {
 
 test_expect_success 'profile: region and hook-cost lines are read strictly' '
 	bad_profile "s/^region 1111111111111111 1 /region 1111111111111111 5 /" \
-		"^roi: bad.roi:9: region 5 of unit 1111111111111111 is not in fx (profile from another build)$" &&
+		"^roi: bad.roi:9: region 5 of unit 1111111111111111 is not in fx (profile from another build: run the program again for a new one)$" &&
 	bad_profile "9s/ ns\$/ cycles/" "^roi: bad.roi:9: time unit .cycles. differs from the .ns. of line 4$" &&
 	bad_profile "9s/ ns\$/ ms/" "^roi: bad.roi:9: time unit .ms. is not .ns. or .cycles.$" &&
 	bad_profile "9s/ 90000 / 9x /" "^roi: bad.roi:9: total .9x. is not a decimal number" &&

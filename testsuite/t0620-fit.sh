@@ -413,7 +413,7 @@ test_expect_success 'usage errors exit 2 with one line; --help exits 0' '
 
 test_expect_success 'bad input exits 1 with one line naming the file' '
 	fails 1 "nosuch.roi" "$ROI" fit rec n=2:rec-2.roi n=3:nosuch.roi &&
-	fails 1 "scan-4.roi: unit [0-9a-f]* is not in rec (profile from another build)" "$ROI" fit rec n=2:rec-2.roi n=4:scan-4.roi &&
+	fails 1 "scan-4.roi: unit [0-9a-f]* is not in rec (profile from another build: run the program again for a new one)" "$ROI" fit rec n=2:rec-2.roi n=4:scan-4.roi &&
 	fails 1 "nosuch" "$ROI" fit nosuch $(points rec n 2 3)
 '
 
