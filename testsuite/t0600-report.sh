@@ -480,4 +480,21 @@ test_expect_success HOOKS 'at -O2 too: no unbalanced exit, hook calls equal the 
 	test_equal 0 "$(jq "[.. | objects | select(.region? | type == \"object\") | select(.region.calls != .calls)] | length" r2.json)"
 '
 
+# At -Os the outer loop'"'"'s header holds nothing with a location; the loop is still named by the
+# first line of its statements, the for on line 21 of matrix.c, and that name works in a filter
+# and a budget: 1 entry, its header run 3 times (m = 0, 1, 2), by hand.
+test_expect_success HOOKS 'a loop whose header has no location is named by its first line, and that name works' '
+	gcc -Os -fplugin="$ROI_PLUGIN" "$EXAMPLES/matrix/matrix.c" "$ROI_LIB" -o mos &&
+	ROI_OUTPUT=mos.roi ./mos && "$ROI" report mos mos.roi >rep &&
+	test_grep "^    main:21  *loop  *1 .*header ran 3 times" rep &&
+	! grep -q "main:0 " rep &&
+	echo "hooks include loop $EXAMPLES/matrix/matrix.c:21" >l21.txt &&
+	gcc -Os -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=l21.txt "$EXAMPLES/matrix/matrix.c" "$ROI_LIB" -o mos21 &&
+	ROI_OUTPUT=mos21.roi ./mos21 && "$ROI" report mos21 mos21.roi >rep21 &&
+	test_grep "^    main:21  *loop  *1 .* 1  " rep21 &&
+	echo "region main:21 ops per run <= 2000ops" >b21.txt &&
+	"$ROI" budget check --budgets b21.txt mos21 mos21.roi >bud &&
+	test_grep "PASS" bud
+'
+
 test_done
