@@ -191,6 +191,7 @@ on_finish_unit (void *, void *)
 {
   if (roi_opts.block_lines)
     return;
+  roi_filter_check_unmatched ();
   roi_meta_emit ();
   roi_divide_emit_routines ();
 }

@@ -414,7 +414,7 @@ test_expect_success HOOKS 'an unmatched rule and an excluded function in a real 
 	printf "%s\n" "count exclude function mix" "count exclude function mixx" >g.txt &&
 	build_tl g.txt &&
 	"$ROI" report tl >out 2>err &&
-	test_grep "^roi: warning: .*g.txt:2: rule '\''count exclude function mixx'\'' matched nothing in tl$" err &&
+	test_grep "^roi: warning: .*g.txt:2: rule '\''count exclude function mixx'\'' matched nothing in tl; did you mean '\''mix'\''?$" err &&
 	test_equal 1 "$(wc -l <err | tr -d " ")" &&
 	test_grep "^excluded  mix: not counted (filter), their cost is not included$" out &&
 	"$ROI" report --suggest --region main:32 tl >out 2>/dev/null &&
