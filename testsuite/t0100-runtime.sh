@@ -4,6 +4,7 @@
 test_description='host runtime (libroi.a): registration, profile format, merging, errors, region hooks'
 
 . "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-roi.sh"
 
 # The plugin is not needed: testsuite/runtime/fake-unit.c lays out descriptors and registering
 # constructors by hand, as docs/formats.md §2 says the plugin does. Expected profiles are written
@@ -11,15 +12,6 @@ test_description='host runtime (libroi.a): registration, profile format, merging
 
 CC=${CC:-gcc}
 here=$(pwd -P)          # /proc/self/exe gives the path without symlinks
-
-# crc32 FILE: IEEE CRC-32 of FILE as 8 hex digits.
-crc32 () {
-	if command -v python3 >/dev/null; then
-		python3 -c 'import sys, zlib; print("%08x" % zlib.crc32(open(sys.argv[1], "rb").read()))' "$1"
-	else
-		gzip -c "$1" | tail -c8 | od -An -tx4 -N4 | tr -d ' '
-	fi
-}
 
 # expect_profile FILE RUNS M [CHECKSUM_A0] [PROGRAM]: the profile of RUNS runs of fake-unit whose N
 # add up to M (counter i gets N * (i + 1), the 64-bit counter 1 also N * 5000000000).
@@ -33,7 +25,7 @@ expect_profile () {
 		printf 'fn 9f86d081884c7d65 10 0x00000001 1 %s\n' $m
 		printf 'fn fedcba9876543210 1 0x80000000 2 %s %s\n' $m $((m * 5000000002))
 	} >"$1.body"
-	printf 'end 5 %s\n' "$(crc32 "$1.body")" | cat "$1.body" - >"$1"
+	printf 'end 5 %s\n' "$(crc32 <"$1.body")" | cat "$1.body" - >"$1"
 	rm "$1.body"
 }
 
@@ -331,7 +323,7 @@ without_regions () { grep -v -e "^hook-cost " -e "^hook-inside " -e "^region " -
 # sealed FILE: the end line holds the fn line count and the CRC of everything before it.
 sealed () {
 	sed '$d' "$1" >"$1.body" &&
-	test_equal "end $(grep -c "^fn " "$1.body") $(crc32 "$1.body")" "$(tail -n 1 "$1")" "end line of $1"
+	test_equal "end $(grep -c "^fn " "$1.body") $(crc32 <"$1.body")" "$(tail -n 1 "$1")" "end line of $1"
 }
 
 # fn_lines_are RUNS M FILE: the fn part of FILE is fake-unit's profile of RUNS runs adding up to M.
@@ -452,7 +444,7 @@ test_expect_success 'a program'"'"'s own hooks take the place of libroi'"'"'s (t
 '
 
 # seal_body BODY OUT: OUT is BODY with its end line.
-seal_body () { printf "end %s %s\n" "$(grep -c "^fn " "$1")" "$(crc32 "$1")" | cat "$1" - >"$2"; }
+seal_body () { printf "end %s %s\n" "$(grep -c "^fn " "$1")" "$(crc32 <"$1")" | cat "$1" - >"$2"; }
 
 test_expect_success 'a hook-cost and regions of an earlier run are kept by a run without regions' '
 	expect_profile base.roi 1 1 && sed "\$d" base.roi >body &&

@@ -14,36 +14,6 @@ operations.'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-roi.sh"
 
-# crc32 <FILE: CRC-32 (IEEE) of the input as 8 hex digits; gzip's trailer holds
-# it, little-endian, before the size.
-crc32 () {
-	gzip -c | tail -c 8 | head -c 4 | od -An -tx1 | awk '{ print $4 $3 $2 $1 }'
-}
-
-# seal BODY: BODY followed by its end line "end FNCOUNT CRC".
-seal () {
-	cat "$1" && echo "end $(grep -c '^fn ' "$1") $(crc32 <"$1")"
-}
-
-# elf_with_meta OUT JSON: an executable whose .roi.meta holds the record JSON.
-elf_with_meta () {
-	tr -d '\n' <"$2" >"$1.meta" &&
-	printf '__asm__(".pushsection .roi.meta,\\"\\",@progbits\\n.incbin \\"%s\\"\\n.byte 0\\n.popsection");\nint main(void) { return 0; }\n' \
-		"$1.meta" >"$1.c" &&
-	gcc -o "$1" "$1.c"
-}
-
-# fails STATUS PATTERN CMD...: CMD exits with STATUS (so not by a signal) and
-# prints exactly one line on stderr, which matches PATTERN.
-fails () {
-	status=$1 pattern=$2
-	shift 2
-	if "$@" >out 2>err; then got=0; else got=$?; fi
-	test_equal "$status" "$got" "exit status of '$*'" &&
-	test_equal 1 "$(wc -l <err | tr -d ' ')" "lines on stderr of '$*'" &&
-	test_grep "$pattern" err
-}
-
 test_expect_success 'fixtures: a program with metadata, its profile, a model' '
 	cat >meta.in <<-\EOF &&
 	{"roi": 1, "unit": "9f86d081884c7d65", "source": "prog.c", "compiler": "12.2.0",

@@ -11,38 +11,6 @@ of very different cost, and every way out of a function or a loop.'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-roi.sh"
 
-# crc32 <FILE: CRC-32 (IEEE) of the input as 8 hex digits, from gzip's trailer.
-crc32 () {
-	gzip -c | tail -c 8 | head -c 4 | od -An -tx1 | awk '{ print $4 $3 $2 $1 }'
-}
-
-# seal BODY: BODY followed by its end line "end FNCOUNT CRC".
-seal () {
-	cat "$1" && echo "end $(grep -c '^fn ' "$1") $(crc32 <"$1")"
-}
-
-# elf_with_meta OUT JSON...: an executable whose .roi.meta holds one record per JSON file.
-elf_with_meta () {
-	out=$1 && shift && n=0 && : >"$out.c" &&
-	for json in "$@"; do
-		n=$((n + 1)) && tr -d '\n' <"$json" >"$out.$n.meta" &&
-		printf '__asm__(".pushsection .roi.meta,\\"\\",@progbits\\n.incbin \\"%s\\"\\n.byte 0\\n.popsection");\n' \
-			"$out.$n.meta" >>"$out.c" || return 1
-	done &&
-	echo "int main(void) { return 0; }" >>"$out.c" &&
-	gcc -o "$out" "$out.c"
-}
-
-# fails STATUS PATTERN CMD...: CMD exits with STATUS and prints one line on stderr matching PATTERN.
-fails () {
-	status=$1 pattern=$2
-	shift 2
-	if "$@" >out 2>err; then got=0; else got=$?; fi
-	test_equal "$status" "$got" "exit status of '$*'" &&
-	test_equal 1 "$(wc -l <err | tr -d ' ')" "lines on stderr of '$*'" &&
-	test_grep "$pattern" err
-}
-
 # node JSON ID [FIELD]: FIELD (default the whole node) of the node with that id in a report.
 node () {
 	jq -c --arg id "$2" "[.. | objects | select(.id? == \$id and .kind? != null)][0]${3:+ | $3}" "$1"
