@@ -42,6 +42,7 @@ test_expect_success 'a DESTDIR staging copy holds the same files under DESTDIR/P
 test_expect_success 'roi --version, and a model by its name' '
 	roi --version >v && test_grep "^roi [0-9][0-9.]*$" v &&
 	test_equal "roi $(cat "$ROI_SRC/VERSION")" "$(roi estimate --version)" &&
+	roi help estimate >h1 && roi estimate --help >h2 && test_cmp h1 h2 && test_grep "^usage: roi estimate" h1 &&
 	printf "int main(void) { int s = 0; for (int i = 0; i < 3; i++) s += i; return s - 3; }\n" >p.c &&
 	gcc $(pkg-config --cflags roi) -O0 p.c $(pkg-config --libs roi) -o p &&
 	./p && test -f p.roi &&
