@@ -262,6 +262,12 @@ test_expect_success 'malformed profile lines' '
 	fails 1 "^roi: prog:1: not a roi profile" "$ROI" estimate prog prog
 '
 
+test_expect_success 'a function named twice in a profile' '
+	{ cat body && grep "^fn " body; } >twice && seal twice >twice.roi &&
+	fails 1 "^roi: twice.roi:5: function 0 of unit 9f86d081884c7d65 appears twice (first on line 4)$" \
+		"$ROI" estimate prog twice.roi
+'
+
 test_expect_success 'a profile from another build' '
 	# another build: main multiplies twice per turn
 	sed "s/\[1, 0, 6, 1\]/[1, 0, 6, 2]/" meta.in >other.in &&
