@@ -15,7 +15,7 @@ packages () {
 	host)  echo "gcc g++ make pkg-config procps gcc-12-plugin-dev libcjson-dev libelf-dev libdw-dev libsimavr-dev jq libxml2-utils valgrind lcov gcovr chromium strace" ;;
 	avr)   echo "gcc-avr avr-libc binutils-avr simavr cmake" ;;
 	arm)   echo "gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm" ;;
-	bench) echo "valgrind bc gcc-12-source" ;;
+	bench) echo "valgrind bc time gcc-12-source libcjson-dev" ;;
 	torture) echo "gcc-12-source" ;;
 	csmith) echo "csmith libcsmith-dev" ;;
 	fuzz)  echo "clang libclang-rt-14-dev" ;;
