@@ -165,6 +165,35 @@ test_expect_success 'metadata records: version, indices, duplicate units' '
 	fails 1 "^roi: dup: .roi.meta record 2: duplicate unit 9f86d081884c7d65 (also record 1)$" "$ROI" ops dup
 '
 
+# A record is read a member at a time and its functions one by one (input/jv.c, jv_pieces), each
+# parsed by cJSON alone: what the record says, and what is wrong with it, is the same whatever the
+# order of its members; the byte of a JSON error is the record's own.
+test_expect_success 'metadata records in another member order, and errors after the functions' '
+	"$ROI" ops prog | sed 1d >ops.expect &&
+	jq -c "{functions} + del(.functions)" meta.json >first.json && elf_with_meta first first.json &&
+	"$ROI" ops first | sed 1d >ops.first && test_cmp ops.expect ops.first &&
+	jq -c "del(.ops, .files) + {functions} + {ops, files}" meta.json >last.json && elf_with_meta last last.json &&
+	"$ROI" ops last | sed 1d >ops.last && test_cmp ops.expect ops.last &&
+	jq -c ". + {atomic: 3}" meta.json >late.json && elf_with_meta late late.json &&
+	fails 1 "^roi: late: .roi.meta record 1: atomic: must be true or false$" "$ROI" ops late &&
+	jq -c ". + {extra: 1}" meta.json >unknown.json && elf_with_meta unknown unknown.json &&
+	fails 1 "^roi: unknown: .roi.meta record 1: unknown key .extra.$" "$ROI" ops unknown &&
+	jq -c "{functions} + ." meta.json | sed "s/}\$/,\"functions\":[]}/" >twice.json &&
+	elf_with_meta twice-fns twice.json &&
+	fails 1 "^roi: twice-fns: .roi.meta record 1: duplicate key .functions.$" "$ROI" ops twice-fns
+'
+
+test_expect_success 'malformed JSON inside a function or after the record: the byte of the record' '
+	tr -d "\n" <meta.json | sed "s/\"succ\": \[2, 3\]/\"succ\": [2, 3}/" >bad-fn.json &&
+	at=$(grep -bo "3}" bad-fn.json | cut -d: -f1) && at=$((at + 1)) &&
+	elf_with_meta bad-fn bad-fn.json &&
+	fails 1 "^roi: bad-fn: .roi.meta record 1: malformed JSON at byte $at$" "$ROI" ops bad-fn &&
+	{ tr -d "\n" <meta.json && printf " x"; } >after.json &&
+	at=$(($(wc -c <after.json) - 1)) &&
+	elf_with_meta after after.json &&
+	fails 1 "^roi: after: .roi.meta record 1: malformed JSON at byte $at$" "$ROI" ops after
+'
+
 test_expect_success 'metadata records: what the RTL pass adds, value counters'"'"' blocks' '
 	sed "s/\"checksum\": \"0x[0-9a-f]*\",/&\"jumps\": [[9, 0, 4, 1]],/" meta.json >jumps.json &&
 	elf_with_meta jumps jumps.json &&

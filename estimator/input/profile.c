@@ -155,24 +155,21 @@ int roi_profile_write(FILE *out, const char *program, uint64_t runs, const char 
 		      struct roi_err *err)
 {
 	const char *unit = timing && timing->unit ? timing->unit : "ns";
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
+	struct roi_pf_out o = {0};
 
-	if (!m)
-		return roi_err_set(err, "out of memory");
-	__roi_pf_put_header(m, program, runs, transferred);
+	__roi_pf_put_header(&o, program, runs, transferred);
 	if (timing && timing->has_hook_cost)
-		__roi_pf_put_hook_cost(m, timing->hook_cost, timing->hook_inside, unit);
+		__roi_pf_put_hook_cost(&o, timing->hook_cost, timing->hook_inside, unit);
 	for (size_t i = 0; i < nfns; i++)
-		__roi_pf_put_fn(m, &fns[i].rec, fns[i].counts);
+		__roi_pf_put_fn(&o, &fns[i].rec, fns[i].counts);
 	for (size_t i = 0; timing && i < timing->nregions; i++)
-		__roi_pf_put_region(m, &timing->regions[i].rec, unit);
-	if (fclose(m) != 0) {
-		free(text);
+		__roi_pf_put_region(&o, &timing->regions[i].rec, unit);
+	__roi_pf_put_end(&o, nfns);
+	if (o.failed) {
+		free(o.text);
 		return roi_err_set(err, "out of memory");
 	}
-	int ok = fwrite(text, 1, len, out) == len && __roi_pf_put_end(out, nfns, text, len) > 0;
-	free(text);
+	int ok = fwrite(o.text, 1, o.len, out) == o.len;
+	free(o.text);
 	return ok ? 0 : roi_err_set(err, "cannot write the profile");
 }
