@@ -109,3 +109,19 @@ roi_checksum_row (struct roi_checksum *c, unsigned long long file, unsigned long
   add_number (c, "bytes", op->bytes);
   add_text (c, "\n");
 }
+
+void
+roi_checksum_fake (struct roi_checksum *c, long long block)
+{
+  char text[48];
+  snprintf (text, sizeof text, "fake %lld\n", block);
+  add_text (c, text);
+}
+
+void
+roi_checksum_edge (struct roi_checksum *c, long long from, long long succ)
+{
+  char text[64];
+  snprintf (text, sizeof text, "edge %lld %lld\n", from, succ);
+  add_text (c, text);
+}

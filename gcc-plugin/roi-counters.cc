@@ -94,16 +94,32 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
 		     GSI_SAME_STMT);
 }
 
-/* counters[idx] += 1 at the start of BB, after its labels.  A plain
-   load-add-store unless the counters are atomic (roi_counters_atomic): a relaxed
-   atomic add; 16-bit counters saturate at 65535 instead of wrapping, so the
-   estimator can report an overflow rather than a small wrong count.  */
+/* Where an update at the start of BB goes, after its labels, or at its end
+   (AT_END): before the statement that leaves it (a branch, a return), else
+   after its last statement.  */
+static gimple_stmt_iterator
+update_point (basic_block bb, bool at_end)
+{
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  if (!at_end || gsi_end_p (gsi))
+    return gsi_after_labels (bb);
+  roi_stmt last = gsi_stmt (gsi);
+  if (!is_ctrl_stmt (last) && !stmt_ends_bb_p (last))
+    gsi_next (&gsi);	/* the end: what goes before it is appended */
+  return gsi;
+}
+
+/* counters[idx] += 1 at the start of BB, after its labels, or at its end
+   (AT_END, update_point).  A plain load-add-store unless the counters are
+   atomic (roi_counters_atomic): a relaxed atomic add; 16-bit counters
+   saturate at 65535 instead of wrapping, so the estimator can report an
+   overflow rather than a small wrong count.  */
 void
-roi_counter_increment (basic_block bb, tree counters, unsigned idx)
+roi_counter_increment (basic_block bb, bool at_end, tree counters, unsigned idx)
 {
   tree type = counter_type ();
   tree ref = counter_ref (counters, idx);
-  gimple_stmt_iterator gsi = gsi_after_labels (bb);
+  gimple_stmt_iterator gsi = update_point (bb, at_end);
 
   if (roi_counters_atomic ())
     {

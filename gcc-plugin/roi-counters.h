@@ -11,8 +11,9 @@
 bool roi_counters_atomic (void);
 /* The N counters of the FN_INDEXth counted function: __roi_c_UNIT_INDEX.  */
 tree roi_counters_create (unsigned fn_index, unsigned n);
-/* COUNTERS[IDX] += 1 at the start of BB.  */
-void roi_counter_increment (basic_block bb, tree counters, unsigned idx);
+/* COUNTERS[IDX] += 1 at the start of BB, or at its end (AT_END: before the
+   statement that leaves it).  */
+void roi_counter_increment (basic_block bb, bool at_end, tree counters, unsigned idx);
 /* COUNTERS[IDX] += AMOUNT, the value of the value site STMT.  */
 void roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount);
 
