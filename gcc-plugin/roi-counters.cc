@@ -127,7 +127,7 @@ roi_counter_increment (basic_block bb, bool at_end, tree counters, unsigned idx)
       return;
     }
 
-  if (roi_avr_counters ())
+  if (roi_avr_increments ())
     {
       roi_avr_increment (&gsi, ref);
       return;

@@ -146,6 +146,24 @@ test_expect_success 'the increments through r0 carry exactly: 70000 turns, 32- a
 	done
 '
 
+# The 16-bit increment is an asm too (two bytes through r0, the high one only when the low one
+# wraps, 253 times in 65000 turns), which saturates where the high byte wraps as well.
+test_expect_success 'the 16-bit increments carry exactly: 65000 turns' '
+	cat >carry16.c <<-\EOF &&
+	volatile unsigned char x;
+	int main(void) { for (unsigned long i = 0; i < 65000; i++) x++; return 0; }
+	EOF
+	for opt in -O0 -Os; do
+		avr_cc $opt -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-counter-bits=16 carry16.c -o carry16$opt.elf &&
+		roi_avr carry16$opt.elf >/dev/null &&
+		"$ROI" estimate --json carry16$opt.elf >carry16.json 2>err &&
+		! test -s err &&
+		test_equal 65000 "$(jq "[.ops[] | select(.kind == \"store\" and .volatile == true) | .count] | add" carry16.json)" &&
+		counters=$(avr_unit carry16$opt.elf | jq ".functions[0].edges | length") &&
+		test_equal $((counters * 2)) "$(avr-objdump -d carry16$opt.elf | grep -c "inc	r0")" || return 1
+	done
+'
+
 test_expect_success '16-bit counters stick at 65535 and are reported as lower bounds' '
 	cat >sat.c <<-\EOF &&
 	volatile unsigned char x;
