@@ -13,7 +13,8 @@
 #include "roi-util.h"
 #include "roi-value-sites.h"
 
-static tree counter_type (void)
+tree
+roi_counter_type (void)
 {
   switch (roi_opts.counter_bits)
     {
@@ -28,15 +29,15 @@ roi_counters_create (unsigned fn_index, unsigned n)
 {
   char name[64];
   snprintf (name, sizeof name, "__roi_c_%s_%u", roi_unit_id (), fn_index);
-  tree var = roi_static_var (name, build_array_type_nelts (counter_type (), n));
+  tree var = roi_static_var (name, build_array_type_nelts (roi_counter_type (), n));
   varpool_node::finalize_decl (var);
   return var;
 }
 
-static tree
-counter_ref (tree counters, unsigned idx)
+tree
+roi_counter_ref (tree counters, unsigned idx)
 {
-  return build4 (ARRAY_REF, counter_type (), counters,
+  return build4 (ARRAY_REF, roi_counter_type (), counters,
 		 build_int_cst (integer_type_node, idx), NULL_TREE, NULL_TREE);
 }
 
@@ -80,7 +81,7 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
   if (roi_opts.counter_bits != 16)
     return;
 
-  tree type = counter_type ();
+  tree type = roi_counter_type ();
   tree fetched = make_ssa_name (TREE_TYPE (TREE_TYPE (fetch_add)));
   gimple_call_set_lhs (call, fetched);
   tree old_value = make_ssa_name (type);
@@ -97,8 +98,8 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
 /* Where an update at the start of BB goes, after its labels, or at its end
    (AT_END): before the statement that leaves it (a branch, a return), else
    after its last statement.  */
-static gimple_stmt_iterator
-update_point (basic_block bb, bool at_end)
+gimple_stmt_iterator
+roi_update_point (basic_block bb, bool at_end)
 {
   gimple_stmt_iterator gsi = gsi_last_bb (bb);
   if (!at_end || gsi_end_p (gsi))
@@ -110,16 +111,16 @@ update_point (basic_block bb, bool at_end)
 }
 
 /* counters[idx] += 1 at the start of BB, after its labels, or at its end
-   (AT_END, update_point).  A plain load-add-store unless the counters are
+   (AT_END, roi_update_point).  A plain load-add-store unless the counters are
    atomic (roi_counters_atomic): a relaxed atomic add; 16-bit counters
    saturate at 65535 instead of wrapping, so the estimator can report an
    overflow rather than a small wrong count.  */
 void
 roi_counter_increment (basic_block bb, bool at_end, tree counters, unsigned idx)
 {
-  tree type = counter_type ();
-  tree ref = counter_ref (counters, idx);
-  gimple_stmt_iterator gsi = update_point (bb, at_end);
+  tree type = roi_counter_type ();
+  tree ref = roi_counter_ref (counters, idx);
+  gimple_stmt_iterator gsi = roi_update_point (bb, at_end);
 
   if (roi_counters_atomic ())
     {
@@ -162,8 +163,8 @@ roi_counter_increment (basic_block bb, bool at_end, tree counters, unsigned idx)
 void
 roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
 {
-  tree type = counter_type ();
-  tree ref = counter_ref (counters, idx);
+  tree type = roi_counter_type ();
+  tree ref = roi_counter_ref (counters, idx);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
   tree a, b;
   if (roi_avr_counters () && roi_float_add_operands (stmt, &a, &b))

@@ -9,6 +9,12 @@
    adds: every function's with -fplugin-arg-roi-atomic, and always those of
    a function several threads run at once (roi_runs_in_threads).  */
 bool roi_counters_atomic (void);
+/* The type of a counter, and COUNTERS[IDX].  */
+tree roi_counter_type (void);
+tree roi_counter_ref (tree counters, unsigned idx);
+/* Where an update goes in BB: after its labels, or at its end (AT_END) before
+   the statement that leaves it.  */
+gimple_stmt_iterator roi_update_point (basic_block bb, bool at_end);
 /* The N counters of the FN_INDEXth counted function: __roi_c_UNIT_INDEX.  */
 tree roi_counters_create (unsigned fn_index, unsigned n);
 /* COUNTERS[IDX] += 1 at the start of BB, or at its end (AT_END: before the

@@ -37,8 +37,8 @@
    operands.  fork and the exec family are built-ins that return, but not to
    the same counts: libroi writes the profile in them and counts from zero
    after.  */
-static bool
-may_not_return (roi_stmt stmt)
+bool
+roi_may_not_return (roi_stmt stmt)
 {
   if (is_gimple_call (stmt))
     {
@@ -96,7 +96,7 @@ needs_fake_edge (basic_block bb)
   if (!to_block)
     return false;
   for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
-    if (may_not_return (gsi_stmt (gsi)))
+    if (roi_may_not_return (gsi_stmt (gsi)))
       return true;
   return false;
 }

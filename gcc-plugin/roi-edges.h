@@ -31,6 +31,10 @@ struct roi_edge_plan
   auto_vec<roi_counted_edge> counted;
 };
 
+/* Whether STMT may leave the function without coming back to its block: a
+   call that may not return, an asm that may stop the core.  */
+bool roi_may_not_return (roi_stmt stmt);
+
 /* The plan for FUN, whose counted blocks are ORDER (COUNTER_OF maps a
    block's index to its position there).  Call before anything is inserted
    into the blocks: it reads their statements.  */

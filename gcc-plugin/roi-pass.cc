@@ -17,6 +17,7 @@
 #include "roi-meta.h"
 #include "roi-op.h"
 #include "roi-plugin.h"
+#include "roi-registers.h"
 #include "roi-util.h"
 #include "roi-value-sites.h"
 
@@ -537,8 +538,7 @@ roi_execute (function *fun)
     for (unsigned i = 0; i < order.length (); i++)
       roi_counter_increment (order[i], false, counters, i);
   else
-    for (unsigned i = 0; i < plan.counted.length (); i++)
-      roi_counter_increment (plan.counted[i].at, plan.counted[i].at_end, counters, i);
+    roi_registers_increment (fun, counters, plan.counted);
   for (unsigned i = 0; i < sites.length (); i++)
     roi_counter_add (sites[i].stmt, counters, nbase + i, sites[i].amount);
   roi_descriptor_create (fn_index, checksum, n, counters);
