@@ -25,7 +25,12 @@
  * (roi-pass.cc), so a counted edge either enters a block with one
  * predecessor, whose start counts it, or leaves a block with one successor,
  * whose end counts it; an uncounted split block stays empty and GCC removes
- * it again.  */
+ * it again.  A counter in such a block would keep it and its jump: where a
+ * loop is one block whose back edge was split, it costs less to count the
+ * block's entries at its start.  So each block is two vertices, its way in
+ * and its way out, joined by an edge that stands for its entries, which the
+ * tree may leave out like any other; a counter that needs a block of its own
+ * costs more (OWN_BLOCK_COST).  */
 #include "roi-edges.h"
 #include "roi-plugin.h"
 #include "roi-util.h"
@@ -121,14 +126,18 @@ per_block_reason (function *fun)
   return NULL;
 }
 
-/* An edge of the graph the tree spans: vertex n is the entry and exit.  */
+/* An edge of the graph the tree spans.  Each block is two vertices, its
+   way in and its way out, joined by an edge that counts its entries; the
+   entry and exit of the function is one vertex, the root, and block 0's way
+   in.  */
 struct graph_edge
 {
   int from, succ;		/* as roi_counted_edge */
   unsigned src, dst;		/* vertices */
-  edge e;
-  double freq;			/* how often it runs, estimated */
-  bool empty_end;		/* it leaves or enters a block with no statement */
+  double cost;			/* what counting it costs: how often it runs, more
+				   where it needs a block of its own */
+  basic_block at;		/* where its counter goes */
+  bool at_end;
 };
 
 /* How many times a loop is guessed to run per entry, where GCC has not
@@ -215,17 +224,14 @@ join (vec<unsigned> &parent, unsigned a, unsigned b)
   return true;
 }
 
-/* The edges that run most first, into the tree; of those that run as
-   often, those of split blocks, which then stay empty; else in block
+/* The edges that cost most to count first, into the tree; else in block
    order.  */
 static int
 compare_heaviest (const void *pa, const void *pb)
 {
   const graph_edge *a = (const graph_edge *) pa, *b = (const graph_edge *) pb;
-  if (a->freq != b->freq)
-    return a->freq > b->freq ? -1 : 1;
-  if (a->empty_end != b->empty_end)
-    return a->empty_end ? -1 : 1;
+  if (a->cost != b->cost)
+    return a->cost > b->cost ? -1 : 1;
   if (a->from != b->from)
     return a->from < b->from ? -1 : 1;
   return a->succ < b->succ ? -1 : a->succ > b->succ;
@@ -244,22 +250,27 @@ has_statements (basic_block bb)
    it is that block's one way in, else the end of its source, which E is
    then the one way out of (critical edges are split).  False for neither.  */
 static bool
-place (edge e, roi_counted_edge *c)
+place (edge e, basic_block *at, bool *at_end)
 {
   if (e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun) && single_pred_p (e->dest))
     {
-      c->at = e->dest;
-      c->at_end = false;
+      *at = e->dest;
+      *at_end = false;
       return true;
     }
   if (single_succ_p (e->src))
     {
-      c->at = e->src;
-      c->at_end = true;
+      *at = e->src;
+      *at_end = true;
       return true;
     }
   return false;
 }
+
+/* A counter in a block of no statement of its own (a split edge, an empty
+   latch) keeps a block that GCC would remove, and its jump: it costs this
+   much more than one in a block that stays anyway.  */
+#define OWN_BLOCK_COST 1.5
 
 static int
 compare_counted (const void *pa, const void *pb)
@@ -286,10 +297,12 @@ roi_edges_plan (function *fun, const vec<basic_block> &order, const int *counter
       return;
     }
 
-  unsigned n = order.length (), root = n;
+  unsigned n = order.length (), root = 2 * n;
   hash_map<edge, double> freq;
   estimate (fun, &freq);
   auto_vec<graph_edge> edges;
+  auto_vec<double> entries;
+  entries.safe_grow_cleared (n);
   for (unsigned i = 0; i < n; i++)
     {
       plan->fake.safe_push (needs_fake_edge (order[i]));
@@ -301,47 +314,55 @@ roi_edges_plan (function *fun, const vec<basic_block> &order, const int *counter
 	  {
 	    bool to_exit = e->dest == EXIT_BLOCK_PTR_FOR_FN (fun);
 	    double *f = freq.get (e);
-	    graph_edge g = { (int) i, k++, i, to_exit ? root : (unsigned) counter_of[e->dest->index],
-			     e, f ? *f : 0,
-			     !has_statements (e->src) || (!to_exit && !has_statements (e->dest)) };
+	    graph_edge g = { (int) i, k++, 2 * i + 1,
+			     to_exit ? root : 2 * (unsigned) counter_of[e->dest->index],
+			     f ? *f : 0, NULL, false };
+	    if (!to_exit)
+	      entries[counter_of[e->dest->index]] += g.cost;
+	    /* (an edge both critical and left unsplit cannot be, but a counter
+	       per block is always right) */
+	    if (!place (e, &g.at, &g.at_end))
+	      {
+		plan->per_block = true;
+		plan->fake.truncate (0);
+		return;
+	      }
+	    if (!has_statements (g.at))
+	      g.cost *= OWN_BLOCK_COST;
 	    edges.safe_push (g);
 	  }
     }
+  /* Each block's entries: block 0's way in is the root, its entries the
+     function's calls.  */
+  edge entry = single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun));
+  double *calls = freq.get (entry);
+  entries[0] = calls ? *calls : 1;
+  for (unsigned i = 0; i < n; i++)
+    {
+      graph_edge g = { -1, (int) i, i ? 2 * i : root, 2 * i + 1, entries[i], order[i], false };
+      if (!has_statements (order[i]))
+	g.cost *= OWN_BLOCK_COST;
+      edges.safe_push (g);
+    }
 
   auto_vec<unsigned> parent;
-  for (unsigned v = 0; v <= n; v++)
+  for (unsigned v = 0; v <= root; v++)
     parent.safe_push (v);
   /* On the tree first what no counter can stand on, then the edges to the
-     exit: the fake edges and the returns all go to the root, so none of
-     them closes a cycle.  */
+     exit: the fake edges and the returns all leave distinct blocks for the
+     root, so none of them closes a cycle.  */
   for (unsigned i = 0; i < n; i++)
     if (plan->fake[i])
-      join (parent, i, root);
+      join (parent, 2 * i + 1, root);
   for (unsigned i = 0; i < edges.length (); i++)
     if (edges[i].dst == root)
       join (parent, edges[i].src, root);
-  /* The entry, unless the entry block returns or may not return: then its
-     calls are counted at its start.  */
-  if (!join (parent, root, 0))
-    {
-      roi_counted_edge c = { -1, 0, order[0], false };
-      plan->counted.safe_push (c);
-    }
   edges.qsort (compare_heaviest);
   for (unsigned i = 0; i < edges.length (); i++)
     {
       if (edges[i].dst == root || join (parent, edges[i].src, edges[i].dst))
 	continue;
-      roi_counted_edge c = { edges[i].from, edges[i].succ, NULL, false };
-      if (!place (edges[i].e, &c))
-	{
-	  /* (an edge both critical and left unsplit: cannot be, but a
-	     counter per block is always right) */
-	  plan->per_block = true;
-	  plan->counted.truncate (0);
-	  plan->fake.truncate (0);
-	  return;
-	}
+      roi_counted_edge c = { edges[i].from, edges[i].succ, edges[i].at, edges[i].at_end };
       plan->counted.safe_push (c);
     }
   plan->counted.qsort (compare_counted);

@@ -7,9 +7,9 @@
 #include "gcc-common.h"
 
 /* A counted edge: the SUCC-th normal successor of the counted block FROM
-   (in the order of its "succ"), or, FROM -1, the function's entry into
-   block 0.  Its counter is updated at the start of AT, or at its end
-   before the statement that leaves it when AT_END.  */
+   (in the order of its "succ"), or, FROM -1, the entries of block SUCC
+   (of block 0: the function's calls).  Its counter is updated at the start
+   of AT, or at its end before the statement that leaves it when AT_END.  */
 struct roi_counted_edge
 {
   int from, succ;

@@ -7,7 +7,15 @@
 #include "base/arena.h"
 #include "input/flow.h"
 
-/* Union-find over a function's blocks and its entry and exit (the last vertex). */
+/* The graph the counted edges are off a spanning tree of: each block is two vertices, its way in
+ * (2b) and its way out (2b + 1), joined by an edge for its entries; the function's entry and exit
+ * are one vertex, the root (2 nblocks), which is also block 0's way in. Its edges: the blocks' edges
+ * (fn->nedges, numbered as flow.h says), then each block's entries (fn->nedges + b). */
+#define ROOT(fn) (2 * (fn)->nblocks)
+#define WAY_IN(fn, b) ((b) == 0 ? ROOT(fn) : 2 * (size_t)(b))
+#define WAY_OUT(b) (2 * (size_t)(b) + 1)
+
+/* Union-find over the vertices. */
 static size_t find(size_t *parent, size_t v)
 {
 	while (parent[v] != v) {
@@ -17,23 +25,25 @@ static size_t find(size_t *parent, size_t v)
 	return v;
 }
 
-/* The number of edge [from, succ] of fn, or of its entry (fn->nedges) for from -1. */
+/* The number of the counted edge r of fn: block r.from's successor r.succ, or, r.from -1, the
+ * entries of block r.succ. */
 static size_t edge_number(const struct roi_function *fn, const struct roi_block *blk, struct roi_edge_ref r)
 {
-	return r.from < 0 ? fn->nedges : blk[r.from].edge + (size_t)r.succ;
+	return r.from < 0 ? fn->nedges + (size_t)r.succ : blk[r.from].edge + (size_t)r.succ;
 }
 
-/* Every edge's ends (the entry is edge fn->nedges, from vertex fn->nblocks, the entry and exit, to
- * block 0), into src[fn->nedges + 1] and dst[fn->nedges + 1]. */
+/* Every edge's ends, into src[fn->nedges + fn->nblocks] and dst[...]. */
 static void ends(const struct roi_function *fn, const struct roi_block *blk, size_t *src, size_t *dst)
 {
 	for (size_t b = 0, e = 0; b < fn->nblocks; b++)
 		for (size_t i = 0; i < blk[b].nsucc + blk[b].fake; i++, e++) {
-			src[e] = b;
-			dst[e] = i < blk[b].nsucc && blk[b].succ[i] >= 0 ? (size_t)blk[b].succ[i] : fn->nblocks;
+			src[e] = WAY_OUT(b);
+			dst[e] = i < blk[b].nsucc && blk[b].succ[i] >= 0 ? WAY_IN(fn, blk[b].succ[i]) : ROOT(fn);
 		}
-	src[fn->nedges] = fn->nblocks;
-	dst[fn->nedges] = 0;
+	for (size_t b = 0; b < fn->nblocks; b++) {
+		src[fn->nedges + b] = WAY_IN(fn, b);
+		dst[fn->nedges + b] = WAY_OUT(b);
+	}
 }
 
 static int parse_fake(const struct jv *v, const cJSON *fake, const char *w, struct roi_function *fn,
@@ -65,11 +75,11 @@ static int parse_edges(const struct jv *v, const cJSON *edges, const char *w, st
 {
 	const cJSON *x;
 	char ew[320];
-	size_t n = (size_t)cJSON_GetArraySize(edges), i = 0;
+	size_t n = (size_t)cJSON_GetArraySize(edges), i = 0, ne = fn->nedges + fn->nblocks;
 	struct roi_edge_ref *c = roi_arena_array(v->arena, n, sizeof *c);
-	bool *seen = roi_arena_array(v->arena, fn->nedges + 1, sizeof *seen);
+	bool *seen = roi_arena_array(v->arena, ne, sizeof *seen);
 
-	memset(seen, 0, (fn->nedges + 1) * sizeof *seen);
+	memset(seen, 0, ne * sizeof *seen);
 	cJSON_ArrayForEach(x, edges) {
 		const cJSON *from, *succ;
 		long long f, s;
@@ -85,8 +95,11 @@ static int parse_edges(const struct jv *v, const cJSON *edges, const char *w, st
 		if (f >= 0 && blk[f].value)
 			return jv_fail(v, ew, "block %lld is a value counter", f);
 		snprintf(ew, sizeof ew, "%s.edges[%zu][1]", w, i);
-		if (jv_integer_item(v, succ, ew, 0, f < 0 ? 0 : (long long)blk[f].nsucc - 1, &s) != 0)
+		if (jv_integer_item(v, succ, ew, 0, f < 0 ? (long long)fn->nblocks - 1 : (long long)blk[f].nsucc - 1,
+				    &s) != 0)
 			return -1;
+		if (f < 0 && blk[s].value)
+			return jv_fail(v, ew, "block %lld is a value counter", s);
 		c[i] = (struct roi_edge_ref){(int)f, (int)s};
 		size_t e = edge_number(fn, blk, c[i]);
 		if (seen[e]) {
@@ -100,26 +113,25 @@ static int parse_edges(const struct jv *v, const cJSON *edges, const char *w, st
 	fn->ncounted = n;
 
 	/* The edges not counted must be a forest: a cycle of them would have counts that no counter
-	 * decides. */
-	size_t *parent = roi_xrealloc(NULL, fn->nblocks + 1, sizeof *parent);
-	size_t *src = roi_xrealloc(NULL, fn->nedges + 1, sizeof *src), *dst = roi_xrealloc(NULL, fn->nedges + 1, sizeof *dst);
+	 * decides. (A value counter's block has no edges: its entries' edge is none.) */
+	size_t nv = ROOT(fn) + 1;
+	size_t *parent = roi_xrealloc(NULL, nv, sizeof *parent);
+	size_t *src = roi_xrealloc(NULL, ne, sizeof *src), *dst = roi_xrealloc(NULL, ne, sizeof *dst);
 	int rc = 0;
 
 	ends(fn, blk, src, dst);
-	for (size_t k = 0; k <= fn->nblocks; k++)
+	for (size_t k = 0; k < nv; k++)
 		parent[k] = k;
-	for (size_t e = 0; e <= fn->nedges && !rc; e++) {
+	for (size_t e = 0; e < ne && !rc; e++) {
 		size_t a = src[e], b = dst[e];
 
-		if (seen[e])
+		if (seen[e] || (e >= fn->nedges && blk[e - fn->nedges].value))
 			continue;
 		if (find(parent, a) == find(parent, b)) {
 			char where[64];
+			size_t k = (a == ROOT(fn) ? b : a) / 2;
 
-			if (a == fn->nblocks)
-				snprintf(where, sizeof where, "the entry");
-			else
-				snprintf(where, sizeof where, "block %zu", a);
+			snprintf(where, sizeof where, "block %zu", k);
 			snprintf(ew, sizeof ew, "%s.edges", w);
 			rc = jv_fail(v, ew, "the edges not counted close a cycle through %s: the counts around it "
 				     "follow from no counter", where);
@@ -161,13 +173,16 @@ int roi_flow_parse(const struct jv *v, const cJSON *f, const char *w, struct roi
 	fn->ncounters = fn->nblocks;
 	if (!edges)
 		return 0;
-	for (size_t b = 0; b < fn->nblocks; b++)
-		if (!blk[b].value && !blk[b].nsucc && !blk[b].fake) {
-			char ew[320];
+	for (size_t b = 0; b < fn->nblocks; b++) {
+		char ew[320];
 
-			snprintf(ew, sizeof ew, "%s.fake", w);
-			return jv_fail(v, ew, "block %zu has no successor and is not listed: it is never left", b);
-		}
+		snprintf(ew, sizeof ew, "%s.blocks[%zu]", w, b);
+		if (!blk[b].value && !blk[b].nsucc && !blk[b].fake)
+			return jv_fail(v, ew, "no successor and not in 'fake': it is never left");
+		for (size_t i = 0; i < blk[b].nsucc; i++)
+			if (blk[b].succ[i] == 0)
+				return jv_fail(v, ew, "succ: 0, the entry block, which only the function's calls enter");
+	}
 	if (parse_edges(v, edges, w, fn, blk) != 0)
 		return -1;
 	fn->ncounters = fn->ncounted + nvalues;
@@ -238,8 +253,8 @@ int roi_flow_solve(const struct roi_function *fn, const uint64_t *counters, uint
 		return 0;
 	}
 
-	/* The edges (the entry last), their ends and what is known of them; the edges at each vertex. */
-	size_t ne = fn->nedges + 1, nv = fn->nblocks + 1, *src = roi_xrealloc(NULL, ne, sizeof *src);
+	/* The edges, their ends and what is known of them; the edges at each vertex. */
+	size_t ne = fn->nedges + fn->nblocks, nv = ROOT(fn) + 1, *src = roi_xrealloc(NULL, ne, sizeof *src);
 	size_t *dst = roi_xrealloc(NULL, ne, sizeof *dst), *first = roi_xrealloc(NULL, nv + 1, sizeof *first);
 	size_t *at = roi_xrealloc(NULL, 2 * ne, sizeof *at), *unknown = roi_xrealloc(NULL, nv, sizeof *unknown);
 	size_t *queue = roi_xrealloc(NULL, nv, sizeof *queue), nq = 0;
@@ -272,12 +287,18 @@ int roi_flow_solve(const struct roi_function *fn, const uint64_t *counters, uint
 		known[e] = true;
 		taint[e] = stuck && counters[k] == stuck;
 	}
+	/* (a value counter is no block: nothing enters it) */
+	for (size_t b = 0; b < fn->nblocks; b++)
+		if (blk[b].value) {
+			val[fn->nedges + b] = 0;
+			known[fn->nedges + b] = true;
+		}
 	for (size_t e = 0; e < ne; e++)
 		if (!known[e]) {
 			unknown[src[e]]++;
 			unknown[dst[e]]++;
 		}
-	for (size_t k = 0; k < fn->nblocks; k++)
+	for (size_t k = 0; k < ROOT(fn); k++)
 		if (unknown[k] == 1)
 			queue[nq++] = k;
 
@@ -311,19 +332,11 @@ int roi_flow_solve(const struct roi_function *fn, const uint64_t *counters, uint
 		unknown[src[u]]--;
 		unknown[dst[u]]--;
 		size_t other = src[u] == k ? dst[u] : src[u];
-		if (other < fn->nblocks && unknown[other] == 1)
+		if (other < ROOT(fn) && unknown[other] == 1)
 			queue[nq++] = other;
 	}
 
-	/* A block's count: the edges into it. */
-	__int128 *sum = roi_xrealloc(NULL, nv, sizeof *sum);
-	bool *sum_taint = roi_xrealloc(NULL, nv, sizeof *sum_taint);
-	memset(sum, 0, nv * sizeof *sum);
-	memset(sum_taint, 0, nv * sizeof *sum_taint);
-	for (size_t e = 0; e < ne; e++) {
-		sum[dst[e]] += val[e];
-		sum_taint[dst[e]] |= taint[e];
-	}
+	/* A block's count: the edge of its entries. */
 	size_t values = 0;
 	for (size_t b = 0; b < fn->nblocks && !rc; b++) {
 		bool t;
@@ -334,8 +347,8 @@ int roi_flow_solve(const struct roi_function *fn, const uint64_t *counters, uint
 			block[b] = counters[k];
 			t = stuck && counters[k] == stuck;
 		} else {
-			t = sum_taint[b];
-			rc = fit(sum[b], &block[b], r);
+			t = taint[fn->nedges + b];
+			rc = fit(val[fn->nedges + b], &block[b], r);
 		}
 		if (t) {
 			block[b] = stuck;
@@ -346,8 +359,6 @@ int roi_flow_solve(const struct roi_function *fn, const uint64_t *counters, uint
 	}
 	for (size_t e = 0; e < fn->nedges && !rc; e++)
 		rc = taint[e] ? (edge[e] = stuck, 0) : fit(val[e], &edge[e], r);
-	free(sum);
-	free(sum_taint);
 	free(src);
 	free(dst);
 	free(first);
@@ -373,7 +384,7 @@ bool roi_flow_counters_from_blocks(const struct roi_function *fn, const uint64_t
 	for (size_t i = 0; same && i < fn->ncounted; i++, k++) {
 		struct roi_edge_ref c = fn->counted[i];
 
-		counters[k] = c.from < 0 ? block[0] : edge[fn->blocks[c.from].edge + (size_t)c.succ];
+		counters[k] = c.from < 0 ? block[c.succ] : edge[fn->blocks[c.from].edge + (size_t)c.succ];
 	}
 	for (size_t b = 0; same && b < fn->nblocks; b++)
 		if (fn->blocks[b].value)

@@ -7,9 +7,10 @@
  * edges determine every other edge, and a block's count is the sum of the edges into it. A function
  * without "edges" has a counter per block, as before.
  *
- * A function's edges are numbered block by block: block b's successors from fn->blocks[b].edge on,
- * in the order of its "succ", then its fake edge, when it has one. Its entry (block 0 from its
- * caller) has no number: its count is block 0's. */
+ * A counted edge is a block's successor, or a block's entries (all its edges in: the count of the
+ * block; block 0's are the function's calls), where counting them keeps no block of its own alive
+ * (a loop of one block). A function's edges are numbered block by block: block b's successors from
+ * fn->blocks[b].edge on, in the order of its "succ", then its fake edge, when it has one. */
 #ifndef ROI_FLOW_H
 #define ROI_FLOW_H
 

@@ -58,8 +58,8 @@ struct roi_block {
 	size_t edge;                    /* the number of its first edge in its function (input/flow.h) */
 };
 
-/* A counted edge (metadata "edges"): block from's successor number succ; from -1: the function's
- * entry into block 0. */
+/* A counted edge (metadata "edges"): block from's successor number succ; from -1: the entries of
+ * block succ (of block 0: the function's calls). */
 struct roi_edge_ref {
 	int from, succ;
 };
