@@ -59,8 +59,9 @@ counter_store (rtx_insn *insn, unsigned counter_bytes)
 void
 roi_block_walk_start (struct roi_block_walk *w, unsigned nblocks)
 {
-  /* (atomic counters' updates are not plain stores: nothing to walk) */
-  w->first = roi_counters_atomic () ? NULL : get_insns ();
+  /* (atomic counters' updates are not plain stores, nor name the counters
+     per thread: nothing to walk) */
+  w->first = roi_counters_atomic () || roi_counters_per_thread () ? NULL : get_insns ();
   w->nblocks = nblocks;
   w->counter_bytes = roi_opts.counter_bits / BITS_PER_UNIT;
   w->block = w->insn_block = 0;

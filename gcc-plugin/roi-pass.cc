@@ -545,6 +545,7 @@ roi_execute (function *fun)
   /* Last, so first in every block: the markers of the insns' blocks.  */
   for (unsigned i = 0; i < order.length (); i++)
     roi_mark_block (order[i], i);
+  roi_counters_thread_entry (fun);
 
   struct roi_buf json = { NULL, 0, 0 };
   start_function_record (fun, &json);

@@ -59,6 +59,10 @@ enum roi_gc_slot
   ROI_GC_REGION_TYPE,		/* struct roi_region */
   ROI_GC_HOOK_ENTER,		/* __roi_region_enter */
   ROI_GC_HOOK_EXIT,		/* __roi_region_exit */
+  ROI_GC_THREAD_BASE,		/* __roi_t_<unit>: a thread's copy of the unit's counters */
+  ROI_GC_THREAD_UNIT,		/* __roi_thread_unit */
+  ROI_GC_SECTION_START,		/* __start_roi_fn_<unit>, __stop_roi_fn_<unit> */
+  ROI_GC_SECTION_STOP,
   ROI_GC_EXEC,			/* __roi_fork, __roi_execl...: ROI_EXEC_WRAPPERS of them */
   ROI_GC_SLOTS = ROI_GC_EXEC + ROI_EXEC_WRAPPERS
 };

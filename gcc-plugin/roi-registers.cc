@@ -14,7 +14,8 @@
  * register holds reaches memory before anything reads it.  Counters on the
  * host and ARM, where registers are many: AVR's asms update memory without
  * taking one, which at -Os keeps the program's values where the plain build
- * has them.  Not atomic counters, which threads share.  */
+ * has them.  Not atomic counters, which threads share; per-thread ones
+ * (roi-counters.cc) are a thread's own.  */
 #include "roi-registers.h"
 #include "roi-counters.h"
 #include "roi-plugin.h"
@@ -89,8 +90,8 @@ in_register (loop_p loop, edge entry, const vec<edge> &exits, tree counters, uns
   tree type = roi_counter_type ();
   gimple_stmt_iterator gsi = roi_update_point (entry->src, true);
   tree loaded = make_ssa_name (type);
-  gsi_insert_before (&gsi, gimple_build_assign (loaded, roi_counter_ref (counters, idx)),
-		     GSI_SAME_STMT);
+  tree ref = roi_counter_ref_at (&gsi, counters, idx);
+  gsi_insert_before (&gsi, gimple_build_assign (loaded, ref), GSI_SAME_STMT);
 
   /* The blocks in dominator order: a block's one predecessor comes first.  */
   basic_block *body = get_loop_body_in_dom_order (loop);
@@ -136,8 +137,8 @@ in_register (loop_p loop, edge entry, const vec<edge> &exits, tree counters, uns
       edge e = exits[i];
       bool at_dest = e->dest != EXIT_BLOCK_PTR_FOR_FN (cfun) && single_pred_p (e->dest);
       gimple_stmt_iterator at = roi_update_point (at_dest ? e->dest : e->src, !at_dest);
-      gsi_insert_before (&at, gimple_build_assign (roi_counter_ref (counters, idx),
-						   *out.get (e->src)), GSI_SAME_STMT);
+      tree ref = roi_counter_ref_at (&at, counters, idx);
+      gsi_insert_before (&at, gimple_build_assign (ref, *out.get (e->src)), GSI_SAME_STMT);
     }
 }
 
