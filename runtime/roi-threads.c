@@ -146,7 +146,7 @@ static struct unit *unit_of(const struct roi_fn_desc *start, const struct roi_fn
 	u->ncounters = sum;
 	u->bytes = n ? start->counter_bits / 8 : 4;
 	u->next = units;
-	units = u;
+	__atomic_store_n(&units, u, __ATOMIC_RELEASE);
 	return u;
 }
 
@@ -178,8 +178,11 @@ void *__roi_thread_unit(void **slot, const struct roi_fn_desc *start, const stru
 	return c->counters;
 }
 
+/* (a program that never counted per thread takes no lock at exit) */
 void __roi_threads_merge(void)
 {
+	if (!__atomic_load_n(&units, __ATOMIC_ACQUIRE))
+		return;
 	pthread_mutex_lock(&lock);
 	for (struct unit *u = units; u; u = u->next)
 		for (struct copy *c = u->copies; c; c = c->next)
@@ -189,6 +192,8 @@ void __roi_threads_merge(void)
 
 void __roi_threads_reset(void)
 {
+	if (!__atomic_load_n(&units, __ATOMIC_ACQUIRE))
+		return;
 	pthread_mutex_lock(&lock);
 	for (struct unit *u = units; u; u = u->next)
 		for (struct copy *c = u->copies; c; c = c->next)
