@@ -57,17 +57,30 @@ static int parse_fake(const struct jv *v, const cJSON *fake, const char *w, stru
 	cJSON_ArrayForEach(x, fake) {
 		long long b;
 
-		snprintf(ew, sizeof ew, "%s.fake[%zu]", w, i++);
-		if (jv_integer_item(v, x, ew, 0, (long long)fn->nblocks - 1, &b) != 0)
+		/* (the element's path made only for a message) */
+		if (!jv_integer_ok(x, 0, (long long)fn->nblocks - 1, &b) &&
+		    jv_integer_item(v, x, jv_index(ew, sizeof ew, w, "fake", i), 0, (long long)fn->nblocks - 1, &b) != 0)
 			return -1;
 		if (blk[b].value)
-			return jv_fail(v, ew, "block %lld is a value counter", b);
+			return jv_fail(v, jv_index(ew, sizeof ew, w, "fake", i), "block %lld is a value counter", b);
 		if (b <= prev)
-			return jv_fail(v, ew, "%lld does not follow %lld: the blocks ascend", b, prev);
+			return jv_fail(v, jv_index(ew, sizeof ew, w, "fake", i), "%lld does not follow %lld: the blocks ascend",
+				       b, prev);
 		blk[b].fake = true;
 		prev = b;
+		i++;
 	}
 	return 0;
+}
+
+/* "WHERE.edges[I]", or with k >= 0 "WHERE.edges[I][K]", into buf: made only for a message. */
+static const char *edge_path(char *buf, size_t size, const char *w, size_t i, int k)
+{
+	size_t n = strlen(jv_index(buf, size, w, "edges", i));
+
+	if (k >= 0)
+		snprintf(buf + n, size - n, "[%d]", k);
+	return buf;
 }
 
 static int parse_edges(const struct jv *v, const cJSON *edges, const char *w, struct roi_function *fn,
@@ -77,34 +90,40 @@ static int parse_edges(const struct jv *v, const cJSON *edges, const char *w, st
 	char ew[320];
 	size_t n = (size_t)cJSON_GetArraySize(edges), i = 0, ne = fn->nedges + fn->nblocks;
 	struct roi_edge_ref *c = roi_arena_array(v->arena, n, sizeof *c);
-	bool *seen = roi_arena_array(v->arena, ne, sizeof *seen);
+	bool *seen = roi_xrealloc(NULL, ne ? ne : 1, sizeof *seen);
+	int rc = -1;
 
 	memset(seen, 0, ne * sizeof *seen);
 	cJSON_ArrayForEach(x, edges) {
 		const cJSON *from, *succ;
-		long long f, s;
+		long long f, s, smax;
 
-		snprintf(ew, sizeof ew, "%s.edges[%zu]", w, i);
-		if (!cJSON_IsArray(x) || cJSON_GetArraySize(x) != 2)
-			return jv_fail(v, ew, "must be an array of 2 integers");
+		if (!cJSON_IsArray(x) || cJSON_GetArraySize(x) != 2) {
+			jv_fail(v, edge_path(ew, sizeof ew, w, i, -1), "must be an array of 2 integers");
+			goto out;
+		}
 		from = cJSON_GetArrayItem(x, 0);
 		succ = cJSON_GetArrayItem(x, 1);
-		snprintf(ew, sizeof ew, "%s.edges[%zu][0]", w, i);
-		if (jv_integer_item(v, from, ew, -1, (long long)fn->nblocks - 1, &f) != 0)
-			return -1;
-		if (f >= 0 && blk[f].value)
-			return jv_fail(v, ew, "block %lld is a value counter", f);
-		snprintf(ew, sizeof ew, "%s.edges[%zu][1]", w, i);
-		if (jv_integer_item(v, succ, ew, 0, f < 0 ? (long long)fn->nblocks - 1 : (long long)blk[f].nsucc - 1,
-				    &s) != 0)
-			return -1;
-		if (f < 0 && blk[s].value)
-			return jv_fail(v, ew, "block %lld is a value counter", s);
+		if (!jv_integer_ok(from, -1, (long long)fn->nblocks - 1, &f) &&
+		    jv_integer_item(v, from, edge_path(ew, sizeof ew, w, i, 0), -1, (long long)fn->nblocks - 1, &f) != 0)
+			goto out;
+		if (f >= 0 && blk[f].value) {
+			jv_fail(v, edge_path(ew, sizeof ew, w, i, 0), "block %lld is a value counter", f);
+			goto out;
+		}
+		smax = f < 0 ? (long long)fn->nblocks - 1 : (long long)blk[f].nsucc - 1;
+		if (!jv_integer_ok(succ, 0, smax, &s) &&
+		    jv_integer_item(v, succ, edge_path(ew, sizeof ew, w, i, 1), 0, smax, &s) != 0)
+			goto out;
+		if (f < 0 && blk[s].value) {
+			jv_fail(v, edge_path(ew, sizeof ew, w, i, 1), "block %lld is a value counter", s);
+			goto out;
+		}
 		c[i] = (struct roi_edge_ref){(int)f, (int)s};
 		size_t e = edge_number(fn, blk, c[i]);
 		if (seen[e]) {
-			snprintf(ew, sizeof ew, "%s.edges[%zu]", w, i);
-			return jv_fail(v, ew, "[%lld, %lld] is counted twice", f, s);
+			jv_fail(v, edge_path(ew, sizeof ew, w, i, -1), "[%lld, %lld] is counted twice", f, s);
+			goto out;
 		}
 		seen[e] = true;
 		i++;
@@ -117,8 +136,8 @@ static int parse_edges(const struct jv *v, const cJSON *edges, const char *w, st
 	size_t nv = ROOT(fn) + 1;
 	size_t *parent = roi_xrealloc(NULL, nv, sizeof *parent);
 	size_t *src = roi_xrealloc(NULL, ne, sizeof *src), *dst = roi_xrealloc(NULL, ne, sizeof *dst);
-	int rc = 0;
 
+	rc = 0;
 	ends(fn, blk, src, dst);
 	for (size_t k = 0; k < nv; k++)
 		parent[k] = k;
@@ -128,19 +147,19 @@ static int parse_edges(const struct jv *v, const cJSON *edges, const char *w, st
 		if (seen[e] || (e >= fn->nedges && blk[e - fn->nedges].value))
 			continue;
 		if (find(parent, a) == find(parent, b)) {
-			char where[64];
 			size_t k = (a == ROOT(fn) ? b : a) / 2;
 
-			snprintf(where, sizeof where, "block %zu", k);
-			snprintf(ew, sizeof ew, "%s.edges", w);
-			rc = jv_fail(v, ew, "the edges not counted close a cycle through %s: the counts around it "
-				     "follow from no counter", where);
+			snprintf(ew, sizeof ew, "%s%sedges", w, *w ? "." : "");
+			rc = jv_fail(v, ew, "the edges not counted close a cycle through block %zu: the counts around it "
+				     "follow from no counter", k);
 		} else
 			parent[find(parent, a)] = find(parent, b);
 	}
 	free(parent);
 	free(src);
 	free(dst);
+out:
+	free(seen);
 	return rc;
 }
 
@@ -176,12 +195,13 @@ int roi_flow_parse(const struct jv *v, const cJSON *f, const char *w, struct roi
 	for (size_t b = 0; b < fn->nblocks; b++) {
 		char ew[320];
 
-		snprintf(ew, sizeof ew, "%s.blocks[%zu]", w, b);
 		if (!blk[b].value && !blk[b].nsucc && !blk[b].fake)
-			return jv_fail(v, ew, "no successor and not in 'fake': it is never left");
+			return jv_fail(v, jv_index(ew, sizeof ew, w, "blocks", b),
+				       "no successor and not in 'fake': it is never left");
 		for (size_t i = 0; i < blk[b].nsucc; i++)
 			if (blk[b].succ[i] == 0)
-				return jv_fail(v, ew, "succ: 0, the entry block, which only the function's calls enter");
+				return jv_fail(v, jv_index(ew, sizeof ew, w, "blocks", b),
+					       "succ: 0, the entry block, which only the function's calls enter");
 	}
 	if (parse_edges(v, edges, w, fn, blk) != 0)
 		return -1;
