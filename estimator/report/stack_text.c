@@ -150,11 +150,12 @@ static void ram_text(FILE *out, const struct roi_stack *s)
 
 void roi_stack_text(FILE *out, const struct roi_stack *s)
 {
-	size_t gcc = 0, code = 0, none = 0;
+	size_t gcc = 0, code = 0, added = 0, none = 0;
 
 	for (size_t i = 0; i < s->nfns; i++) {
 		gcc += s->fns[i].source == ROI_FRAME_GCC;
 		code += s->fns[i].source == ROI_FRAME_CODE;
+		added += s->fns[i].source == ROI_FRAME_CODE && s->fns[i].frame_bound;
 		none += s->fns[i].source == ROI_FRAME_NONE;
 	}
 	fprintf(out, "program   %s (%s", s->path, s->arch);
@@ -163,7 +164,8 @@ void roi_stack_text(FILE *out, const struct roi_stack *s)
 	fprintf(out, ")\n");
 	fprintf(out, "frames    %zu from GCC (the -fstack-usage figure in the metadata)", gcc);
 	if (code)
-		fprintf(out, ", %zu read from the code (no metadata: an upper bound)", code);
+		fprintf(out, ", %zu read from their machine code (no metadata)%s", code,
+			added ? ": pushes added up, an upper bound" : "");
 	if (none)
 		fprintf(out, ", %zu not known", none);
 	fprintf(out, "\ncalls     %s\n\n", s->code_read ? "read from the machine code, indirect ones from the metadata too"
