@@ -227,6 +227,8 @@ static bool read_code(const struct build *b, const struct code_sym *c, struct ro
 
 		while (stop < c->end && !in_data(b, stop))
 			stop += 2;
+		if (stop > c->end)
+			stop = c->end;  /* (an odd size) */
 		if (stop > at)
 			roi_code_read(b->arch, b->s->pc_bytes, bytes + (at - c->addr), at, stop - at, c->addr, c->end, f);
 		while (stop < c->end && in_data(b, stop))
