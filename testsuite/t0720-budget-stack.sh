@@ -3,7 +3,7 @@
 test_description='roi budget: stack and ram-margin budgets, static figures that fail CI
 
 A firmware whose worst case is known from simavr (a chain of calls, a timer
-interrupt on top of the deepest one; t0480 checks the figures themselves):
+interrupt on top of the deepest one; t0485 checks the figures themselves):
 "total stack", "function NAME stack" and "total ram-margin" budgets pass, warn
 and fail against limits set from simavr'"'"'s peak and the part'"'"'s RAM, with no
 profile needed; a figure roi can only bound (recursion) fails; every mistake
