@@ -37,12 +37,13 @@ static void add_line(cJSON *o, const char *file, const char *what, unsigned line
 	}
 }
 
-static cJSON *u64_array(const uint64_t *v, size_t n)
+/* null for a value counter (none when value is NULL). */
+static cJSON *u64_array(const uint64_t *v, const bool *value, size_t n)
 {
 	cJSON *a = cJSON_CreateArray();
 
 	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)v[i]));
+		cJSON_AddItemToArray(a, value && value[i] ? cJSON_CreateNull() : cJSON_CreateNumber((double)v[i]));
 	return a;
 }
 
@@ -144,8 +145,8 @@ static cJSON *to_json(const struct roi_measured *m)
 			cJSON_AddStringToObject(o, "asm", f->asm_name);
 			snprintf(sum, sizeof sum, "0x%08x", (unsigned)f->checksum);
 			cJSON_AddStringToObject(o, "checksum", sum);
-			cJSON_AddItemToObject(o, "counts", u64_array(f->counts, f->nblocks));
-			cJSON_AddItemToObject(o, "cycles", u64_array(f->cycles, f->nblocks));
+			cJSON_AddItemToObject(o, "counts", u64_array(f->counts, f->value, f->nblocks));
+			cJSON_AddItemToObject(o, "cycles", u64_array(f->cycles, NULL, f->nblocks));
 			cJSON_AddItemToArray(a, o);
 		}
 		cJSON_AddItemToObject(b, "loops", a = cJSON_CreateArray());
@@ -408,7 +409,9 @@ static int parse_library(const struct jv *v, const cJSON *root, struct roi_measu
 	return 0;
 }
 
-static int u64_items(const struct jv *v, const cJSON *o, const char *w, const char *key, size_t n, uint64_t **out)
+/* value: where null stands for a value counter (NULL: no null allowed). */
+static int u64_items(const struct jv *v, const cJSON *o, const char *w, const char *key, size_t n, uint64_t **out,
+		     bool **value)
 {
 	const cJSON *arr, *x;
 	char ww[96];
@@ -419,8 +422,14 @@ static int u64_items(const struct jv *v, const cJSON *o, const char *w, const ch
 	if ((size_t)cJSON_GetArraySize(arr) != n)
 		return jv_fail(v, w, "%s: %d numbers, not the %zu of 'counts'", key, cJSON_GetArraySize(arr), n);
 	*out = roi_arena_array(v->arena, n ? n : 1, sizeof **out);
+	if (value)
+		*value = roi_arena_array(v->arena, n ? n : 1, sizeof **value);
 	cJSON_ArrayForEach(x, arr) {
 		snprintf(ww, sizeof ww, "%s.%s[%zu]", w, key, i);
+		if (value && cJSON_IsNull(x)) {
+			(*value)[i++] = true;
+			continue;
+		}
 		if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble > MAX_COUNT ||
 		    x->valuedouble != (double)(uint64_t)x->valuedouble)
 			return jv_fail(v, ww, "must be a count");
@@ -460,8 +469,8 @@ static int parse_blocks(const struct jv *v, const cJSON *root, struct roi_measur
 		    get_hex32(v, x, w, "checksum", &f->checksum) || jv_array(v, x, w, "counts", true, &counts))
 			return -1;
 		f->nblocks = (size_t)cJSON_GetArraySize(counts);
-		if (u64_items(v, x, w, "counts", f->nblocks, &f->counts) ||
-		    u64_items(v, x, w, "cycles", f->nblocks, &f->cycles))
+		if (u64_items(v, x, w, "counts", f->nblocks, &f->counts, &f->value) ||
+		    u64_items(v, x, w, "cycles", f->nblocks, &f->cycles, NULL))
 			return -1;
 	}
 	i = 0;

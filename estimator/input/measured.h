@@ -73,6 +73,7 @@ struct roi_mblocks {
 	uint32_t checksum;
 	size_t nblocks;
 	uint64_t *counts;               /* executions; a value counter's: 0 (not measured) */
+	bool *value;                    /* a value counter (formats.md): its count is not measured */
 	uint64_t *cycles;               /* the cycles of the instructions the line table gives it */
 };
 

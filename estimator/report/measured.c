@@ -141,11 +141,11 @@ void roi_measured_text(FILE *out, const struct roi_measured *m, size_t top)
 
 		for (size_t i = 0; i < m->nblocks; i++)
 			for (size_t k = 0; k < m->blocks[i].nblocks; k++) {
-				nb++;
+				nb += !m->blocks[i].value[k];
 				in_blocks += m->blocks[i].cycles[k];
 			}
-		fprintf(out, "\nblocks    %zu counted blocks of %zu functions measured through %s: %llu cycles in them%s",
-			nb, m->nblocks, m->blocks_program, (unsigned long long)in_blocks,
+		fprintf(out, "\nblocks    %zu counted blocks of %zu function%s measured through %s: %llu cycles in them%s",
+			nb, m->nblocks, m->nblocks == 1 ? "" : "s", m->blocks_program, (unsigned long long)in_blocks,
 			m->blocks_run_cycles != m->cycles ? " (in its own run: its code is not the plain build's)" : "");
 		if (m->ambiguous)
 			fprintf(out, "; %llu passes through blocks without instructions had another as short",

@@ -277,7 +277,7 @@ static int simulate(avr_t *avr, struct watch *w, struct roi_avr_run *run, struct
 			last_pc = pc;
 		if (run->tracer && state != cpu_Crashed)
 			trace_step(avr, run, asleep ? last_pc : pc, asleep, i_before, before);
-		if (run->progress && (++steps & 0xfffff) == 0 && time(NULL) != shown) {
+		if (run->progress && (++steps & 0xfffff) == 0 && (steps == 0x100000 || time(NULL) != shown)) {
 			shown = time(NULL);
 			show_progress(run, avr->cycle, false);
 		}
@@ -462,6 +462,7 @@ int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 	if (run->tracer) {
 		run->tracer->address_size = avr->address_size;
 		run->tracer->flash_size = avr->flashend + 1;
+		run->tracer->flash = avr->flash;
 	}
 	rc = simulate(avr, &w, run, err);
 out:

@@ -43,6 +43,7 @@ struct roi_avr_tracer {
 	void *ctx;
 	uint8_t address_size;   /* out: bytes of a return address on the stack (2, or 3 above 128 KiB) */
 	uint32_t flash_size;    /* out: bytes of flash of the simulated part */
+	const uint8_t *flash;   /* out: the flash as loaded, valid during the run */
 };
 
 /* Region hooks of runtime/ports/roi-region-simavr.c: the region's address in GPIOR1 (low) and

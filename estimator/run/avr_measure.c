@@ -80,11 +80,12 @@ static void map_free(struct map *t)
 
 struct sym {
 	const char *name;
-	uint32_t addr;
+	uint32_t addr, size;
 	int rank;               /* of the names at one address, the lowest is kept */
 	bool lines;
 	uint64_t self, library, inclusive, calls;
 	long active;            /* activations on the shadow stack */
+	long counted;           /* the gindex of the counted function of that name; -1: none */
 };
 
 struct line {
@@ -101,6 +102,19 @@ struct site {
 	uint64_t calls, inclusive;
 };
 
+/* Instructions of one block run one after the other, seen but not yet decided on: their block
+ * visited, or their instructions out of their block's place. */
+struct run {
+	long b;
+	uint64_t at;            /* the cycle it began at */
+	uint64_t seen;          /* its instructions */
+	bool again;             /* it began at its block's head by a jump of the block */
+};
+
+/* The runs decided together: a block's instructions seen between two others' are weighed against
+ * the way on from both. */
+#define RUNS 3
+
 /* A function activation: a call, an interrupt, a jump into another function (the tail of the frame
  * below it: it returns with it), or the run itself (frame 0). */
 struct frame {
@@ -113,11 +127,14 @@ struct frame {
 	int fn;                 /* the callee's sym; -1 before it is known */
 	int site_line;          /* the line whose call it is (active there); -1: none */
 	bool outer_fn, outer_line, tail, vector;
-	uint32_t expect;        /* the address its next instruction has when it runs in sequence */
 	/* counted blocks */
 	long bfn;               /* gindex of the counted function it is in; -1: none */
-	long bstate;            /* the block it is in; -1: at the function's entry */
-	uint32_t bentry;        /* the address that block was entered at */
+	long bstate;            /* the block it is in for sure; -1: at the function's entry */
+	struct run runs[RUNS];  /* the runs of instructions seen since, not decided yet */
+	size_t nruns;
+	bool bjump;             /* its last instruction was a jump or branch taken */
+	long bveto;             /* a block whose instructions are no sign of it: a skip of the block
+				 * skipped its instruction, the rest ran anyway; -1: none */
 	uint64_t loops_in, loops_outer;         /* bit l: in loop l of bfn; its outermost entry */
 	uint64_t *loop_start;   /* [max loops]: the cycle loop l was entered at */
 };
@@ -151,6 +168,10 @@ struct roi_measure {
 	const struct roi_function **fn_by_gindex;
 	const struct roi_function **fn_of_block;        /* by global block number */
 	bool *has_code;         /* by global block number: some instruction is the block's */
+	uint32_t *words;        /* by global block number: its instruction words */
+	uint32_t *head;         /* by global block number: the lowest address a jump of the block back
+				 * into it reaches, where its next execution begins; 0: none */
+	bool heads_found;
 	uint64_t *counts, *block_cycles;
 	size_t *loop_base;      /* by function gindex: its first loop's global number */
 	size_t nloops, max_loops;
@@ -184,6 +205,18 @@ static bool is_return(uint16_t op)
 static bool is_jump(uint16_t op)
 {
 	return (op & 0xfe0e) == 0x940c || (op & 0xf000) == 0xc000 || op == 0x9409 || op == 0x9419;
+}
+
+/* cpse, sbrc, sbrs, sbic, sbis */
+static bool is_skip(uint16_t op)
+{
+	return (op & 0xfc00) == 0x1000 || (op & 0xfc08) == 0xfc00 || (op & 0xfd00) == 0x9900;
+}
+
+/* brbs, brbc (breq, brne, brcs, ...) */
+static bool is_branch(uint16_t op)
+{
+	return (op & 0xf800) == 0xf000;
 }
 
 static void step(void *ctx, const struct roi_avr_step *s);
@@ -248,7 +281,7 @@ static int add_symbol(void *ctx, const char *name, const struct roi_symbol *s, s
 		return 0;
 	m->syms = roi_xgrow(m->syms, m->nsyms, &scan->cap, sizeof *m->syms);
 	m->syms[m->nsyms++] = (struct sym){.name = roi_arena_strdup(&m->arena, name), .addr = (uint32_t)s->value,
-					   .rank = sym_rank(name, s)};
+					   .size = (uint32_t)s->size, .rank = sym_rank(name, s), .counted = -1};
 	return 0;
 }
 
@@ -271,13 +304,20 @@ static int load_symbols(struct roi_measure *m, struct roi_elf *elf, struct roi_e
 	if (roi_elf_each_symbol(elf, add_symbol, &scan, err) != 0)
 		return -1;
 	roi_sort(m->syms, m->nsyms, sizeof *m->syms, by_address);
-	/* one name per address */
-	for (size_t i = 0; i < m->nsyms; i++)
-		if (!n || m->syms[n - 1].addr != m->syms[i].addr)
-			m->syms[n++] = m->syms[i];
+	/* one name per address; a label inside a function of known size is no function */
+	uint32_t inside_end = 0;
+	for (size_t i = 0; i < m->nsyms; i++) {
+		if (n && m->syms[n - 1].addr == m->syms[i].addr)
+			continue;
+		if (m->syms[i].addr < inside_end)
+			continue;
+		m->syms[n++] = m->syms[i];
+		if (m->syms[i].size)
+			inside_end = m->syms[i].addr + m->syms[i].size;
+	}
 	m->nsyms = n;
 	m->syms = roi_xgrow(m->syms, m->nsyms, &scan.cap, sizeof *m->syms);
-	m->syms[m->nsyms++] = (struct sym){.name = "(no symbol)", .addr = 0, .rank = 9};
+	m->syms[m->nsyms++] = (struct sym){.name = "(no symbol)", .addr = 0, .rank = 9, .counted = -1};
 	for (size_t w = 0, i = 0; w < MAX_WORDS; w++) {
 		while (i + 1 < n && m->syms[i + 1].addr <= 2 * w)
 			i++;
@@ -325,6 +365,8 @@ static void load_blocks(struct roi_measure *m, const struct roi_line_table *t, c
 	m->fn_by_gindex = roi_xzalloc(p->nfunctions, sizeof *m->fn_by_gindex);
 	m->fn_of_block = roi_xzalloc(p->nblocks, sizeof *m->fn_of_block);
 	m->has_code = roi_xzalloc(p->nblocks, sizeof *m->has_code);
+	m->words = roi_xzalloc(p->nblocks, sizeof *m->words);
+	m->head = roi_xzalloc(p->nblocks, sizeof *m->head);
 	m->counts = roi_xzalloc(p->nblocks, sizeof *m->counts);
 	m->block_cycles = roi_xzalloc(p->nblocks, sizeof *m->block_cycles);
 	m->loop_base = roi_xzalloc(p->nfunctions, sizeof *m->loop_base);
@@ -355,6 +397,11 @@ static void load_blocks(struct roi_measure *m, const struct roi_line_table *t, c
 			m->member[m->loop_base[g] + l] = in;
 		}
 	}
+	for (size_t i = 0; i < m->nsyms; i++) {
+		const struct roi_function *fn = function_named(p, m->syms[i].name);
+
+		m->syms[i].counted = fn ? (long)fn->gindex : -1;
+	}
 	for (size_t w = 0; w < MAX_WORDS; w++) {
 		const struct roi_line_addr *l = roi_line_table_find(t, 2 * w);
 		const char *file = l && l->file ? roi_base_name(l->file) : NULL;
@@ -367,6 +414,7 @@ static void load_blocks(struct roi_measure *m, const struct roi_line_table *t, c
 			continue;
 		m->block_of[w] = (long)(fn->gblock0 + l->line - 1);
 		m->has_code[m->block_of[w]] = true;
+		m->words[m->block_of[w]]++;
 	}
 }
 
@@ -402,7 +450,7 @@ int roi_measure_new(struct roi_measure **out, struct roi_elf *elf, const struct 
 	m->frames_cap = 64;
 	m->frames = roi_xzalloc(m->frames_cap, sizeof *m->frames);
 	m->frames[0] = (struct frame){.line = LINE_START_UP, .line_fn = -1, .site = -1, .fn = -1, .site_line = -1,
-				      .bfn = -1};
+				      .bfn = -1, .bveto = -1};
 	m->frames[0].loop_start = roi_xzalloc(m->max_loops + 1, sizeof(uint64_t));
 	m->depth = 1;
 	return 0;
@@ -415,80 +463,90 @@ struct roi_avr_tracer *roi_measure_tracer(struct roi_measure *m)
 
 /* ---- counted blocks: the path a frame takes through its function's blocks ---- */
 
-/* The path from block `from` (-1: the function's entry) to `to` (-1: its exit) through blocks
- * without instructions: its blocks after from, to included (exit not); NULL when there is none.
- * Breadth first: the shortest; *ambiguous when another as short exists. */
-static const long *find_path(struct roi_measure *m, const struct roi_function *fn, long from, long to)
+/* The path from block `from` (-1: the function's entry) to `to` (-1: its exit) that passes through
+ * the fewest instructions unseen, then the fewest blocks: its blocks after from, to included
+ * (the exit not), as the offset of a pool entry {cost, ambiguous, n, blocks...}; -1 when to cannot
+ * be reached.
+ * A block with instructions passed through unseen had them run elsewhere (hoisted, sunk, merged
+ * with another block's) and costs their number; cost 0 is a path whose every block was seen or has
+ * none.
+ * ambiguous: another path as good exists (the first is taken). from == to: a loop back to it. */
+static long find_path(struct roi_measure *m, const struct roi_function *fn, long from, long to)
 {
 	uint64_t key = (uint64_t)fn->gindex << 40 | (uint64_t)(from + 1) << 20 | (uint64_t)(to + 1);
 	const uint64_t *hit = map_get(&m->paths, key);
 
 	if (hit)
-		return *hit ? &m->pool[*hit - 1] : NULL;
+		return (long)*hit - 1;
 
-	size_t n = fn->nblocks, head = 0, tail = 0, best = SIZE_MAX;
-	size_t *dist = roi_xzalloc(n, sizeof *dist);
-	long *prev = roi_xzalloc(n, sizeof *prev), *queue = roi_xzalloc(n, sizeof *queue), found = -2;
-	unsigned *ways = roi_xzalloc(n, sizeof *ways), ways_to = 0;     /* shortest paths, up to 2 */
+	/* Dijkstra on (cost, length); node i: block i, node n: the exit, node n + 1: from itself */
+	size_t n = fn->nblocks, src = n + 1, dst = to < 0 ? n : (size_t)to;
+	size_t *cost = roi_xzalloc(n + 2, sizeof *cost), *len = roi_xzalloc(n + 2, sizeof *len);
+	long *prev = roi_xzalloc(n + 2, sizeof *prev);
+	unsigned *ways = roi_xzalloc(n + 2, sizeof *ways);
+	bool *done = roi_xzalloc(n + 2, sizeof *done);
 	const int entry_succ[1] = {0};
-	const int *succ = from < 0 ? entry_succ : fn->blocks[from].succ;
-	size_t nsucc = from < 0 ? 1 : fn->blocks[from].nsucc;
 
-	for (size_t v = 0; v < n; v++)
-		dist[v] = SIZE_MAX;
-	/* a node u at distance d (blocks after from); u == -1 stands for from itself */
-	for (long u = -1;; u = queue[head++]) {
-		size_t d = u < 0 ? 0 : dist[u];
-		const int *su = u < 0 ? succ : fn->blocks[u].succ;
-		size_t ns = u < 0 ? nsucc : fn->blocks[u].nsucc;
-		unsigned wu = u < 0 ? 1 : ways[u];
+	for (size_t v = 0; v < n + 2; v++)
+		cost[v] = len[v] = SIZE_MAX;
+	cost[src] = len[src] = 0;
+	ways[src] = 1;
+	for (;;) {
+		size_t u = SIZE_MAX;
 
-		if (d + 1 > best)
+		for (size_t v = 0; v < n + 2; v++)
+			if (!done[v] && cost[v] != SIZE_MAX &&
+			    (u == SIZE_MAX || cost[v] < cost[u] || (cost[v] == cost[u] && len[v] < len[u])))
+				u = v;
+		if (u == SIZE_MAX || (u == dst && u != src))
 			break;
-		for (size_t i = 0; i < ns; i++) {
-			int v = su[i];
+		done[u] = true;
+		const int *succ = u == src ? (from < 0 ? entry_succ : fn->blocks[from].succ) : u == n ? NULL
+				  : fn->blocks[u].succ;
+		size_t nsucc = u == src ? (from < 0 ? 1 : fn->blocks[from].nsucc) : u == n ? 0 : fn->blocks[u].nsucc;
+		/* passing through u (not from, not the end) unseen costs its instructions */
+		size_t through = u != src ? m->words[fn->gblock0 + u] : 0;
+		for (size_t i = 0; i < nsucc; i++) {
+			size_t v = succ[i] < 0 ? n : (size_t)succ[i];
 
-			if (v == to) {
-				if (best == SIZE_MAX) {
-					best = d + 1;
-					found = u;
-				}
-				ways_to = ways_to + wu < 2 ? ways_to + wu : 2;
-			} else if (v >= 0 && !m->has_code[fn->gblock0 + (size_t)v] && !fn->blocks[v].value) {
-				if (dist[v] == SIZE_MAX) {
-					dist[v] = d + 1;
-					ways[v] = wu;
-					prev[v] = u;
-					queue[tail++] = v;
-				} else if (dist[v] == d + 1) {
-					ways[v] = ways[v] + wu < 2 ? ways[v] + wu : 2;
-				}
+			if (v < n && fn->blocks[v].value)
+				continue;
+			size_t c = cost[u] + through, l = len[u] + 1;
+			if (v != dst && v == (size_t)from && from >= 0)
+				continue;       /* from itself is no block to pass through */
+			if (c < cost[v] || (c == cost[v] && l < len[v])) {
+				cost[v] = c;
+				len[v] = l;
+				prev[v] = (long)u;
+				ways[v] = ways[u];
+			} else if (c == cost[v] && l == len[v] && prev[v] != (long)u) {
+				ways[v] = ways[v] + ways[u] < 2 ? ways[v] + ways[u] : 2;
 			}
 		}
-		if (head >= tail)
-			break;
 	}
 	uint64_t *slot = map_at(&m->paths, key);
 	*slot = 0;
-	if (best != SIZE_MAX) {
-		size_t len = best - (to < 0);   /* the blocks entered: the exit is none */
-		m->pool = roi_xrealloc(m->pool, m->npool + len + 2, sizeof *m->pool);
+	if (cost[dst] != SIZE_MAX && !(dst == src)) {
+		size_t nb = len[dst] - (to < 0);        /* the blocks entered: the exit is none */
+		m->pool = roi_xrealloc(m->pool, m->npool + nb + 3, sizeof *m->pool);
 		long *path = &m->pool[m->npool];
-		path[0] = (long)len;
-		path[1] = ways_to > 1;
-		size_t i = best - 1;
+		path[0] = (long)cost[dst];
+		path[1] = ways[dst] > 1;
+		path[2] = (long)nb;
+		size_t i = nb;
 		if (to >= 0)
-			path[2 + i] = to;
-		for (long u = found; u >= 0; u = prev[u])
-			path[2 + --i] = u;
+			path[3 + --i] = to;
+		for (long u = prev[dst]; u >= 0 && (size_t)u != src; u = prev[u])
+			path[3 + --i] = u;
 		*slot = m->npool + 1;
-		m->npool += len + 2;
+		m->npool += nb + 3;
 	}
-	free(dist);
+	free(cost);
+	free(len);
 	free(prev);
-	free(queue);
 	free(ways);
-	return *slot ? &m->pool[*slot - 1] : NULL;
+	free(done);
+	return (long)*slot - 1;
 }
 
 /* Frame f moves into block b (-1: out of the function) at cycle `at`: the loops of its function it
@@ -521,32 +579,155 @@ static void move_to(struct roi_measure *m, struct frame *f, const struct roi_fun
 		m->counts[fn->gblock0 + (size_t)b]++;
 }
 
-/* Walks frame f from its block to block `to` (-1: the exit); false when no path leads there through
- * blocks without instructions (an instruction hoisted or sunk out of its block). */
-static bool walk(struct roi_measure *m, struct frame *f, long to, uint64_t at)
+/* Frame f walks the path at pool offset path, at cycle at. */
+static void take(struct roi_measure *m, struct frame *f, long path, uint64_t at)
 {
 	const struct roi_function *fn = m->fn_by_gindex[f->bfn];
-	const long *path = find_path(m, fn, f->bstate, to);
+	const long *p = &m->pool[path];
 
-	if (!path)
-		return false;
-	m->ambiguous += path[1] != 0;
-	for (long i = 0; i < path[0]; i++)
-		move_to(m, f, fn, path[2 + i], at);
-	f->bstate = to;
-	return true;
+	m->ambiguous += p[1] != 0;
+	for (long i = 0; i < p[2]; i++)
+		move_to(m, f, fn, p[3 + i], at);
 }
 
-/* Frame f leaves its counted function at cycle `at`: through the blocks between its block and the
- * exit, and out of every loop. */
+/* What visiting run r from block `from` costs (SIZE_MAX: it cannot be reached), and the path there
+ * (-1: none, it stays). */
+static size_t visit_cost(struct roi_measure *m, const struct roi_function *fn, long from, const struct run *r,
+			 long *path)
+{
+	*path = -1;
+	if (r->b == from && !r->again)
+		return 0;
+	*path = find_path(m, fn, from, r->b);
+	return *path < 0 ? SIZE_MAX : (size_t)m->pool[*path];
+}
+
+/* Decides frame f's first pending run: of every way to visit or leave out the pending runs (and,
+ * with to_exit, to reach the exit after them), the cheapest, counting the instructions of a run
+ * left out (they ran out of their block's place: hoisted, sunk, merged with another block's) and
+ * those of the blocks a path passes through unseen; of ways as cheap, the one that visits more,
+ * the earlier. The first run is visited (its path taken) or dropped. */
+static void decide(struct roi_measure *m, struct frame *f, bool to_exit)
+{
+	const struct roi_function *fn = m->fn_by_gindex[f->bfn];
+	size_t n = f->nruns, best = SIZE_MAX;
+	unsigned best_mask = 0, best_visits = 0;
+
+	for (unsigned mask = 0; mask < 1u << n; mask++) {
+		size_t cost = 0;
+		unsigned visits = 0;
+		long at = f->bstate, path;
+
+		for (size_t i = 0; i < n && cost != SIZE_MAX; i++) {
+			const struct run *r = &f->runs[i];
+
+			if (mask & 1u << i) {
+				size_t c = visit_cost(m, fn, at, r, &path);
+				cost = c == SIZE_MAX ? SIZE_MAX : cost + c;
+				at = r->b;
+				visits++;
+			} else {
+				cost += r->seen;
+			}
+		}
+		if (to_exit && cost != SIZE_MAX && at >= 0) {
+			path = find_path(m, fn, at, -1);
+			cost = path < 0 ? SIZE_MAX : cost + (size_t)m->pool[path];
+		}
+		/* the bits in reverse: the earlier a run is visited, the higher */
+		unsigned order = 0, best_order = 0;
+		for (size_t i = 0; i < n; i++) {
+			order = order << 1 | (mask >> i & 1);
+			best_order = best_order << 1 | (best_mask >> i & 1);
+		}
+		if (cost < best || (cost == best && cost != SIZE_MAX &&
+				    (visits > best_visits || (visits == best_visits && order > best_order)))) {
+			best = cost;
+			best_mask = mask;
+			best_visits = visits;
+		}
+	}
+	const struct run *r = &f->runs[0];
+	if (best != SIZE_MAX && (best_mask & 1)) {
+		long path;
+		visit_cost(m, fn, f->bstate, r, &path);
+		if (path >= 0)
+			take(m, f, path, r->at);
+		f->bstate = r->b;
+	}
+	memmove(&f->runs[0], &f->runs[1], (n - 1) * sizeof *r);
+	f->nruns--;
+}
+
+/* Frame f leaves its counted function at cycle `at`: the pending runs decided, through the blocks
+ * between the last and the exit, and out of every loop. */
 static void leave_function(struct roi_measure *m, struct frame *f, uint64_t at)
 {
 	if (f->bfn < 0)
 		return;
-	if (f->bstate >= 0)
-		walk(m, f, -1, at);
-	move_to(m, f, m->fn_by_gindex[f->bfn], -1, at);
+	const struct roi_function *fn = m->fn_by_gindex[f->bfn];
+	while (f->nruns)
+		decide(m, f, true);
+	long path = f->bstate >= 0 ? find_path(m, fn, f->bstate, -1) : -1;
+	if (path >= 0)
+		take(m, f, path, at);
+	move_to(m, f, fn, -1, at);
 	f->bfn = -1;
+	f->bstate = -1;
+}
+
+/* A new run of block b's instructions in frame f, from cycle at; again: b's head reached again by
+ * a jump. The oldest of the window is decided first when it is full. */
+static void start_run(struct roi_measure *m, struct frame *f, long b, uint64_t at, bool again)
+{
+	if (f->nruns == RUNS)
+		decide(m, f, false);
+	f->runs[f->nruns++] = (struct run){b, at, 0, again};
+}
+
+/* Where a jump or branch at pc goes, from the flash; -1 when it is none or computed (ijmp). */
+static long jump_target(const uint8_t *flash, uint32_t size, uint32_t pc)
+{
+	if (pc + 1 >= size)
+		return -1;
+	uint16_t op = (uint16_t)(flash[pc] | flash[pc + 1] << 8);
+
+	if (is_branch(op))
+		return (long)pc + 2 + 2 * (((int)(op >> 3) & 0x7f) ^ 0x40) - 0x80;
+	if ((op & 0xf000) == 0xc000)
+		return (long)pc + 2 + 2 * ((int)((op & 0xfff) ^ 0x800) - 0x800);
+	if ((op & 0xfe0e) == 0x940c && pc + 3 < size)
+		return 2 * (long)(((uint32_t)(op & 0x1f0) << 13 | (uint32_t)(op & 1) << 16) |
+				  (uint32_t)(flash[pc + 2] | flash[pc + 3] << 8));
+	return -1;
+}
+
+/* Each block's head: the lowest address a jump or branch of the block to an address of it no
+ * higher up reaches. A loop of the block alone (through blocks without instructions) jumps there
+ * back to its start; a loop inside the block (a shift by several bits, a copy) jumps to an address
+ * after the block's first instructions, which its every execution runs. */
+static void find_heads(struct roi_measure *m)
+{
+	const uint8_t *flash = m->tracer.flash;
+	uint32_t size = m->tracer.flash_size;
+
+	m->heads_found = true;
+	for (uint32_t w = 0; w < MAX_WORDS && 2 * w < size; w++) {
+		long gb = m->block_of[w], to = gb >= 0 ? jump_target(flash, size, 2 * w) : -1;
+
+		if (to < 0 || to > 2 * (long)w || to / 2 >= MAX_WORDS || m->block_of[to / 2] != gb)
+			continue;
+		if (!m->head[gb] || (uint32_t)to < m->head[gb])
+			m->head[gb] = (uint32_t)to;
+	}
+}
+
+/* Whether block b loops back to itself through blocks without instructions only. */
+static bool self_loop(struct roi_measure *m, const struct roi_function *fn, long b)
+{
+	long p = find_path(m, fn, b, b);
+
+	return p >= 0 && m->pool[p] == 0;
 }
 
 static void block_step(struct roi_measure *m, struct frame *f, long gb, const struct roi_avr_step *s)
@@ -554,6 +735,7 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	const struct roi_function *fn = m->fn_of_block[gb];
 	long b = (long)((size_t)gb - fn->gblock0);
 	uint64_t at = s->cycle - s->cycles;
+	uint32_t next = s->pc + (two_words(s->op) ? 4 : 2);
 
 	m->block_cycles[gb] += s->cycles;
 	if (f->bfn != (long)fn->gindex) {
@@ -561,14 +743,29 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 		f->bfn = (long)fn->gindex;
 		f->bstate = -1;
 	}
-	if (b != f->bstate) {
-		if (walk(m, f, b, at))
-			f->bentry = s->pc;
-	} else if (s->pc == f->bentry && s->pc != f->expect) {
-		/* back at the block's first instruction by a jump: around a loop of blocks without
-		 * instructions (a latch), or of the block alone */
-		walk(m, f, b, at);
+	long cur = f->nruns ? f->runs[f->nruns - 1].b : f->bstate;
+	/* An if-converted arm: the skip decides whether the block runs, by its instruction after,
+	 * which it skips or not; what else of the block's runs either way (GCC gives a spill after
+	 * it the arm's location too). */
+	if (is_skip(s->op) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb) {
+		f->bveto = s->next != next ? b : -1;
+		f->bjump = false;
+		return;
 	}
+	if (b == f->bveto && b != cur) {
+		f->bjump = false;
+		return;
+	}
+	f->bveto = -1;
+	if (b != cur)
+		start_run(m, f, b, at, false);
+	else if (f->bjump && s->pc == m->head[gb] && self_loop(m, fn, b))
+		/* this block's head again by a jump: around a loop of blocks without instructions (a
+		 * latch), or of the block alone */
+		start_run(m, f, b, at, true);
+	if (f->nruns && f->runs[f->nruns - 1].b == b)
+		f->runs[f->nruns - 1].seen++;
+	f->bjump = s->next != next && (is_jump(s->op) || is_branch(s->op));
 }
 
 /* ---- the shadow call stack ---- */
@@ -586,6 +783,8 @@ static struct frame *push(struct roi_measure *m, const struct frame *init)
 	*f = *init;
 	f->loop_start = loop_start ? loop_start : roi_xzalloc(m->max_loops + 1, sizeof(uint64_t));
 	f->bfn = -1;
+	f->nruns = 0;
+	f->bveto = -1;
 	return f;
 }
 
@@ -605,6 +804,17 @@ static void enter(struct roi_measure *m, struct frame *f, uint32_t address, enum
 	m->sites[f->site].calls++;
 	m->syms[f->fn].calls++;
 	f->outer_fn = m->syms[f->fn].active++ == 0;
+	/* a counted function's entry block runs once a call (formats.md), whether or not an
+	 * instruction of it is the block's in the line table (GCC gives a one-block function's
+	 * return value the location of its end) */
+	if (m->with_blocks && m->syms[f->fn].counted >= 0) {
+		f->bfn = m->syms[f->fn].counted;
+		f->bstate = -1;
+		long path = find_path(m, m->fn_by_gindex[f->bfn], -1, 0);
+		if (path >= 0)
+			take(m, f, path, f->start);
+		f->bstate = 0;
+	}
 }
 
 static void call(struct roi_measure *m, const struct roi_avr_step *s, uint32_t ret, enum roi_mcall how)
@@ -631,7 +841,7 @@ static void interrupt(struct roi_measure *m, const struct roi_avr_step *s)
 		.line = LINE_INTERRUPT, .line_fn = -1, .site = -1, .fn = -1, .site_line = -1, .vector = true,
 	};
 
-	push(m, &init)->expect = s->vector;
+	push(m, &init);
 }
 
 /* An interrupt's function: the one its vector jumps to (or the vector's, when it does not jump). */
@@ -694,6 +904,12 @@ static void step(void *ctx, const struct roi_avr_step *s)
 
 	if (!m->main_seen && m->has_main && s->pc == m->main_addr)
 		m->main_seen = true;
+	/* back in the function that jumped into another without a return (a switch's jump through
+	 * libgcc's __tablejump2__, call-prologues' __prologue_saves__): that was no tail call */
+	while (f->tail && m->depth > 2 && fn == m->frames[m->depth - 2].fn) {
+		close_frame(m, f, s->cycle - s->cycles);
+		f = &m->frames[--m->depth - 1];
+	}
 	if (f->vector && !s->asleep)
 		vector_step(m, f, s);
 	if (own) {
@@ -717,13 +933,16 @@ static void step(void *ctx, const struct roi_avr_step *s)
 			interrupt(m, s);
 		return;
 	}
+	if (m->with_blocks && !m->heads_found)
+		find_heads(m);
 	if (m->with_blocks && w < MAX_WORDS && m->block_of[w] >= 0)
 		block_step(m, f, m->block_of[w], s);
+	else
+		f->bjump = false;
 
 	uint16_t op = s->op;
 	uint32_t next_seq = s->pc + (two_words(op) ? 4 : 2);
 
-	f->expect = next_seq;
 	if (is_call(op)) {
 		if (s->next != next_seq)        /* not "rcall .", which makes room on the stack */
 			call(m, s, next_seq, ROI_MCALL_CALL);
@@ -849,7 +1068,10 @@ static void finish_blocks(struct roi_measure *m, const struct roi_avr_run *run, 
 
 		*b = (struct roi_mblocks){fn->unit->id_hex, fn->index, fn->asm_name, fn->checksum, fn->nblocks,
 					  roi_arena_array(a, fn->nblocks, sizeof(uint64_t)),
+					  roi_arena_array(a, fn->nblocks, sizeof(bool)),
 					  roi_arena_array(a, fn->nblocks, sizeof(uint64_t))};
+		for (size_t k = 0; k < fn->nblocks; k++)
+			b->value[k] = fn->blocks[k].value;
 		memcpy(b->counts, &m->counts[fn->gblock0], fn->nblocks * sizeof(uint64_t));
 		memcpy(b->cycles, &m->block_cycles[fn->gblock0], fn->nblocks * sizeof(uint64_t));
 		for (size_t l = 0; l < fn->nloops; l++)
@@ -943,6 +1165,8 @@ void roi_measure_free(struct roi_measure *m)
 	free(m->fn_by_gindex);
 	free(m->fn_of_block);
 	free(m->has_code);
+	free(m->words);
+	free(m->head);
 	free(m->counts);
 	free(m->block_cycles);
 	free(m->loop_base);
