@@ -109,7 +109,14 @@ struct run {
 	uint64_t at;            /* the cycle it began at */
 	uint64_t seen;          /* its instructions */
 	bool again;             /* it began at its block's head by a jump of the block */
+	bool seq;               /* it began where the instruction before led in sequence */
+	bool cont;              /* it goes on with the block of the run before the last, which both
+				 * runs between fell into and out of: that one ran inside this block's
+				 * code (a latch's copy placed before the loop's test) */
 };
+
+/* What visiting a run that goes on with a block from another costs: it enters no block there. */
+#define CONT_COST ((size_t)1 << 24)
 
 /* The runs decided together: a block's instructions seen between two others' are weighed against
  * the way on from both. */
@@ -133,6 +140,7 @@ struct frame {
 	struct run runs[RUNS];  /* the runs of instructions seen since, not decided yet */
 	size_t nruns;
 	bool bjump;             /* its last instruction was a jump or branch taken */
+	bool bseq;              /* its last instruction went on to the next in sequence (or called) */
 	long bveto;             /* a block whose instructions are no sign of it: a skip of the block
 				 * skipped its instruction, the rest ran anyway; -1: none */
 	uint64_t loops_in, loops_outer;         /* bit l: in loop l of bfn; its outermost entry */
@@ -169,8 +177,11 @@ struct roi_measure {
 	const struct roi_function **fn_of_block;        /* by global block number */
 	bool *has_code;         /* by global block number: some instruction is the block's */
 	uint32_t *words;        /* by global block number: its instruction words */
-	uint32_t *head;         /* by global block number: the lowest address a jump of the block back
-				 * into it reaches, where its next execution begins; 0: none */
+	uint32_t *head;         /* by global block number: the lowest address a jump at the block's end
+				 * back into it reaches, where its next execution begins; 0: none */
+	bool *ends;             /* per instruction word: a jump or branch at the end of its block's
+				 * code (the block's instructions do not go on after it, but for a
+				 * jump of its edges) */
 	bool heads_found;
 	uint64_t *counts, *block_cycles;
 	size_t *loop_base;      /* by function gindex: its first loop's global number */
@@ -599,7 +610,7 @@ static size_t visit_cost(struct roi_measure *m, const struct roi_function *fn, l
 	if (r->b == from && !r->again)
 		return 0;
 	*path = find_path(m, fn, from, r->b);
-	return *path < 0 ? SIZE_MAX : (size_t)m->pool[*path];
+	return *path < 0 ? SIZE_MAX : (size_t)m->pool[*path] + (r->cont ? CONT_COST : 0);
 }
 
 /* Decides frame f's first pending run: of every way to visit or leave out the pending runs (and,
@@ -680,9 +691,13 @@ static void leave_function(struct roi_measure *m, struct frame *f, uint64_t at)
  * a jump. The oldest of the window is decided first when it is full. */
 static void start_run(struct roi_measure *m, struct frame *f, long b, uint64_t at, bool again)
 {
+	const struct run *x = f->nruns ? &f->runs[f->nruns - 1] : NULL;
+	long before = f->nruns > 1 ? f->runs[f->nruns - 2].b : f->bstate;
+	bool cont = !again && f->bseq && x && x->seq && before == b;
+
 	if (f->nruns == RUNS)
 		decide(m, f, false);
-	f->runs[f->nruns++] = (struct run){b, at, 0, again};
+	f->runs[f->nruns++] = (struct run){b, at, 0, again, f->bseq, cont};
 }
 
 /* Where a jump or branch at pc goes, from the flash; -1 when it is none or computed (ijmp). */
@@ -702,32 +717,51 @@ static long jump_target(const uint8_t *flash, uint32_t size, uint32_t pc)
 	return -1;
 }
 
-/* Each block's head: the lowest address a jump or branch of the block to an address of it no
- * higher up reaches. A loop of the block alone (through blocks without instructions) jumps there
- * back to its start; a loop inside the block (a shift by several bits, a copy) jumps to an address
- * after the block's first instructions, which its every execution runs. */
+/* Each block's head: the lowest address a jump or branch at the end of the block's code reaches
+ * back in it: where a loop of the block (through its latch) starts its next execution. A loop
+ * inside the block (a shift by several bits, a copy) jumps back from within its code. At the end:
+ * the next instruction is another block's, or an unconditional jump of the block (the jump of one
+ * of its edges). */
 static void find_heads(struct roi_measure *m)
 {
 	const uint8_t *flash = m->tracer.flash;
 	uint32_t size = m->tracer.flash_size;
 
 	m->heads_found = true;
-	for (uint32_t w = 0; w < MAX_WORDS && 2 * w < size; w++) {
+	m->ends = roi_xzalloc(MAX_WORDS, sizeof *m->ends);
+	for (uint32_t w = 0; w < MAX_WORDS && 2 * w + 1 < size; w++) {
 		long gb = m->block_of[w], to = gb >= 0 ? jump_target(flash, size, 2 * w) : -1;
+		uint16_t op = (uint16_t)(flash[2 * w] | flash[2 * w + 1] << 8);
+		uint32_t nw = w + (two_words(op) ? 2 : 1);
 
-		if (to < 0 || to > 2 * (long)w || to / 2 >= MAX_WORDS || m->block_of[to / 2] != gb)
+		if (to < 0)
+			continue;
+		if (nw < MAX_WORDS && 2 * nw + 1 < size && m->block_of[nw] == gb) {
+			uint16_t next = (uint16_t)(flash[2 * nw] | flash[2 * nw + 1] << 8);
+			if (!((next & 0xf000) == 0xc000 || (next & 0xfe0e) == 0x940c))
+				continue;
+		}
+		m->ends[w] = true;
+		if (to > 2 * (long)w || to / 2 >= MAX_WORDS || m->block_of[to / 2] != gb)
 			continue;
 		if (!m->head[gb] || (uint32_t)to < m->head[gb])
 			m->head[gb] = (uint32_t)to;
 	}
 }
 
-/* Whether block b loops back to itself through blocks without instructions only. */
-static bool self_loop(struct roi_measure *m, const struct roi_function *fn, long b)
+/* The most instruction words a loop of a block alone may pass through unseen: a latch's copy
+ * placed before the block's loop test (itself one move). */
+#define ALONE_WORDS 8
+
+/* Whether block b loops back to itself through blocks without instructions, or with a few (which
+ * then ran inside b's code): a jump back to its head begins its next execution. A block whose
+ * pieces bb-reorder placed apart (the rare arms of an if-converted abs) jumps back from one into
+ * another without looping. */
+static bool loops_alone(struct roi_measure *m, const struct roi_function *fn, long b)
 {
 	long p = find_path(m, fn, b, b);
 
-	return p >= 0 && m->pool[p] == 0;
+	return p >= 0 && m->pool[p] <= ALONE_WORDS;
 }
 
 static void block_step(struct roi_measure *m, struct frame *f, long gb, const struct roi_avr_step *s)
@@ -750,22 +784,25 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	if (is_skip(s->op) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb) {
 		f->bveto = s->next != next ? b : -1;
 		f->bjump = false;
+		f->bseq = s->next == next;
 		return;
 	}
 	if (b == f->bveto && b != cur) {
 		f->bjump = false;
+		f->bseq = s->next == next;
 		return;
 	}
 	f->bveto = -1;
 	if (b != cur)
 		start_run(m, f, b, at, false);
-	else if (f->bjump && s->pc == m->head[gb] && self_loop(m, fn, b))
+	else if (f->bjump && s->pc == m->head[gb] && loops_alone(m, fn, b))
 		/* this block's head again by a jump: around a loop of blocks without instructions (a
 		 * latch), or of the block alone */
 		start_run(m, f, b, at, true);
 	if (f->nruns && f->runs[f->nruns - 1].b == b)
 		f->runs[f->nruns - 1].seen++;
 	f->bjump = s->next != next && (is_jump(s->op) || is_branch(s->op));
+	f->bseq = s->next == next || is_call(s->op);
 }
 
 /* ---- the shadow call stack ---- */
@@ -937,8 +974,10 @@ static void step(void *ctx, const struct roi_avr_step *s)
 		find_heads(m);
 	if (m->with_blocks && w < MAX_WORDS && m->block_of[w] >= 0)
 		block_step(m, f, m->block_of[w], s);
-	else
+	else {
 		f->bjump = false;
+		f->bseq = s->next == s->pc + (two_words(s->op) ? 4 : 2) || is_call(s->op);
+	}
 
 	uint16_t op = s->op;
 	uint32_t next_seq = s->pc + (two_words(op) ? 4 : 2);
@@ -1167,6 +1206,7 @@ void roi_measure_free(struct roi_measure *m)
 	free(m->has_code);
 	free(m->words);
 	free(m->head);
+	free(m->ends);
 	free(m->counts);
 	free(m->block_cycles);
 	free(m->loop_base);
