@@ -8,8 +8,8 @@
 #            build's metadata) against the counters of the counted build run in simavr ('roi run'):
 #            every block but the value counters, which are not measured; the blocks that differ
 #
-# Figures are printed and written to bench/results/measured.json (and a summary table to
-# bench/results/measured.txt), never asserted.
+# Figures are printed and written to bench/results/measured.json, the table to
+# bench/results/measured.txt; never asserted.
 #
 #   bash bench/measured.sh [OPT...]        default: -O0 -O1 -O2 -Os
 set -e
@@ -84,4 +84,4 @@ END {
 	printf "],\"programs\":[" >out
 	for (i = 1; i <= NR; i++) printf("%s%s", (i > 1 ? "," : ""), js[i]) >out
 	print "]}" >out
-}' "$rows" | tee "$work/table.txt"
+}' "$rows" | tee "${out%.json}.txt"

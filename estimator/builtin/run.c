@@ -308,8 +308,13 @@ static int run_measured(const struct measured_args *a)
 	int status = ROI_EXIT_DATA;
 
 	if (roi_avr_check_mcu(a->mcu, &err) != 0 || roi_run_open_elf(a->firmware, &roi_avr_target, &elf, &err) != 0 ||
-	    roi_elf_image_crc(elf, &crc, &err) != 0 || roi_line_table_load(a->firmware, &lines, &err) != 0)
+	    roi_elf_image_crc(elf, &crc, &err) != 0)
 		goto fail;
+	if (roi_line_table_load(a->firmware, &lines, &err) != 0) {
+		roi_err_set(&err, "%s: no DWARF line table: compile it with -gdwarf-2 (avr-gcc 5.4 writes STABS for a bare "
+			    "-g)", a->firmware);
+		goto fail;
+	}
 	if (names_blocks(&lines)) {
 		roi_err_set(&err, "%s: a block-lines build (its line table names counted blocks, not source lines): "
 			    "give the plain build as FIRMWARE and this one as --blocks", a->firmware);
@@ -378,6 +383,8 @@ static int run_measured(const struct measured_args *a)
 	status = report(&run, NULL, a->stop_at, a->output, a->json, saturated);
 	cJSON_Delete(saturated);
 	if (!a->json && status == ROI_EXIT_OK) {
+		out.program = a->firmware;      /* as given, in the text */
+		out.blocks_program = a->blocks;
 		roi_measured_text(stdout, &out, a->top);
 		status = roi_output_status();
 	}

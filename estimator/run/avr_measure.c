@@ -1035,10 +1035,10 @@ static int library_in_order(const void *a, const void *b)
 	const struct roi_mlibrary *x = a, *y = b;
 	int c = strcmp(x->routine, y->routine);
 
-	if (c)
-		return c;
 	if (x->cycles != y->cycles)
 		return x->cycles > y->cycles ? -1 : 1;
+	if (c)
+		return c;
 	return (x->line > y->line) - (x->line < y->line);
 }
 
