@@ -244,7 +244,7 @@ check-asan: deps-all
 # estimator is built again with clang, ASan and UBSan; seed corpora come from the
 # test programs (fuzz/seeds.sh); build/fuzz/corpus/ grows from run to run.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := profile meta model budget elf avr_elf filter
+FUZZ_TARGETS := profile meta model budget elf avr_elf filter measured
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_CC      := clang
 FUZZ_CXX     := clang++

@@ -193,6 +193,15 @@ uint64_t roi_measured_line_sum(const struct roi_measured *m)
 	return sum;
 }
 
+char *roi_measured_json_text(const struct roi_measured *m)
+{
+	cJSON *doc = to_json(m);
+	char *text = cJSON_Print(doc);
+
+	cJSON_Delete(doc);
+	return text;
+}
+
 int roi_measured_write(const char *path, const struct roi_measured *m, struct roi_err *err)
 {
 	size_t n = strlen(path) + 8;
@@ -218,9 +227,7 @@ int roi_measured_write(const char *path, const struct roi_measured *m, struct ro
 		free(tmp);
 		return -1;
 	}
-	cJSON *doc = to_json(m);
-	text = cJSON_Print(doc);
-	cJSON_Delete(doc);
+	text = roi_measured_json_text(m);
 	if (!text || fputs(text, out) == EOF || fputc('\n', out) == EOF) {
 		roi_err_set(err, "%s: cannot write the measured profile", path);
 		fclose(out);
@@ -566,25 +573,33 @@ static int parse(const struct jv *v, const cJSON *root, struct roi_measured *m)
 	return 0;
 }
 
-int roi_measured_load(const char *path, struct roi_measured *m, struct roi_err *err)
+int roi_measured_parse(const char *path, const char *text, size_t len, struct roi_measured *m, struct roi_err *err)
 {
 	struct jv v = {err, NULL, &m->arena};
-	char *text;
-	size_t len;
 	cJSON *root;
 	int rc;
 
 	memset(m, 0, sizeof *m);
 	m->path = roi_arena_strdup(&m->arena, path);
 	v.prefix = m->path;
-	if (roi_read_file(path, ROI_MAX_PROFILE, &text, &len, err) != 0)
-		return -1;
-	root = jv_parse(&v, text, len, true);
-	free(text);
-	if (!root)
+	if (!(root = jv_parse(&v, text, len, true)))
 		return -1;
 	rc = parse(&v, root, m);
 	cJSON_Delete(root);
+	return rc;
+}
+
+int roi_measured_load(const char *path, struct roi_measured *m, struct roi_err *err)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	if (roi_read_file(path, ROI_MAX_PROFILE, &text, &len, err) != 0)
+		return -1;
+	rc = roi_measured_parse(path, text, len, m, err);
+	free(text);
 	return rc;
 }
 

@@ -138,7 +138,12 @@ struct roi_measured {
  * "PATH: its lines add up to N cycles, not its total M". Free with roi_measured_free, also on
  * failure. */
 int roi_measured_load(const char *path, struct roi_measured *m, struct roi_err *err);
+/* The same of text[0, len) (a NUL after it), "path" naming it in messages. */
+int roi_measured_parse(const char *path, const char *text, size_t len, struct roi_measured *m, struct roi_err *err);
 void roi_measured_free(struct roi_measured *m);
+
+/* m as the JSON document roi_measured_write writes (malloc'd; NULL when out of memory). */
+char *roi_measured_json_text(const struct roi_measured *m);
 
 /* Writes m to path (a temporary file renamed over it). Errors: "PATH: <strerror>"; "the lines add
  * up to N cycles, not the run's M" (a bug, never a file with it). */
