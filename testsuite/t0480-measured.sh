@@ -241,6 +241,29 @@ test_expect_success 'without a run of the counted build, the counts of the measu
 	test_equal sites-plain.elf.measured "$(jq -r .profile est.json)" "where the counts are from"
 '
 
+# The regions of the counted build's filter (docs/regions.md): its hooks are not in the plain
+# build, whose run measures them: a function from its calls to its returns, a loop from the way
+# into it to the way out (through the blocks). The hooked counted build's own run counts the same
+# entries.
+test_expect_success 'the regions of a filter, measured in the plain firmware' '
+	printf "hooks include function work\nhooks include loop sites.c:7\n" >hooks.txt &&
+	builds sitesos -Os sites.c &&
+	avr-gcc -mmcu=$MCU -Os -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-filter=hooks.txt sites.c \
+		"$ROI_SRC/runtime/ports/roi-region-simavr.c" -o hooked-count.elf &&
+	measure --blocks sitesos-blocks.elf --counted hooked-count.elf -o regions.measured sitesos-plain.elf >out &&
+	"$ROI" run --target avr --mcu $MCU hooked-count.elf >/dev/null &&
+	"$ROI" report --json hooked-count.elf >hooked.json &&
+	for r in work work:7; do
+		test_equal "$(jq --arg r $r "[.. | objects | select(.region?.name == \$r) | .region.calls] | .[0]" hooked.json)" \
+			"$(jq --arg r $r "[.regions[] | select(.name == \$r) | .calls] | .[0]" regions.measured)" "$r: calls" || return 1
+	done &&
+	test_equal "$(fn regions.measured work inclusive)" \
+		"$(jq "[.regions[] | select(.name == \"work\") | .cycles] | .[0]" regions.measured)" "work: cycles" &&
+	test "$(jq "[.regions[] | select(.name == \"work:7\") | .cycles] | .[0]" regions.measured)" -lt \
+		"$(fn regions.measured work inclusive)" &&
+	test_grep "^  work:7  *loop  *2  *[0-9]*\$" out
+'
+
 # A firmware whose main loop never returns: stopped at a symbol's fifth hit, or at the limit.
 cat >forever.c <<'EOF'
 volatile unsigned char ticks;
