@@ -302,6 +302,47 @@ static const char *measured_as(const struct roi_budget *b, const struct roi_budg
 	return NULL;
 }
 
+/* The measured profile's figure of a budget's subject (main's inclusive cycles for the whole run, a
+ * function's inclusive, a loop's from entry to exit), per run or per its calls: false, and
+ * r->unmeasured when nothing else measures it, when the profile has no such figure. */
+static bool measured_profile(const struct roi_measured *mp, const struct roi_budget *b,
+			     const struct roi_budget_model *m, const struct subject *s, struct roi_budget_result *r)
+{
+	uint64_t cycles = 0, calls = 0;
+	bool found = false;
+
+	if (!s->fn) {
+		cycles = roi_measured_main_cycles(mp);
+		calls = 1;
+		found = true;
+	} else if (s->loop < 0) {
+		const struct roi_mfunction *f = roi_measured_function(mp, s->fn->asm_name);
+
+		if ((found = f && f->calls)) {
+			cycles = f->inclusive;
+			calls = f->calls;
+		}
+	} else {
+		const struct roi_mloop *l = roi_measured_loop(mp, s->fn, (size_t)s->loop);
+
+		if ((found = l && l->entries)) {
+			cycles = l->cycles;
+			calls = l->entries;
+		}
+	}
+	if (!found) {
+		r->unmeasured = s->loop < 0 ? "not in the measured profile (inlined, or never called)"
+			: "not in the measured profile (loops need its blocks: roi run --measured --blocks)";
+		return false;
+	}
+	if ((r->unmeasured = measured_as(b, m, "cycles", (double)cycles, &r->measured)))
+		return true;
+	r->has_measured = true;
+	r->measured_calls = (double)calls;
+	r->measured /= b->per == ROI_BUDGET_PER_CALL ? (double)calls : 1;
+	return true;
+}
+
 static int evaluate(struct roi_budget_eval *ev, struct roi_budget_result *r, struct roi_budget_model *m,
 		    const struct subject *s, const struct roi_budget_options *opt, struct roi_err *err)
 {
@@ -323,19 +364,27 @@ static int evaluate(struct roi_budget_eval *ev, struct roi_budget_result *r, str
 	r->estimate = quantity_of(b, m, cost, kcost) / r->divisor;
 
 	const struct roi_region_result *res = node ? node->measured : NULL;
-	if (!s->fn)
-		r->unmeasured = "the whole run is no region";
-	else if (!node || !node->region)
-		r->unmeasured = "no hooks";
-	else if (!res)
-		r->unmeasured = "its hooks did not run";
-	else
-		r->unmeasured = measured_as(b, m, ev->in->counts.time_unit ? ev->in->counts.time_unit : "ns", node->net,
-					    &r->measured);
+	const char *not_in_profile = NULL;
+	if (ev->in->meas && measured_profile(ev->in->meas, b, m, s, r)) {
+		res = NULL;     /* exact, and no hooks' cost in it: the measured profile's figure */
+	} else {
+		not_in_profile = r->unmeasured;
+		if (!s->fn)
+			r->unmeasured = "the whole run is no region";
+		else if (!node || !node->region)
+			r->unmeasured = "no hooks";
+		else if (!res)
+			r->unmeasured = "its hooks did not run";
+		else
+			r->unmeasured = measured_as(b, m, ev->in->counts.time_unit ? ev->in->counts.time_unit : "ns",
+						    node->net, &r->measured);
+	}
 	if (res && !r->unmeasured) {
 		r->has_measured = true;
 		r->measured_calls = (double)res->calls;
 		r->measured /= b->per == ROI_BUDGET_PER_CALL ? (double)res->calls : runs;
+	} else if (not_in_profile && !r->has_measured && b->quantity != ROI_BUDGET_OPS) {
+		r->unmeasured = not_in_profile;
 	}
 	r->used_measured = opt->measured && r->has_measured;
 	r->value = r->used_measured ? r->measured : r->estimate;

@@ -14,8 +14,8 @@
 #include "report/budget_junit.h"
 
 static const char usage[] =
-	"usage: roi budget check --budgets FILE [--model FILE] [--measured] [--strict] [--json] [--junit XML]\n"
-	"                        PROGRAM [PROFILE]\n"
+	"usage: roi budget check --budgets FILE [--model FILE] [--measured] [--measured-profile FILE] [--strict]\n"
+	"                        [--json] [--junit XML] PROGRAM [PROFILE]\n"
 	"       roi budget diff --budgets FILE [--model FILE] [--measured] [--json] [--old-program ELF]\n"
 	"                       [--new-program ELF] OLD_PROFILE NEW_PROFILE\n"
 	"\n"
@@ -34,6 +34,9 @@ static const char usage[] =
 	"  -m, --model FILE      cost model for budgets that name none (models/README.md)\n"
 	"      --measured        where hooks measured a budget's function or loop, check that figure\n"
 	"                        (simavr: exact cycles) and show the estimate beside it\n"
+	"      --measured-profile FILE\n"
+	"                        check: the figures of a measured profile (roi run --measured: the firmware\n"
+	"                        as it ships, exact cycles) beside the estimates; with --measured they decide\n"
 	"      --strict          check: a WARN fails the check too\n"
 	"      --json            one JSON document on stdout (see docs/budgets.md)\n"
 	"      --junit XML       check: also write JUnit XML to XML, one test case per budget\n"
@@ -44,7 +47,7 @@ static const char usage[] =
 enum { EXIT_BUDGET_FAILED = 3 };
 
 struct args {
-	const char *budgets, *model, *junit, *old_program, *new_program;
+	const char *budgets, *model, *junit, *old_program, *new_program, *measured_profile;
 	bool measured, strict, json;
 	const char *pos[2];
 	int npos;
@@ -94,7 +97,7 @@ static int check(const char *cmd, const struct args *a)
 			status = roi_data_error(&err);
 	} else if (status == 0 &&
 		   roi_session_load(&in, &(struct roi_session_args){a->pos[0], a->npos > 1 ? a->pos[1] : NULL, NULL,
-								    false}, &err) != 0) {
+								    false, a->measured_profile}, &err) != 0) {
 		status = roi_data_error(&err);
 	}
 	if (status != 0) {
@@ -139,13 +142,14 @@ static int diff(const char *cmd, const struct args *a)
 
 	if (a->npos < 2)
 		return roi_usage_error(cmd, "diff needs OLD_PROFILE and NEW_PROFILE");
-	if (a->junit || a->strict)
-		return roi_usage_error(cmd, "%s is for 'roi budget check'", a->junit ? "--junit" : "--strict");
+	if (a->junit || a->strict || a->measured_profile)
+		return roi_usage_error(cmd, "%s is for 'roi budget check'", a->junit ? "--junit" : a->strict ? "--strict"
+				       : "--measured-profile");
 	status = load_budgets(a, &bf, &d);
 	/* each profile names its program, as for roi compare */
 	if (status == 0 &&
-	    (roi_session_load(&in_old, &(struct roi_session_args){a->old_program, a->pos[0], NULL, false}, &err) != 0 ||
-	     roi_session_load(&in_new, &(struct roi_session_args){a->new_program, a->pos[1], NULL, false}, &err) != 0))
+	    (roi_session_load(&in_old, &(struct roi_session_args){a->old_program, a->pos[0], NULL, false, NULL}, &err) != 0 ||
+	     roi_session_load(&in_new, &(struct roi_session_args){a->new_program, a->pos[1], NULL, false, NULL}, &err) != 0))
 		status = roi_data_error(&err);
 	if (status == 0) {
 		have_old = true;
@@ -193,6 +197,7 @@ int cmd_budget(int argc, char **argv)
 		{.name = "old-program", .value = &a.old_program},
 		{.name = "new-program", .value = &a.new_program},
 		{.name = "measured", .flag = &a.measured},
+		{.name = "measured-profile", .value = &a.measured_profile},
 		{.name = "strict", .flag = &a.strict},
 		{.name = "json", .flag = &a.json},
 	};

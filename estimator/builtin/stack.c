@@ -68,7 +68,8 @@ int cmd_stack(int argc, char **argv)
 	const struct roi_program *p = &prog;
 	if (npos > 1) {
 		have_session = true;
-		if (roi_session_load(&in, &(struct roi_session_args){pos[0], pos[1], model, true}, &err) != 0 ||
+		if (roi_session_load(&in, &(struct roi_session_args){.program = pos[0], .profile = pos[1], .model = model,
+								      .check = true}, &err) != 0 ||
 		    roi_estimate_compute(&est, &in.prog, &in.counts, in.m, &err) != 0 ||
 		    (have_est = true, roi_hier_build(&h, &est, &err) != 0)) {
 			roi_data_error(&err);

@@ -26,6 +26,8 @@ struct roi_symbol {
 	unsigned shndx;         /* section index, or SHN_UNDEF/SHN_ABS/SHN_COMMON... */
 	const char *section;    /* name of that section, NULL for special indices; valid while open */
 	bool local;             /* STB_LOCAL (roi's counter arrays are local) */
+	bool weak, function;    /* STB_WEAK; STT_FUNC (roi_elf_each_symbol only) */
+	bool code;              /* in a section of instructions (roi_elf_each_symbol only) */
 };
 
 /* The .roi.meta records: pieces of the section(s) between NUL bytes, empty pieces (alignment
@@ -51,6 +53,12 @@ void roi_records_free(struct roi_records *records);
 /* Looks name up in .symtab; the first definition wins (roi's symbol names are unique per unit).
  * Errors: "PATH: no symbol table (stripped?)", "PATH: no symbol NAME". */
 int roi_elf_symbol(struct roi_elf *elf, const char *name, struct roi_symbol *sym, struct roi_err *err);
+
+/* Calls visit for every named symbol defined in a section (not SHN_UNDEF, SHN_ABS, ...) in table
+ * order, until one returns non-zero, which is returned. Errors: "PATH: no symbol table
+ * (stripped?)", "PATH: damaged ELF file: ...". */
+typedef int (*roi_symbol_visit)(void *ctx, const char *name, const struct roi_symbol *sym, struct roi_err *err);
+int roi_elf_each_symbol(struct roi_elf *elf, roi_symbol_visit visit, void *ctx, struct roi_err *err);
 
 /* Every section's header, name and contents can be read, and so can every symbol and its name: what
  * a reader that trusts the file dereferences unchecked (simavr's elf_read_firmware, which roi run

@@ -64,7 +64,7 @@ cJSON *roi_budget_check_json(const struct roi_budget_file *bf, const struct roi_
 	cJSON_AddStringToObject(o, "program", ev->in->prog.path);
 	if (ev->in->profile_path) {
 		roi_source_json(o, &(struct roi_source){ev->in->profile_path, ev->in->counts.runs,
-							 ev->in->counts.transferred});
+							 ev->in->counts.transferred, NULL});
 	} else {
 		/* every budget static: no run */
 		cJSON_AddNullToObject(o, "profile");
@@ -73,6 +73,7 @@ cJSON *roi_budget_check_json(const struct roi_budget_file *bf, const struct roi_
 	}
 	cJSON_AddStringToObject(o, "budgets", bf->path);
 	cJSON_AddBoolToObject(o, "measured", measured);
+	roi_json_string_or_null(o, "measured_profile", ev->in->meas ? ev->in->meas->path : NULL);
 	cJSON_AddBoolToObject(o, "strict", strict);
 	cJSON_AddStringToObject(o, "status", roi_budget_overall(ev));
 	cJSON_AddNumberToObject(o, "pass", (double)ev->npass);

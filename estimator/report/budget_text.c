@@ -6,6 +6,7 @@
 #include "base/fmt.h"
 #include "base/table.h"
 #include "report/budget.h"
+#include "report/measured.h"
 #include "report/report.h"
 
 #define CELL 96
@@ -78,13 +79,18 @@ void roi_budget_check_text(FILE *out, const struct roi_budget_file *bf, const st
 	fprintf(out, "program   %s\n", ev->in->prog.path);
 	if (ev->in->profile_path) {
 		roi_source_text(out, &(struct roi_source){ev->in->profile_path, ev->in->counts.runs,
-							   ev->in->counts.transferred});
+							   ev->in->counts.transferred, NULL});
+		if (ev->in->meas)
+			roi_measured_source_text(out, ev->in->meas);
 		header_models(out, ev);
 	} else {
 		fprintf(out, "profile   none: every budget is static (stack, ram-margin)\n");
 	}
 	fprintf(out, "budgets   %s, %zu budget%s%s\n", bf->path, bf->nbudgets, bf->nbudgets == 1 ? "" : "s",
-		measured ? "; measured figures checked where hooks measured them" : "");
+		ev->in->meas ? measured ? "; measured figures checked where measured (the measured profile, else hooks)"
+		: "; measured figures shown, the estimates checked (--measured checks the measured ones)"
+		: measured ? "; measured figures checked where hooks measured them" : "");
+	measured |= ev->in->meas != NULL;      /* the column */
 	fputc('\n', out);
 	roi_table_init(&t, measured ? "llrrrrll" : "llrrrll");
 	if (measured)
