@@ -14,7 +14,9 @@
 #                   target FUZZ_SECONDS in turn; fails on any crash, leak or sanitizer report
 #   make bench      overhead benchmark (figures printed, not asserted)
 #   make bench-accuracy  leave-one-out estimate errors against simavr, -O0 and -Os
+#   make bench-measured  roi run --measured against simavr's count and the counters, the corpus
 #   make bench-stm32  the derived STM32F401RE model beside QEMU's instruction counts
+#   make bench-stack  roi stack's worst case against simavr's peak on the corpus, -O0 and -Os
 #   make models     calibrate models/atmega32u4-O{0,1,2,s}.json on contrib/calibration
 #   make install    PREFIX=/usr/local DESTDIR=  everything under DESTDIR/PREFIX; make uninstall
 #   make install-plugins  also into the compilers' own plugin folders (-fplugin=roi by name)
@@ -74,7 +76,7 @@ ARM_PLUGIN  := $(BUILD)/arm/roi.so
 HOST_LIB    := $(BUILD)/host/libroi.a
 ROI_BIN     := $(BUILD)/bin/roi
 
-.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-torture-avr check-csmith check-asan bench-accuracy bench-stm32 fuzz fuzz-build bench man install uninstall install-plugins uninstall-plugins clean
+.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-torture-avr check-csmith check-asan bench-accuracy bench-measured bench-stm32 bench-stack fuzz fuzz-build bench man install uninstall install-plugins uninstall-plugins clean
 all: $(HOST_PLUGIN) $(HOST_LIB) $(ROI_BIN)
 avr: $(AVR_PLUGIN)
 arm: $(ARM_PLUGIN)
@@ -162,11 +164,23 @@ bench-accuracy: deps-all
 	@$(MAKE) --no-print-directory all avr
 	@bash bench/accuracy.sh -O0 -Os
 
+# roi run --measured on the corpus at -O0, -O1, -O2 and -Os: the lines against simavr's count, the
+# blocks against the counted build's counters. bench/results/measured.json and .txt keep the table.
+bench-measured: deps-all
+	@$(MAKE) --no-print-directory all avr
+	@bash bench/measured.sh -O0 -O1 -O2 -Os
+
 # The corpus at -O0 on mps2-an386 (Cortex-M4) in QEMU: estimated cycles per executed instruction.
 # bench/results/stm32-qemu.json keeps the table.
 bench-stm32: deps-all
 	@$(MAKE) --no-print-directory all arm
 	@sh bench/stm32-qemu.sh
+
+# The corpus at -O0 and -Os: roi stack's worst case against the peak simavr measures, and the
+# metadata's stack figures against -fstack-usage. bench/results/stack.json keeps the table.
+bench-stack: deps-all
+	@$(MAKE) --no-print-directory all avr arm
+	@bash bench/stack.sh -O0 -Os
 
 # ---- GCC's own execute tests: all of them, at -O0 and -O2, plus roi gcov-check ----
 # (t0500 runs every 8th in make check.) The summary is bench/results/torture.json.
@@ -240,7 +254,7 @@ check-asan: deps-all
 # estimator is built again with clang, ASan and UBSan; seed corpora come from the
 # test programs (fuzz/seeds.sh); build/fuzz/corpus/ grows from run to run.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := profile meta model budget elf avr_elf filter
+FUZZ_TARGETS := profile meta model budget elf avr_elf filter measured
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_CC      := clang
 FUZZ_CXX     := clang++

@@ -11,6 +11,7 @@
 #             programs are left out: at 100 kB they slow the fuzzer down and add nothing the
 #             AVR firmware, linked ELF files too, does not have)
 #   avr_elf/  the AVR firmware
+#   measured/ measured profiles of an AVR firmware (roi run --measured), with and without blocks
 # and, for each reader, inputs of the classes it must refuse (issue 27): a key twice or unknown,
 # a NUL byte (or \u0000), counts near 2^64, numbers past a model's bounds, nesting past cJSON's.
 # Uses build/host (roi.so, libroi.a) and, when built, build/avr and build/arm (make all-targets);
@@ -25,7 +26,8 @@ P=$src/testsuite/programs
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-mkdir -p "$out/profile" "$out/meta" "$out/model" "$out/filter" "$out/budget" "$out/elf" "$out/avr_elf" "$out/work"
+mkdir -p "$out/profile" "$out/meta" "$out/model" "$out/filter" "$out/budget" "$out/elf" "$out/avr_elf" "$out/measured" \
+	"$out/work"
 cd "$out/work"
 
 # meta ELF NAME [OBJCOPY]: the .roi.meta section of ELF as a meta seed.
@@ -86,6 +88,17 @@ if [ -f "$build/avr/roi.so" ] && command -v avr-gcc >/dev/null; then
 	avr-gcc -mmcu=atmega32u4 -O0 -fplugin="$build/avr/roi.so" -o loops-avr.elf "$P/loops.c"
 	avr-gcc -mmcu=atmega32u4 -Os -fplugin="$build/avr/roi.so" -fplugin-arg-roi-filter=hooks.txt \
 		-o hooked-avr.elf "$P/loops.c" "$src/runtime/ports/roi-region-simavr.c"
+	# measured profiles: the plain build, and with the block-lines and counted builds' blocks
+	avr-gcc -mmcu=atmega32u4 -Os -gdwarf-2 -o loops-plain.elf "$P/loops.c"
+	avr-gcc -mmcu=atmega32u4 -Os -gdwarf-2 -fplugin="$build/avr/roi.so" -fplugin-arg-roi-block-lines \
+		-o loops-blocks.elf "$P/loops.c"
+	avr-gcc -mmcu=atmega32u4 -Os -gdwarf-2 -fplugin="$build/avr/roi.so" -o loops-count.elf "$P/loops.c"
+	"$build/bin/roi" run --target avr --mcu atmega32u4 --measured -o "$out/measured/lines" loops-plain.elf >/dev/null
+	"$build/bin/roi" run --target avr --mcu atmega32u4 --measured --blocks loops-blocks.elf \
+		--counted loops-count.elf -o "$out/measured/blocks" loops-plain.elf >/dev/null
+	jq '.cycles += 1' "$out/measured/lines" >"$out/measured/sum"
+	jq '.lines[0].colour = 1' "$out/measured/lines" >"$out/measured/unknown"
+	jq '.cycles = 18446744073709551615' "$out/measured/lines" >"$out/measured/huge"
 	cp loops-avr.elf hooked-avr.elf "$out/elf/"
 	cp loops-avr.elf hooked-avr.elf "$out/avr_elf/"
 	meta hooked-avr.elf hooked-avr avr-objcopy

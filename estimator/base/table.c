@@ -27,6 +27,15 @@ void roi_table_row(struct roi_table *t, ...)
 	t->nrows++;
 }
 
+void roi_table_cells(struct roi_table *t, const char *const *cells)
+{
+	if (t->nrows == t->cap)
+		t->cells = roi_xrealloc(t->cells, (t->cap = t->cap ? 2 * t->cap : 32) * t->ncols, sizeof *t->cells);
+	for (size_t c = 0; c < t->ncols; c++)
+		t->cells[t->nrows * t->ncols + c] = roi_arena_strdup(&t->arena, cells[c] ? cells[c] : "");
+	t->nrows++;
+}
+
 void roi_table_print(struct roi_table *t, FILE *out, const char *indent)
 {
 	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof *w);

@@ -14,17 +14,18 @@
 #include "report/budget_junit.h"
 
 static const char usage[] =
-	"usage: roi budget check --budgets FILE [--model FILE] [--measured] [--strict] [--json] [--junit XML]\n"
-	"                        PROGRAM [PROFILE]\n"
+	"usage: roi budget check --budgets FILE [--model FILE] [--measured] [--measured-profile FILE] [--strict]\n"
+	"                        [--json] [--junit XML] PROGRAM [PROFILE]\n"
 	"       roi budget diff --budgets FILE [--model FILE] [--measured] [--json] [--old-program ELF]\n"
 	"                       [--new-program ELF] OLD_PROFILE NEW_PROFILE\n"
 	"\n"
 	"check: every budget of FILE (one limit per line on the cycles, time, energy or operations of\n"
-	"the whole run, a function or a loop; docs/budgets.md) against the run of PROGRAM in PROFILE\n"
-	"(default as for roi estimate): one line each with the estimate, the limit, the margin left and\n"
-	"PASS, WARN or FAIL. Exit status 3 when a budget failed (or, with --strict, warned), 1 when\n"
-	"the check could not run (a mistake in FILE, a subject not in PROGRAM, bad input), 2 for a\n"
-	"usage error, else 0.\n"
+	"the whole run, a function or a loop, or on the stack and the RAM margin; docs/budgets.md)\n"
+	"against the run of PROGRAM in PROFILE (default as for roi estimate; none needed when every\n"
+	"budget is a stack or ram-margin one, which roi stack reads from PROGRAM): one line each with\n"
+	"the estimate, the limit, the margin left and PASS, WARN or FAIL. Exit status 3 when a budget\n"
+	"failed (or, with --strict, warned), 1 when the check could not run (a mistake in FILE, a\n"
+	"subject not in PROGRAM, bad input), 2 for a usage error, else 0.\n"
 	"diff: each budget's figure in two runs (two builds: a merge request against its base), which\n"
 	"moved and by how much. Each profile's program is the one its \"program\" line names unless\n"
 	"--old-program/--new-program say otherwise.\n"
@@ -33,6 +34,9 @@ static const char usage[] =
 	"  -m, --model FILE      cost model for budgets that name none (models/README.md)\n"
 	"      --measured        where hooks measured a budget's function or loop, check that figure\n"
 	"                        (simavr: exact cycles) and show the estimate beside it\n"
+	"      --measured-profile FILE\n"
+	"                        check: the figures of a measured profile (roi run --measured: the firmware\n"
+	"                        as it ships, exact cycles) beside the estimates; with --measured they decide\n"
 	"      --strict          check: a WARN fails the check too\n"
 	"      --json            one JSON document on stdout (see docs/budgets.md)\n"
 	"      --junit XML       check: also write JUnit XML to XML, one test case per budget\n"
@@ -43,7 +47,7 @@ static const char usage[] =
 enum { EXIT_BUDGET_FAILED = 3 };
 
 struct args {
-	const char *budgets, *model, *junit, *old_program, *new_program;
+	const char *budgets, *model, *junit, *old_program, *new_program, *measured_profile;
 	bool measured, strict, json;
 	const char *pos[2];
 	int npos;
@@ -86,10 +90,18 @@ static int check(const char *cmd, const struct args *a)
 	if (a->npos < 1)
 		return roi_usage_error(cmd, "missing PROGRAM");
 	status = load_budgets(a, &bf, &d);
-	if (status == 0 &&
-	    roi_session_load(&in, &(struct roi_session_args){a->pos[0], a->npos > 1 ? a->pos[1] : NULL, NULL, false},
-			     &err) != 0) {
+	if (status == 0 && a->npos < 2 && roi_budget_file_static(&bf)) {
+		/* stack and ram-margin budgets only: the program is all they read */
+		in.program_path = a->pos[0];
+		if (roi_program_load(a->pos[0], &in.prog, &err) != 0)
+			status = roi_data_error(&err);
+	} else if (status == 0 &&
+		   roi_session_load(&in, &(struct roi_session_args){a->pos[0], a->npos > 1 ? a->pos[1] : NULL, NULL,
+								    false, a->measured_profile}, &err) != 0) {
 		status = roi_data_error(&err);
+	}
+	if (status != 0) {
+		/* (the outcome is printed) */
 	} else if (status == 0 && roi_budget_evaluate(&ev, &bf, &in, &opt, &d, &err) != 0) {
 		status = roi_data_error(&err);
 		roi_budget_eval_free(&ev);
@@ -130,13 +142,14 @@ static int diff(const char *cmd, const struct args *a)
 
 	if (a->npos < 2)
 		return roi_usage_error(cmd, "diff needs OLD_PROFILE and NEW_PROFILE");
-	if (a->junit || a->strict)
-		return roi_usage_error(cmd, "%s is for 'roi budget check'", a->junit ? "--junit" : "--strict");
+	if (a->junit || a->strict || a->measured_profile)
+		return roi_usage_error(cmd, "%s is for 'roi budget check'", a->junit ? "--junit" : a->strict ? "--strict"
+				       : "--measured-profile");
 	status = load_budgets(a, &bf, &d);
 	/* each profile names its program, as for roi compare */
 	if (status == 0 &&
-	    (roi_session_load(&in_old, &(struct roi_session_args){a->old_program, a->pos[0], NULL, false}, &err) != 0 ||
-	     roi_session_load(&in_new, &(struct roi_session_args){a->new_program, a->pos[1], NULL, false}, &err) != 0))
+	    (roi_session_load(&in_old, &(struct roi_session_args){a->old_program, a->pos[0], NULL, false, NULL}, &err) != 0 ||
+	     roi_session_load(&in_new, &(struct roi_session_args){a->new_program, a->pos[1], NULL, false, NULL}, &err) != 0))
 		status = roi_data_error(&err);
 	if (status == 0) {
 		have_old = true;
@@ -184,6 +197,7 @@ int cmd_budget(int argc, char **argv)
 		{.name = "old-program", .value = &a.old_program},
 		{.name = "new-program", .value = &a.new_program},
 		{.name = "measured", .flag = &a.measured},
+		{.name = "measured-profile", .value = &a.measured_profile},
 		{.name = "strict", .flag = &a.strict},
 		{.name = "json", .flag = &a.json},
 	};

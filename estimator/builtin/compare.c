@@ -34,7 +34,7 @@ struct side {
 
 static int load_side(struct side *s, const char *profile, const char *program, struct roi_err *err)
 {
-	if (roi_session_load(&s->in, &(struct roi_session_args){program, profile, NULL, false}, err) != 0)
+	if (roi_session_load(&s->in, &(struct roi_session_args){program, profile, NULL, false, NULL}, err) != 0)
 		return -1;
 	s->computed = true;
 	return roi_estimate_compute(&s->est, &s->in.prog, &s->in.counts, NULL, err);

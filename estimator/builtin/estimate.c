@@ -11,7 +11,7 @@
 #include "report/report.h"
 
 static const char usage[] =
-	"usage: roi estimate [--model FILE] [--json] [--sort KEY] [--top N] PROGRAM [PROFILE]\n"
+	"usage: roi estimate [--model FILE] [--measured-profile FILE] [--json] [--sort KEY] [--top N] PROGRAM [PROFILE]\n"
 	"\n"
 	"Joins the roi metadata in PROGRAM (an ELF compiled with -fplugin=roi) with the counts in\n"
 	"PROFILE (default ./<basename of PROGRAM>.roi, else PROGRAM.roi) and lists the executed operations by type,\n"
@@ -19,6 +19,9 @@ static const char usage[] =
 	"the host is mapped through the model's ABI when PROGRAM was not compiled for its arch.\n"
 	"\n"
 	"  -m, --model FILE   cost model (JSON, see models/README.md)\n"
+	"      --measured-profile FILE  a measured profile of the firmware as it ships (roi run --measured):\n"
+	"                     its cycles beside the estimates, labelled measured; without PROFILE and\n"
+	"                     a default one, the counts of its blocks\n"
 	"      --json         one JSON document on stdout (see docs/estimate-json.md)\n"
 	"      --sort KEY     text: functions and lines by cycles, ops or line (file, then line)\n"
 	"      --top N        text: only the N costliest functions and lines (by --sort, else by cost:\n"
@@ -27,7 +30,7 @@ static const char usage[] =
 
 int cmd_estimate(int argc, char **argv)
 {
-	const char *model_path = NULL, *pos[2], *sort_arg = NULL, *top_arg = NULL;
+	const char *model_path = NULL, *pos[2], *sort_arg = NULL, *top_arg = NULL, *measured = NULL;
 	bool json = false;
 	int npos, rc, status = ROI_EXIT_DATA;
 	struct roi_option opts[] = {
@@ -35,6 +38,7 @@ int cmd_estimate(int argc, char **argv)
 		{.name = "json", .flag = &json},
 		{.name = "sort", .value = &sort_arg},
 		{.name = "top", .value = &top_arg},
+		{.name = "measured-profile", .value = &measured},
 	};
 	enum roi_sort sort;
 	size_t top;
@@ -52,12 +56,12 @@ int cmd_estimate(int argc, char **argv)
 	if (roi_order_options(sort_arg, top_arg, model_path != NULL, &sort, &top, msg, sizeof msg) != 0)
 		return roi_usage_error(argv[0], "%s", msg);
 
-	if (roi_session_load(&s, &(struct roi_session_args){pos[0], npos > 1 ? pos[1] : NULL, model_path, true},
+	if (roi_session_load(&s, &(struct roi_session_args){pos[0], npos > 1 ? pos[1] : NULL, model_path, true, measured},
 			     &err) != 0) {
 		roi_data_error(&err);
 		goto out;
 	}
-	struct roi_source src = {s.profile_path, s.counts.runs, s.counts.transferred};
+	struct roi_source src = {s.profile_path, s.counts.runs, s.counts.transferred, s.meas};
 	if (roi_estimate_compute(&est, &s.prog, &s.counts, s.m, &err) != 0) {
 		roi_data_error(&err);
 		roi_estimate_free(&est);

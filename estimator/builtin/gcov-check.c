@@ -52,7 +52,7 @@ int cmd_gcov_check(int argc, char **argv)
 	c.gcov = gcov;
 	c.verbose = verbose;
 
-	if (roi_session_load(&s, &(struct roi_session_args){pos[0], profile_path, NULL, false}, &err) != 0 ||
+	if (roi_session_load(&s, &(struct roi_session_args){pos[0], profile_path, NULL, false, NULL}, &err) != 0 ||
 	    roi_gcov_load_inline_sites(&c, &err) != 0 || roi_gcov_find_gcda(&c, pos[0], gcda_dir, &missing, &err) < 0) {
 		roi_data_error(&err);
 		goto out;

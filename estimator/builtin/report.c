@@ -18,8 +18,8 @@
 #include "report/tree.h"
 
 static const char usage[] =
-	"usage: roi report [--model FILE] [--json | --format FORMAT | --html DIR [--budgets FILE]] [--region ID]\n"
-	"                  [--suggest] [--sort KEY] [--top N] PROGRAM [PROFILE]\n"
+	"usage: roi report [--model FILE] [--measured-profile FILE] [--json | --format FORMAT | --html DIR [--budgets FILE]]\n"
+	"                  [--region ID] [--suggest] [--sort KEY] [--top N] PROGRAM [PROFILE]\n"
 	"\n"
 	"The cost of PROGRAM level by level from one run: every function, its loop nest and its lines,\n"
 	"with executed operations (and, with a cost model, cycles and energy), their share of the\n"
@@ -28,6 +28,9 @@ static const char usage[] =
 	"estimate, with the hooks' own cost subtracted (net). PROFILE defaults as for roi estimate.\n"
 	"\n"
 	"  -m, --model FILE   cost model (JSON, see models/README.md)\n"
+	"      --measured-profile FILE  a measured profile of the firmware as it ships (roi run --measured):\n"
+	"                     exact cycles beside the estimates (text and JSON), labelled measured: a\n"
+	"                     function's and a loop's inclusive, a line's with the calls made on it\n"
 	"      --json         one JSON document on stdout (see docs/report.md)\n"
 	"  -f, --format FORMAT  text (the default), json (--json), or for other tools, on stdout:\n"
 	"                     callgrind (KCachegrind, callgrind_annotate), lcov (a tracefile: lcov,\n"
@@ -86,7 +89,7 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	const char *model_path = NULL, *region = NULL, *pos[2], *format = NULL, *html = NULL;
-	const char *sort_arg = NULL, *top_arg = NULL, *budgets = NULL;
+	const char *sort_arg = NULL, *top_arg = NULL, *budgets = NULL, *measured = NULL;
 	bool json = false, suggest = false;
 	int npos, rc, status = ROI_EXIT_DATA;
 	struct roi_option opts[] = {
@@ -99,6 +102,7 @@ int cmd_report(int argc, char **argv)
 		{.name = "suggest", .flag = &suggest},
 		{.name = "sort", .value = &sort_arg},
 		{.name = "top", .value = &top_arg},
+		{.name = "measured-profile", .value = &measured},
 	};
 	enum roi_sort sort;
 	size_t top;
@@ -128,6 +132,8 @@ int cmd_report(int argc, char **argv)
 		format = NULL;
 	if (html && !*html)
 		return roi_usage_error(argv[0], "--html needs a directory");
+	if (measured && (format || html))
+		return roi_usage_error(argv[0], "--measured-profile is shown by the text and JSON outputs");
 	if (budgets && !html)
 		return roi_usage_error(argv[0], "--budgets goes with --html (roi budget check checks budgets)");
 	if ((format || html) && (region || suggest))
@@ -137,7 +143,7 @@ int cmd_report(int argc, char **argv)
 		return roi_usage_error(argv[0], "--%s is for the text output", sort_arg ? "sort" : "top");
 	if (roi_order_options(sort_arg, top_arg, model_path != NULL, &sort, &top, msg, sizeof msg) != 0)
 		return roi_usage_error(argv[0], "%s", msg);
-	if (roi_session_load(&s, &(struct roi_session_args){pos[0], npos > 1 ? pos[1] : NULL, model_path, true},
+	if (roi_session_load(&s, &(struct roi_session_args){pos[0], npos > 1 ? pos[1] : NULL, model_path, true, measured},
 			     &err) != 0) {
 		roi_data_error(&err);
 		goto out;
@@ -149,8 +155,9 @@ int cmd_report(int argc, char **argv)
 		goto out_est;
 	}
 	roi_hier_order(&h, sort);
-	struct roi_tree_report r = {&h, &s.counts, s.counts.time_unit ? s.counts.time_unit : "ns", h.nmeasured > 0, top};
-	struct roi_source src = {s.profile_path, s.counts.runs, s.counts.transferred};
+	struct roi_tree_report r = {&h, &s.counts, s.counts.time_unit ? s.counts.time_unit : "ns", h.nmeasured > 0, top,
+				    s.meas};
+	struct roi_source src = {s.profile_path, s.counts.runs, s.counts.transferred, s.meas};
 	if (region) {
 		nfocus = roi_hier_find(&h, region, NULL, 0);
 		if (nfocus == 0) {

@@ -104,7 +104,7 @@ int cmd_transfer(int argc, char **argv)
 		goto out;
 	}
 	if (roi_program_load(pos[0], &to, &err) != 0 ||
-	    roi_session_load(&from, &(struct roi_session_args){pos[1], npos > 2 ? pos[2] : NULL, NULL, false},
+	    roi_session_load(&from, &(struct roi_session_args){pos[1], npos > 2 ? pos[2] : NULL, NULL, false, NULL},
 			     &err) != 0) {
 		rc = roi_data_error(&err);
 		goto out;

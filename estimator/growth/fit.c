@@ -149,7 +149,7 @@ int roi_fit_build(struct roi_fit *f, struct roi_err *err)
 		struct roi_fit_point *pt = &f->pts[i];
 		bool first = true;
 
-		if (roi_session_load(&pt->in, &(struct roi_session_args){f->program_path, pt->path, NULL, false}, err) != 0)
+		if (roi_session_load(&pt->in, &(struct roi_session_args){f->program_path, pt->path, NULL, false, NULL}, err) != 0)
 			return -1;
 		pt->prog = &pt->in.prog;
 		for (size_t j = 0; j < i && first; j++)

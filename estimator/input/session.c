@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/cli.h"
 #include "input/checks.h"
 #include "input/session.h"
 
@@ -63,6 +64,58 @@ static char *default_profile(const char *program, struct roi_err *err)
 	return NULL;
 }
 
+/* The counts of the measured profile's blocks, for the functions whose unit, index and checksum it
+ * names; value counters were not measured (0). */
+static void counts_of_measured(struct roi_session *s)
+{
+	const struct roi_program *p = &s->prog;
+
+	roi_counts_init(&s->counts, p);
+	s->counts.runs = 1;
+	for (size_t u = 0; u < p->nunits; u++)
+		for (size_t f = 0; f < p->units[u].nfunctions; f++) {
+			const struct roi_function *fn = &p->units[u].functions[f];
+			const struct roi_mblocks *b = roi_measured_blocks(&s->measured, fn);
+
+			if (!b)
+				continue;
+			memcpy(&s->counts.block[fn->gblock0], b->counts, fn->nblocks * sizeof *b->counts);
+			s->counts.present[fn->gindex] = true;
+			s->counts.nmissing--;
+		}
+	s->counts_measured = true;
+}
+
+/* What makes the measured figures not the program's: another build, counts not measured. */
+static void check_measured(const struct roi_session *s)
+{
+	const struct roi_program *p = &s->prog;
+	const struct roi_measured *m = s->meas;
+	size_t fns = 0, blocks = 0, lines = 0, values = 0;
+
+	for (size_t u = 0; u < p->nunits; u++)
+		for (size_t f = 0; f < p->units[u].nfunctions; f++) {
+			const struct roi_function *fn = &p->units[u].functions[f];
+
+			fns += roi_measured_function(m, fn->asm_name) != NULL;
+			blocks += roi_measured_blocks(m, fn) != NULL;
+			lines += roi_measured_line(m, p->units[u].files[fn->file], fn->line) != NULL;
+			for (size_t b = 0; b < fn->nblocks; b++)
+				values += fn->blocks[b].value;
+		}
+	if (!fns && !lines)
+		roi_warn("%s: no function or line of %s in it (a measured profile of another program?)", m->path,
+			 p->path);
+	if (m->has_blocks && !blocks)
+		roi_warn("%s: its blocks are of another build than %s (no unit, index and checksum agree): no block "
+			 "figures", m->path, p->path);
+	if (s->counts_measured && values)
+		roi_warn("%s: the counts are its measured blocks; its %zu value counters (shift steps, quotient bits, "
+			 "bytes) are not measured and count 0", m->path, values);
+	if (!m->complete)
+		roi_warn("%s: the run stopped at the cycle limit: the measured figures are up to there", m->path);
+}
+
 int roi_session_load(struct roi_session *s, const struct roi_session_args *a, struct roi_err *err)
 {
 	memset(s, 0, sizeof *s);
@@ -70,10 +123,22 @@ int roi_session_load(struct roi_session *s, const struct roi_session_args *a, st
 	s->profile_path = a->profile;
 	if (a->program && roi_program_load(a->program, &s->prog, err) != 0)
 		return -1;
+	if (a->measured) {
+		s->meas = &s->measured;
+		if (roi_measured_load(a->measured, &s->measured, err) != 0)
+			return -1;
+	}
 	if (!s->profile_path) {
 		s->profile_path = s->def = default_profile(a->program, err);
 		if (!s->def)
-			return -1;
+		if (!s->def) {
+			if (!s->meas || !s->meas->has_blocks || !a->program)
+				return -1;
+			/* no run of the counted build (it may not fit the part): the measured blocks */
+			s->profile_path = s->meas->path;
+			counts_of_measured(s);
+			goto model;
+		}
 	}
 	if (roi_profile_load(s->profile_path, &s->prof, err) != 0)
 		return -1;
@@ -84,6 +149,7 @@ int roi_session_load(struct roi_session *s, const struct roi_session_args *a, st
 	}
 	if (roi_counts_join(&s->counts, &s->prog, &s->prof, err) != 0)
 		return -1;
+model:
 	if (a->model) {
 		s->m = &s->model;
 		if (roi_model_load(a->model, &s->model, err) != 0)
@@ -91,6 +157,8 @@ int roi_session_load(struct roi_session *s, const struct roi_session_args *a, st
 	}
 	if (a->check)
 		roi_check_inputs(&s->prog, &s->counts, s->profile_path, s->m);
+	if (a->check && s->meas)
+		check_measured(s);
 	return 0;
 }
 
@@ -100,6 +168,7 @@ void roi_session_free(struct roi_session *s)
 	roi_model_free(&s->model);
 	roi_profile_free(&s->prof);
 	roi_program_free(&s->prog);
+	roi_measured_free(&s->measured);
 	free(s->def);
 	memset(s, 0, sizeof *s);
 }

@@ -13,6 +13,7 @@
 
 #include "base/err.h"
 #include "input/counts.h"
+#include "input/measured.h"
 #include "input/meta.h"
 #include "input/model.h"
 #include "input/profile.h"
@@ -22,6 +23,9 @@ struct roi_session_args {
 	const char *profile;            /* NULL: the program's default profile */
 	const char *model;              /* NULL: none */
 	bool check;                     /* warn about the inputs once they are loaded (roi_check_inputs) */
+	const char *measured;           /* NULL: none; else a measured profile (measured.h) whose figures
+					 * are shown beside the estimates; when no profile is named and the
+					 * default one does not exist, the counts come from its blocks */
 };
 
 struct roi_session {
@@ -33,10 +37,14 @@ struct roi_session {
 	struct roi_model model;
 	const struct roi_model *m;      /* &model when one was named, else NULL */
 	char *def;                      /* the default profile's path, when it was taken */
+	struct roi_measured measured;
+	const struct roi_measured *meas;        /* &measured when one was named, else NULL */
+	bool counts_measured;           /* the counts are the measured profile's blocks */
 };
 
 /* Loads the program (first when it is named; else after the profile, which names it), the
- * profile, the counts and the model, in that order, and with a->check warns about them. Returns
+ * profile, the counts, the model and the measured profile, in that order, and with a->check warns
+ * about them. Returns
  * -1 with err set by the first that cannot be read or joined ("out of memory" when the default
  * profile's path cannot be made). Free with roi_session_free in every case. */
 int roi_session_load(struct roi_session *s, const struct roi_session_args *a, struct roi_err *err);

@@ -114,7 +114,7 @@ static cJSON *ops_json(const struct roi_estimate *e, bool only_unmodelled)
 	return a;
 }
 
-static cJSON *functions_json(const struct roi_estimate *e)
+static cJSON *functions_json(const struct roi_estimate *e, const struct roi_measured *m)
 {
 	cJSON *a = cJSON_CreateArray();
 
@@ -132,12 +132,16 @@ static cJSON *functions_json(const struct roi_estimate *e)
 		cJSON_AddNumberToObject(o, "ops", (double)f->ops);
 		roi_json_number_or_null(o, "cycles", e->model, f->cycles);
 		roi_json_number_or_null(o, "energy_j", e->model, f->energy_j);
+		if (m) {
+			const struct roi_mfunction *mf = roi_measured_function(m, f->fn->asm_name);
+			roi_json_number_or_null(o, "measured_cycles", mf, mf ? (double)(mf->self + mf->library) : 0);
+		}
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
 }
 
-static cJSON *lines_json(const struct roi_estimate *e)
+static cJSON *lines_json(const struct roi_estimate *e, const struct roi_measured *m)
 {
 	cJSON *a = cJSON_CreateArray();
 
@@ -150,6 +154,10 @@ static cJSON *lines_json(const struct roi_estimate *e)
 		cJSON_AddNumberToObject(o, "ops", (double)l->ops);
 		roi_json_number_or_null(o, "cycles", e->model, l->cycles);
 		roi_json_number_or_null(o, "energy_j", e->model, l->energy_j);
+		if (m) {
+			const struct roi_mline *ml = roi_measured_line(m, l->file, l->line);
+			roi_json_number_or_null(o, "measured_cycles", ml, ml ? (double)ml->cycles : 0);
+		}
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -182,8 +190,10 @@ cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *sr
 	cJSON_AddItemToObject(o, "model", roi_model_json(e));
 	cJSON_AddItemToObject(o, "ops", ops_json(e, false));
 	cJSON_AddItemToObject(o, "unmodelled", ops_json(e, true));
-	cJSON_AddItemToObject(o, "functions", functions_json(e));
-	cJSON_AddItemToObject(o, "lines", lines_json(e));
+	if (src->measured)
+		cJSON_AddItemToObject(o, "measured", roi_measured_source_json(src->measured));
+	cJSON_AddItemToObject(o, "functions", functions_json(e, src->measured));
+	cJSON_AddItemToObject(o, "lines", lines_json(e, src->measured));
 	cJSON_AddItemToObject(o, "excluded", roi_excluded_json(p));
 	t = cJSON_AddObjectToObject(o, "total");
 	cJSON_AddNumberToObject(t, "ops", (double)e->total_ops);

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "input/measured.h"
 #include "price/estimate.h"
 
 /* Where the counts came from, for the header. */
@@ -17,12 +18,18 @@ struct roi_source {
 	const char *profile;    /* path, or a description such as "simavr run" */
 	uint64_t runs;
 	const char *transferred; /* the program whose run roi transfer carried onto this one, else NULL */
+	const struct roi_measured *measured;    /* shown beside the estimates (--measured-profile), or NULL */
 };
 
 /* Where the counts come from, as every command that reads a profile shows it: the "profile" line of
  * the text, and the "profile", "runs" and "transferred_from" members of the JSON. */
 void roi_source_text(FILE *out, const struct roi_source *src);
 void roi_source_json(cJSON *o, const struct roi_source *src);
+
+/* A measured profile's heading line ("measured  FILE: N cycles of FIRMWARE in simavr (MCU), M
+ * from main's first instruction ..."), and its "measured" object for the JSON (null without one). */
+void roi_measured_source_text(FILE *out, const struct roi_measured *m);
+cJSON *roi_measured_source_json(const struct roi_measured *m);
 
 /* The program a report is about, as roi estimate's and roi report's outputs begin: the "program",
  * "profile" and "compiler" lines of the text; the "program", profile ("profile", "runs",

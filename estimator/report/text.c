@@ -7,6 +7,7 @@
 #include "base/fmt.h"
 #include "base/table.h"
 #include "input/filter.h"
+#include "report/measured.h"
 #include "report/report.h"
 
 #define CELL 64
@@ -18,6 +19,8 @@ static void header(FILE *out, const struct roi_estimate *e, const struct roi_sou
 	char hz[CELL], *excluded = roi_filter_excluded_list(p);
 
 	roi_program_text(out, p, src);
+	if (src->measured)
+		roi_measured_source_text(out, src->measured);
 	if (excluded)
 		fprintf(out, "excluded  %s: not counted (filter), their cost is not included\n", excluded);
 	free(excluded);
@@ -131,18 +134,33 @@ static bool *ambiguous_fns(const struct roi_estimate *e)
 	return ambiguous;
 }
 
-static void functions_section(FILE *out, const struct roi_estimate *e, size_t top)
+/* A function's measured cycles (its own instructions and the code without lines it called, as its
+ * estimate prices them), "-" when the measured profile has no symbol of that name; "" without one. */
+static const char *measured_fn(const struct roi_measured *m, const struct roi_function *fn, char *buf, size_t size)
+{
+	const struct roi_mfunction *f = m ? roi_measured_function(m, fn->asm_name) : NULL;
+
+	if (!m)
+		return "";
+	if (!f)
+		return "-";
+	snprintf(buf, size, "%llu", (unsigned long long)(f->self + f->library));
+	return buf;
+}
+
+static void functions_section(FILE *out, const struct roi_estimate *e, const struct roi_measured *meas, size_t top)
 {
 	const struct roi_model *m = e->model;
 	struct roi_table t;
-	char where[512], calls[CELL], ops[CELL], cyc[CELL], ej[CELL], share[CELL];
+	char where[512], calls[CELL], ops[CELL], cyc[CELL], ej[CELL], share[CELL], mc[CELL];
 	bool *ambiguous = ambiguous_fns(e);
 
-	roi_table_init(&t, m ? "llrrrrrl" : "llrrrl");
+	roi_table_init(&t, m ? (meas ? "llrrrrrrl" : "llrrrrrl") : meas ? "llrrrrl" : "llrrrl");
 	if (m)
-		roi_table_row(&t, "function", "file:line", "calls", "ops", "cycles", "energy", "share", "note");
+		roi_table_row(&t, "function", "file:line", "calls", "ops", "cycles", "energy", "share",
+			      meas ? "measured" : "note", "note");
 	else
-		roi_table_row(&t, "function", "file:line", "calls", "ops", "share", "note");
+		roi_table_row(&t, "function", "file:line", "calls", "ops", "share", meas ? "measured" : "note", "note");
 	for (size_t i = 0; i < shown(e->nfns, top); i++) {
 		const struct roi_fn_total *f = &e->fns[i];
 		char note[96];
@@ -156,34 +174,81 @@ static void functions_section(FILE *out, const struct roi_estimate *e, size_t to
 		snprintf(where, sizeof where, "%s:%u", f->fn->unit->files[f->fn->file], f->fn->line);
 		snprintf(calls, sizeof calls, "%llu", (unsigned long long)f->calls);
 		snprintf(ops, sizeof ops, "%llu", (unsigned long long)f->ops);
+		const char *mv = measured_fn(meas, f->fn, mc, sizeof mc);
 		if (m)
 			roi_table_row(&t, f->fn->name, where, calls, ops, roi_fmt_num(f->cycles, cyc, sizeof cyc),
 				      roi_fmt_si(f->energy_j, "J", ej, sizeof ej),
-				      roi_fmt_share(f->cycles, e->cycles, share, sizeof share), note);
+				      roi_fmt_share(f->cycles, e->cycles, share, sizeof share), meas ? mv : note, note);
 		else
 			roi_table_row(&t, f->fn->name, where, calls, ops,
-				      roi_fmt_share((double)f->ops, (double)e->total_ops, share, sizeof share), note);
+				      roi_fmt_share((double)f->ops, (double)e->total_ops, share, sizeof share),
+				      meas ? mv : note, note);
 	}
 	free(ambiguous);
-	section(out, "functions", &t);
+	section(out, meas ? "functions (measured: cycles of its own instructions and of the code without lines it "
+		"called, in simavr)" : "functions", &t);
 	more(out, e->nfns, top, "functions");
 }
 
-static void lines_section(FILE *out, const struct roi_estimate *e, size_t top)
+/* Whether a measured line is in one of the program's files. */
+static bool program_line(const struct roi_program *p, const struct roi_mline *l)
+{
+	for (size_t u = 0; l->file && u < p->nunits; u++)
+		for (size_t f = 0; f < p->units[u].nfiles; f++)
+			if (roi_measured_same_file(l->file, p->units[u].files[f]))
+				return true;
+	return false;
+}
+
+static bool estimated_line(const struct roi_estimate *e, const struct roi_mline *l)
+{
+	for (size_t i = 0; i < e->nlines; i++)
+		if (e->lines[i].line == l->line && roi_measured_same_file(l->file, e->lines[i].file))
+			return true;
+	return false;
+}
+
+static void lines_section(FILE *out, const struct roi_estimate *e, const struct roi_measured *meas, size_t top)
 {
 	struct roi_table t;
-	char where[512], ops[CELL], cyc[CELL];
+	char where[512], ops[CELL], cyc[CELL], mc[CELL];
 
-	roi_table_init(&t, e->model ? "lrr" : "lr");
-	roi_table_row(&t, "file:line", "ops", "cycles");
+	roi_table_init(&t, e->model ? (meas ? "lrrrl" : "lrr") : meas ? "lrrl" : "lr");
+	if (meas && e->model)
+		roi_table_row(&t, "file:line", "ops", "cycles", "measured", "note");
+	else if (meas)
+		roi_table_row(&t, "file:line", "ops", "measured", "note");
+	else
+		roi_table_row(&t, "file:line", "ops", "cycles");
 	for (size_t i = 0; i < shown(e->nlines, top); i++) {
 		const struct roi_line_total *l = &e->lines[i];
+		const struct roi_mline *ml = meas ? roi_measured_line(meas, l->file, l->line) : NULL;
 
 		snprintf(where, sizeof where, "%s:%u", l->file, l->line);
 		snprintf(ops, sizeof ops, "%llu", (unsigned long long)l->ops);
-		roi_table_row(&t, where, ops, roi_fmt_num(l->cycles, cyc, sizeof cyc));
+		snprintf(mc, sizeof mc, ml ? "%llu" : "-", ml ? (unsigned long long)ml->cycles : 0ull);
+		if (!meas)
+			roi_table_row(&t, where, ops, roi_fmt_num(l->cycles, cyc, sizeof cyc));
+		else if (e->model)
+			roi_table_row(&t, where, ops, roi_fmt_num(l->cycles, cyc, sizeof cyc), mc, "");
+		else
+			roi_table_row(&t, where, ops, mc, "");
 	}
-	section(out, "lines", &t);
+	/* lines that ran without operations: prologues, epilogues, a function's closing brace */
+	for (size_t i = 0; meas && !top && i < meas->nlines; i++) {
+		const struct roi_mline *ml = &meas->lines[i];
+
+		if (!program_line(e->prog, ml) || estimated_line(e, ml))
+			continue;
+		snprintf(where, sizeof where, "%s:%u", roi_measured_short_file(e->prog, ml->file), ml->line);
+		snprintf(mc, sizeof mc, "%llu", (unsigned long long)ml->cycles);
+		if (e->model)
+			roi_table_row(&t, where, "-", "-", mc, "no operations");
+		else
+			roi_table_row(&t, where, "-", mc, "no operations");
+	}
+	section(out, meas ? "lines (measured: cycles of its instructions and of the code without lines it called)"
+		: "lines", &t);
 	more(out, e->nlines, top, "lines");
 }
 
@@ -243,12 +308,14 @@ void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_s
 	ops_section(out, e, false);
 	if (m)
 		ops_section(out, e, true);
-	functions_section(out, e, top);
-	lines_section(out, e, top);
+	functions_section(out, e, src->measured, top);
+	lines_section(out, e, src->measured, top);
 	fprintf(out, "\ntotal     %llu ops", (unsigned long long)e->total_ops);
 	if (m)
 		fprintf(out, " (%llu unmodelled), %s cycles, %s, %s", (unsigned long long)e->unmodelled_ops,
 			roi_fmt_num(e->cycles, cyc, sizeof cyc), roi_fmt_si(e->seconds, "s", sec, sizeof sec),
 			roi_fmt_si(e->energy_j, "J", ej, sizeof ej));
 	fputc('\n', out);
+	if (src->measured)
+		roi_measured_total_text(out, src->measured);
 }

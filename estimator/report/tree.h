@@ -22,6 +22,7 @@ struct roi_tree_report {
 	const char *unit;               /* time unit of the measurements */
 	bool measured;                  /* some region ran: the measured columns are shown */
 	size_t top;                     /* --top: rows shown per level; 0 for all */
+	const struct roi_measured *meas;        /* --measured-profile: its figures beside; NULL: none */
 };
 
 /* The whole tree, or (focus) the nfocus nodes --region focus_id names and what is inside them. */

@@ -5,6 +5,7 @@
 
 #include "base/json.h"
 #include "input/filter.h"
+#include "report/measured.h"
 #include "report/tree.h"
 
 static void add_pct(cJSON *o, const char *key, double part, double whole)
@@ -22,6 +23,36 @@ static cJSON *sum_json(const struct roi_tree_report *r, const struct roi_cost_su
 	cJSON_AddNumberToObject(o, "ops", round(c->ops));
 	roi_json_number_or_null(o, "cycles", r->h->e->model, c->cycles);
 	roi_json_number_or_null(o, "energy_j", r->h->e->model, c->energy_j);
+	return o;
+}
+
+/* The measured profile's figures of a node: null when it does not measure it. */
+static cJSON *measured_json(const struct roi_measured *m, const struct roi_node *n)
+{
+	uint64_t cycles, calls;
+	cJSON *o, *a;
+
+	if (!roi_measured_node(m, n, &cycles, &calls))
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "cycles", (double)cycles);
+	if (n->kind == ROI_NODE_LINE) {
+		cJSON_AddNullToObject(o, "calls");
+		a = cJSON_AddArrayToObject(o, "call_sites");
+		for (size_t i = 0; i < n->nsites; i++) {
+			uint64_t c, inclusive;
+
+			if (!roi_measured_calls_at(m, n->file, n->line, n->sites[i].callee->asm_name, &c, &inclusive))
+				continue;
+			cJSON *s = cJSON_CreateObject();
+			cJSON_AddStringToObject(s, "callee", n->sites[i].callee->name);
+			cJSON_AddNumberToObject(s, "calls", (double)c);
+			cJSON_AddNumberToObject(s, "cycles", (double)inclusive);
+			cJSON_AddItemToArray(a, s);
+		}
+	} else {
+		cJSON_AddNumberToObject(o, "calls", (double)calls);
+	}
 	return o;
 }
 
@@ -59,6 +90,8 @@ static cJSON *node_json(const struct roi_tree_report *r, const struct roi_node *
 		for (size_t i = 0; i < n->ncallees; i++)
 			cJSON_AddItemToArray(a, cJSON_CreateString(n->callees[i]));
 	}
+	if (r->meas)
+		cJSON_AddItemToObject(o, "measured", measured_json(r->meas, n));
 	if (n->region) {
 		cJSON *m = cJSON_AddObjectToObject(o, "region");
 
@@ -114,6 +147,8 @@ cJSON *roi_tree_json(const struct roi_tree_report *r, const struct roi_source *s
 
 	cJSON_AddNumberToObject(o, "roi_report", 1);
 	roi_program_json(o, p, src);
+	if (r->meas)
+		cJSON_AddItemToObject(o, "measured", roi_measured_source_json(r->meas));
 	cJSON_AddItemToObject(o, "model", roi_model_json(h->e));
 	roi_json_string_or_null(o, "time_unit", r->c->time_unit);
 	roi_json_number_or_null(o, "hook_cost", r->c->has_hook_cost, r->c->hook_cost);

@@ -8,6 +8,7 @@
 #include "base/fmt.h"
 #include "base/table.h"
 #include "input/filter.h"
+#include "report/measured.h"
 #include "report/tree.h"
 
 #define CELL 64
@@ -21,12 +22,98 @@ static const char *fmt_time(const struct roi_tree_report *r, double v, char *buf
 	return buf;
 }
 
-static void text_row(const struct roi_tree_report *r, struct roi_table *t, const struct roi_node *n, int depth)
+/* The columns, in order; a report shows the estimate's, the hooks' where regions ran and the
+ * measured profile's where one is given. */
+enum col {
+	C_ID, C_CLASS, C_CALLS, C_OPS, C_CYCLES, C_ENERGY, C_SCOPE, C_TOTAL, C_MEASURED, C_HOOKED, C_OVERHEAD, C_NET,
+	C_SIM, C_SIM_CALLS, C_NOTE, NCOLS
+};
+
+static bool shows(const struct roi_tree_report *r, const struct roi_source *src, enum col c)
+{
+	switch (c) {
+	case C_CYCLES: case C_ENERGY: return r->h->e->model != NULL;
+	case C_MEASURED: case C_HOOKED: case C_OVERHEAD: case C_NET: return r->measured;
+	case C_SIM: case C_SIM_CALLS: return src->measured != NULL;
+	default: return true;
+	}
+}
+
+static void init_table(struct roi_table *t, const struct roi_tree_report *r, const struct roi_source *src, char *align)
+{
+	static const char all[NCOLS + 1] = "llrrrrrrrrrrrrl";
+	size_t n = 0;
+
+	for (int c = 0; c < NCOLS; c++)
+		if (shows(r, src, (enum col)c))
+			align[n++] = all[c];
+	align[n] = '\0';
+	roi_table_init(t, align);
+}
+
+static void add_row(struct roi_table *t, const struct roi_tree_report *r, const struct roi_source *src,
+		    const char *const cell[NCOLS])
+{
+	const char *row[NCOLS];
+	size_t n = 0;
+
+	for (int c = 0; c < NCOLS; c++)
+		if (shows(r, src, (enum col)c))
+			row[n++] = cell[c];
+	roi_table_cells(t, row);
+}
+
+/* The rows of file:line under n. */
+static size_t line_rows(const struct roi_node *n, const char *file, unsigned line)
+{
+	size_t k = n->kind == ROI_NODE_LINE && n->line == line && strcmp(n->file, file) == 0;
+
+	for (size_t i = 0; i < n->nchildren; i++)
+		k += line_rows(n->children[i], file, line);
+	return k;
+}
+
+/* The measured profile's cells of a node, and for a line, what each call made there took. */
+static void measured_cells(const struct roi_measured *m, const struct roi_node *n, char *sim, char *sim_calls,
+			   size_t size, char *note, size_t note_size)
+{
+	uint64_t cycles, calls;
+
+	if (!m)
+		return;
+	if (!roi_measured_node(m, n, &cycles, &calls)) {
+		snprintf(sim, size, "-");
+		return;
+	}
+	snprintf(sim, size, "%llu", (unsigned long long)cycles);
+	if (n->kind != ROI_NODE_LINE)
+		snprintf(sim_calls, size, "%llu", (unsigned long long)calls);
+	const struct roi_node *root = n;
+	while (root->parent)
+		root = root->parent;
+	size_t rows = n->kind == ROI_NODE_LINE ? line_rows(root, n->file, n->line) : 1;
+	if (rows > 1) {
+		size_t len = strlen(note);
+		snprintf(note + len, note_size - len, "%smeasured: the whole line (%zu rows)", len ? "; " : "", rows);
+	}
+	for (size_t i = 0; i < n->nsites; i++) {
+		uint64_t c, inclusive;
+		size_t len = strlen(note);
+
+		if (!roi_measured_calls_at(m, n->file, n->line, n->sites[i].callee->asm_name, &c, &inclusive) || !c)
+			continue;
+		snprintf(note + len, note_size - len, "%s%s: measured %.0f cycles a call here", len ? "; " : "",
+			 n->sites[i].callee->name, (double)inclusive / (double)c);
+	}
+}
+
+static void text_row(const struct roi_tree_report *r, const struct roi_source *src, struct roi_table *t,
+		     const struct roi_node *n, int depth)
 {
 	const struct roi_hier *h = r->h;
-	bool model = h->e->model != NULL;
 	char id[512], calls[CELL], ops[CELL], cyc[CELL], ej[CELL], scope[CELL], total[CELL];
-	char meas[CELL] = "", hooked[CELL] = "", over[CELL] = "", net[CELL] = "", note[512] = "";
+	char meas[CELL] = "", hooked[CELL] = "", over[CELL] = "", net[CELL] = "", note[1024] = "";
+	char sim[CELL] = "", sim_calls[CELL] = "";
 	double w = roi_hier_weight(h, &n->cost);
 	const char *kind = roi_node_kind_name(n->kind);
 
@@ -66,35 +153,34 @@ static void text_row(const struct roi_tree_report *r, struct roi_table *t, const
 		snprintf(note + len, sizeof note - len, "%shooks entered %llu times, the counts say %llu",
 			 len ? "; " : "", (unsigned long long)n->measured->calls, (unsigned long long)n->calls);
 	}
-	if (model && r->measured)
-		roi_table_row(t, id, kind, calls, ops, cyc, ej, scope, total, meas, hooked, over, net, note);
-	else if (model)
-		roi_table_row(t, id, kind, calls, ops, cyc, ej, scope, total, note);
-	else if (r->measured)
-		roi_table_row(t, id, kind, calls, ops, scope, total, meas, hooked, over, net, note);
-	else
-		roi_table_row(t, id, kind, calls, ops, scope, total, note);
+	measured_cells(src->measured, n, sim, sim_calls, CELL, note, sizeof note);
+	const char *cell[NCOLS] = {id, kind, calls, ops, cyc, ej, scope, total, meas, hooked, over, net, sim, sim_calls,
+				   note};
+	add_row(t, r, src, cell);
 }
 
 /* "... 12 more": the rows --top leaves out at one level. */
-static void more_row(const struct roi_tree_report *r, struct roi_table *t, size_t n, size_t shown, int depth)
+static void more_row(const struct roi_tree_report *r, const struct roi_source *src, struct roi_table *t, size_t n,
+		     size_t shown, int depth)
 {
 	char id[128];
+	const char *cell[NCOLS] = {id};
 
 	if (!r->top || n <= shown)
 		return;
 	snprintf(id, sizeof id, "%*s... %zu more", 2 * depth, "", n - shown);
-	roi_table_row(t, id, "", "", "", "", "", "", "", "", "", "", "", "");
+	add_row(t, r, src, cell);
 }
 
-static void text_tree(const struct roi_tree_report *r, struct roi_table *t, const struct roi_node *n, int depth)
+static void text_tree(const struct roi_tree_report *r, const struct roi_source *src, struct roi_table *t,
+		      const struct roi_node *n, int depth)
 {
 	size_t shown = r->top && n->nchildren > r->top ? r->top : n->nchildren;
 
-	text_row(r, t, n, depth);
+	text_row(r, src, t, n, depth);
 	for (size_t i = 0; i < shown; i++)
-		text_tree(r, t, n->children[i], depth + 1);
-	more_row(r, t, n->nchildren, shown, depth + 1);
+		text_tree(r, src, t, n->children[i], depth + 1);
+	more_row(r, src, t, n->nchildren, shown, depth + 1);
 }
 
 /* The measured region that took longest: the program's run time as far as the hooks saw it. */
@@ -107,10 +193,9 @@ static const struct roi_node *longest(const struct roi_node *n, const struct roi
 	return best;
 }
 
-static void overhead_rows(const struct roi_tree_report *r, struct roi_table *t)
+static void overhead_rows(const struct roi_tree_report *r, const struct roi_source *src, struct roi_table *t)
 {
 	const struct roi_hier *h = r->h;
-	bool model = h->e->model != NULL;
 	const struct roi_node *run = NULL;
 	char pairs[CELL], over[CELL] = "", runtime[CELL], note[256] = "", share[CELL];
 
@@ -130,15 +215,12 @@ static void overhead_rows(const struct roi_tree_report *r, struct roi_table *t)
 	} else {
 		snprintf(note, sizeof note, "enter+exit pairs; no hook-cost line in the profile");
 	}
-	if (model) {
-		roi_table_row(t, "Overhead", "hooks", pairs, "", "", "", "", "", over, "", "", "", note);
-		roi_table_row(t, "Runtime", "", "", "", "", "", "", "", fmt_time(r, (double)run->measured->total, runtime,
-			      sizeof runtime), "", "", "", run->id);
-	} else {
-		roi_table_row(t, "Overhead", "hooks", pairs, "", "", "", over, "", "", "", note);
-		roi_table_row(t, "Runtime", "", "", "", "", "", fmt_time(r, (double)run->measured->total, runtime,
-			      sizeof runtime), "", "", "", run->id);
-	}
+	const char *overhead[NCOLS] = {[C_ID] = "Overhead", [C_CLASS] = "hooks", [C_CALLS] = pairs,
+				       [C_MEASURED] = over, [C_NOTE] = note};
+	add_row(t, r, src, overhead);
+	fmt_time(r, (double)run->measured->total, runtime, sizeof runtime);
+	const char *total[NCOLS] = {[C_ID] = "Runtime", [C_MEASURED] = runtime, [C_NOTE] = run->id};
+	add_row(t, r, src, total);
 }
 
 static void text_header(FILE *out, const struct roi_tree_report *r, const struct roi_source *src, const char *focus)
@@ -149,6 +231,8 @@ static void text_header(FILE *out, const struct roi_tree_report *r, const struct
 	char *excluded = roi_filter_excluded_list(p), hz[CELL], per[CELL], in[CELL];
 
 	roi_program_text(out, p, src);
+	if (src->measured)
+		roi_measured_source_text(out, src->measured);
 	if (m)
 		fprintf(out, "model     %s (%s) at %s [%s]%s\n", m->part, m->arch, roi_fmt_si(m->clock_hz, "Hz", hz, sizeof hz),
 			m->path, h->e->mapped ? ", host ABI mapped" : "");
@@ -180,39 +264,25 @@ void roi_tree_text(FILE *out, const struct roi_tree_report *r, const struct roi_
 	const struct roi_hier *h = r->h;
 	bool model = h->e->model != NULL;
 	struct roi_table t;
-	char cyc[CELL], sec[CELL], ej[CELL];
+	char cyc[CELL], sec[CELL], ej[CELL], align[NCOLS + 1];
+	const char *head[NCOLS] = {"identifier", "class", "calls", "ops", "cycles", "energy", "scope %", "total %",
+				   "measured", "hook calls", "overhead", "net", "measured cycles", "measured calls", "note"};
 
 	text_header(out, r, src, focus_id);
-	if (model && r->measured)
-		roi_table_init(&t, "llrrrrrrrrrrl");
-	else if (model)
-		roi_table_init(&t, "llrrrrrrl");
-	else if (r->measured)
-		roi_table_init(&t, "llrrrrrrrrl");
-	else
-		roi_table_init(&t, "llrrrrl");
-	if (model && r->measured)
-		roi_table_row(&t, "identifier", "class", "calls", "ops", "cycles", "energy", "scope %", "total %", "measured",
-			      "hook calls", "overhead", "net", "note");
-	else if (model)
-		roi_table_row(&t, "identifier", "class", "calls", "ops", "cycles", "energy", "scope %", "total %", "note");
-	else if (r->measured)
-		roi_table_row(&t, "identifier", "class", "calls", "ops", "scope %", "total %", "measured", "hook calls",
-			      "overhead", "net", "note");
-	else
-		roi_table_row(&t, "identifier", "class", "calls", "ops", "scope %", "total %", "note");
+	init_table(&t, r, src, align);
+	add_row(&t, r, src, head);
 	if (focus) {
 		for (size_t i = 0; i < nfocus; i++)
-			text_tree(r, &t, focus[i], 0);
+			text_tree(r, src, &t, focus[i], 0);
 	} else {
 		size_t shown = r->top && h->nroots > r->top ? r->top : h->nroots;
 
 		for (size_t i = 0; i < shown; i++)
-			text_tree(r, &t, h->roots[i], 0);
-		more_row(r, &t, h->nroots, shown, 0);
+			text_tree(r, src, &t, h->roots[i], 0);
+		more_row(r, src, &t, h->nroots, shown, 0);
 	}
 	if (r->measured)
-		overhead_rows(r, &t);
+		overhead_rows(r, src, &t);
 	fputc('\n', out);
 	roi_table_print(&t, out, "  ");
 	if (!focus && h->nnever)
@@ -223,6 +293,8 @@ void roi_tree_text(FILE *out, const struct roi_tree_report *r, const struct roi_
 			roi_fmt_si(h->total.cycles / h->e->model->clock_hz, "s", sec, sizeof sec),
 			roi_fmt_si(h->total.energy_j, "J", ej, sizeof ej));
 	fputc('\n', out);
+	if (src->measured)
+		roi_measured_total_text(out, src->measured);
 }
 
 static const char *why_text(enum roi_suggest_why why)

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <sim_avr.h>
 #include <sim_core_decl.h>
@@ -182,13 +184,81 @@ static void watch_step(avr_t *avr, struct watch *w, struct roi_avr_run *run)
 	w->last[0].cycle = avr->cycle;
 }
 
+/* Whether the core, after a step that began with interrupts enabled, is at an interrupt vector
+ * with them disabled: simavr serviced an interrupt after the instruction (sim_interrupts.c pushes
+ * the return address, clears I and jumps to the vector). Reset (vector 0) is no interrupt. */
+static bool took_interrupt(const avr_t *avr, bool i_before)
+{
+	avr_flashaddr_t pc = avr->pc;
+
+	return i_before && !avr->sreg[S_I] && pc != 0 && avr->vector_size && pc % avr->vector_size == 0 &&
+	       pc / avr->vector_size < avr->interrupts.vector_count + 1u;
+}
+
+/* The return address an interrupt pushed: the top of the stack, high byte first from SP + 1, in
+ * words. */
+static uint32_t pushed_return(const avr_t *avr)
+{
+	uint16_t sp = stack_pointer(avr);
+	uint32_t a = 0;
+
+	for (int i = 1; i <= avr->address_size; i++)
+		a = a << 8 | avr->data[(uint16_t)(sp + i)];
+	return a * 2;
+}
+
+static void trace_step(avr_t *avr, struct roi_avr_run *run, avr_flashaddr_t pc, bool asleep, bool i_before,
+		       avr_cycle_count_t before)
+{
+	struct roi_avr_step s = {
+		.pc = (uint32_t)pc, .next = (uint32_t)avr->pc, .cycle = avr->cycle,
+		.cycles = avr->cycle - before, .sp = stack_pointer(avr), .asleep = asleep,
+	};
+
+	if (pc + 1 <= avr->flashend)
+		s.op = (uint16_t)(avr->flash[pc] | avr->flash[pc + 1] << 8);
+	if (took_interrupt(avr, i_before)) {
+		s.interrupt = true;
+		s.vector = (uint32_t)avr->pc;
+		s.next = pushed_return(avr);
+		s.sp = (uint16_t)(s.sp + avr->address_size);
+	}
+	run->tracer->step(run->tracer->ctx, &s);
+}
+
+/* "roi run: fw.elf: 12.5 M cycles" on stderr, over itself on a terminal. */
+static void show_progress(const struct roi_avr_run *run, uint64_t cycle, bool last)
+{
+	bool tty = isatty(STDERR_FILENO);
+
+	if (last) {
+		if (tty)
+			fputs("\r\033[K", stderr);
+		return;
+	}
+	fprintf(stderr, "%sroi run: %s: %.1f M cycles", tty ? "\r\033[K" : "", run->elf, (double)cycle / 1e6);
+	if (run->max_cycles < UINT64_MAX)
+		fprintf(stderr, " (%.0f%% of --max-cycles)", 100.0 * (double)cycle / (double)run->max_cycles);
+	fputs(tty ? "" : "\n", stderr);
+	fflush(stderr);
+}
+
 static int simulate(avr_t *avr, struct watch *w, struct roi_avr_run *run, struct roi_err *err)
 {
+	avr_flashaddr_t last_pc = 0;    /* of the last instruction that ran: a sleep's cycles are its */
+	uint64_t hits = 0, steps = 0;
+	time_t shown = time(NULL);
+
 	/* max_cycles 0 stops before the first instruction: a load without a run (fuzz/avr_elf.c). */
 	run->stop = ROI_AVR_LIMIT;
 	while (run->max_cycles > 0) {
 		avr_flashaddr_t pc = avr->pc;   /* of the instruction run now, to name it if it crashes */
+		bool asleep = avr->state == cpu_Sleeping, i_before = avr->sreg[S_I];
 
+		if (run->stop_hits && pc == run->stop_pc && !asleep && ++hits == run->stop_hits) {
+			run->stop = ROI_AVR_SYMBOL;
+			break;
+		}
 		avr_cycle_count_t before = avr->cycle;
 
 		watch_step(avr, w, run);
@@ -202,6 +272,14 @@ static int simulate(avr_t *avr, struct watch *w, struct roi_avr_run *run, struct
 			if (!run->pc_owned || run->pc_owned[pc])
 				w->owner = pc;
 			run->pc_cycles[w->owner] += avr->cycle - before;
+		}
+		if (!asleep)
+			last_pc = pc;
+		if (run->tracer && state != cpu_Crashed)
+			trace_step(avr, run, asleep ? last_pc : pc, asleep, i_before, before);
+		if (run->progress && (++steps & 0xfffff) == 0 && (steps == 0x100000 || time(NULL) != shown)) {
+			shown = time(NULL);
+			show_progress(run, avr->cycle, false);
 		}
 
 		if (state == cpu_Done) {
@@ -223,6 +301,8 @@ static int simulate(avr_t *avr, struct watch *w, struct roi_avr_run *run, struct
 			break;
 		}
 	}
+	if (run->progress)
+		show_progress(run, avr->cycle, true);
 	run->cycles = avr->cycle;
 	run->data_size = (size_t)avr->ramend + 1;
 	run->data = malloc(run->data_size);
@@ -379,6 +459,11 @@ int roi_avr_run(struct roi_avr_run *run, struct roi_err *err)
 	memset(&run->hook_exit, 0, sizeof run->hook_exit);
 	struct watch w = {.main_pc = symbol_address(&fw, "main"), .enter_pc = symbol_address(&fw, "__roi_region_enter"),
 			  .exit_pc = symbol_address(&fw, "__roi_region_exit")};
+	if (run->tracer) {
+		run->tracer->address_size = avr->address_size;
+		run->tracer->flash_size = avr->flashend + 1;
+		run->tracer->flash = avr->flash;
+	}
 	rc = simulate(avr, &w, run, err);
 out:
 	if (avr) {

@@ -19,6 +19,31 @@ enum roi_avr_stop {
 	ROI_AVR_EXIT,           /* at "cli; rjmp ." with interrupts off: how avr-libc's exit() ends */
 	ROI_AVR_SLEEP,          /* "sleep" with interrupts off: simavr's own graceful end (cpu_Done) */
 	ROI_AVR_LIMIT,          /* still running when max_cycles were simulated */
+	ROI_AVR_SYMBOL,         /* at stop_pc for the stop_hits-th time, before running it */
+};
+
+/* One simulated step, as a tracer sees it (roi run --measured): the instruction that ran, what it
+ * took and where it went. A step in which the core slept ran no instruction; its cycles are the
+ * sleep's, and pc is the sleep instruction's. */
+struct roi_avr_step {
+	uint32_t pc;            /* byte address of the instruction */
+	uint32_t next;          /* byte address of the next instruction to run; when an interrupt was
+				 * taken after this one, the address the interrupt returns to */
+	uint64_t cycle;         /* simavr's cycle counter after the step */
+	uint64_t cycles;        /* the step's cycles */
+	uint16_t op;            /* the instruction's first word */
+	uint16_t sp;            /* the stack pointer after the instruction, before an interrupt's push */
+	bool asleep;            /* no instruction ran: the core slept */
+	bool interrupt;         /* an interrupt was taken after the instruction: the core is at vector */
+	uint32_t vector;        /* the vector's byte address */
+};
+
+struct roi_avr_tracer {
+	void (*step)(void *ctx, const struct roi_avr_step *s);
+	void *ctx;
+	uint8_t address_size;   /* out: bytes of a return address on the stack (2, or 3 above 128 KiB) */
+	uint32_t flash_size;    /* out: bytes of flash of the simulated part */
+	const uint8_t *flash;   /* out: the flash as loaded, valid during the run */
 };
 
 /* Region hooks of runtime/ports/roi-region-simavr.c: the region's address in GPIOR1 (low) and
@@ -61,6 +86,13 @@ struct roi_avr_run {
 	uint64_t *pc_cycles;
 	const bool *pc_owned;
 	size_t pc_cycles_size;
+	/* in, optional: called after every step from the first instruction on (roi run --measured) */
+	struct roi_avr_tracer *tracer;
+	/* in, optional: stop (ROI_AVR_SYMBOL) before the instruction at byte address stop_pc runs for
+	 * the stop_hits-th time; stop_hits 0: no such stop */
+	uint32_t stop_pc;
+	uint64_t stop_hits;
+	bool progress;          /* in: the simulated cycles on stderr every second or so */
 	struct roi_avr_event *events;   /* out: region hooks in the order they ran */
 	size_t nevents, events_cap;
 	bool events_lost;       /* out: out of memory while recording: events incomplete */

@@ -1,0 +1,1218 @@
+/* run/avr_measure.c — a firmware's run given, step by step, to lines, functions, call sites and
+ * counted blocks (run/avr_measure.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/path.h"
+#include "run/avr_measure.h"
+
+/* The prefix of the file names the block-lines build gives every counted function's statements
+ * (roi-block-lines.cc): "roi-block:ASM-NAME", line = the block's counter index + 1. */
+#define BLOCK_FILE "roi-block:"
+
+/* Instruction words the tables cover: the largest megaAVR flash (ATmega2560, 256 KiB). */
+#define MAX_WORDS 0x20000u
+
+/* Pseudo-lines, the first three line ids. */
+enum { LINE_START_UP, LINE_AFTER_MAIN, LINE_INTERRUPT, NPSEUDO };
+static const char *const pseudo_name[NPSEUDO] = {"start-up", "after main", "interrupt"};
+
+/* ---- a map of 64-bit keys to 64-bit values, open addressing ---- */
+
+struct map {
+	uint64_t *key, *val;    /* key + 1; 0: empty */
+	size_t cap, n;
+};
+
+static size_t map_slot(const struct map *t, uint64_t key)
+{
+	uint64_t h = (key + 1) * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h >> 20) & (t->cap - 1);
+
+	while (t->key[i] && t->key[i] != key + 1)
+		i = (i + 1) & (t->cap - 1);
+	return i;
+}
+
+/* The value of key, created as 0 when new. */
+static uint64_t *map_at(struct map *t, uint64_t key)
+{
+	if (2 * (t->n + 1) > t->cap) {
+		struct map old = *t;
+
+		t->cap = old.cap ? 2 * old.cap : 256;
+		t->key = roi_xzalloc(t->cap, sizeof *t->key);
+		t->val = roi_xzalloc(t->cap, sizeof *t->val);
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.key[i]) {
+				size_t j = map_slot(t, old.key[i] - 1);
+				t->key[j] = old.key[i];
+				t->val[j] = old.val[i];
+			}
+		free(old.key);
+		free(old.val);
+	}
+	size_t i = map_slot(t, key);
+	if (!t->key[i]) {
+		t->key[i] = key + 1;
+		t->n++;
+	}
+	return &t->val[i];
+}
+
+static const uint64_t *map_get(const struct map *t, uint64_t key)
+{
+	if (!t->cap)
+		return NULL;
+	size_t i = map_slot(t, key);
+	return t->key[i] ? &t->val[i] : NULL;
+}
+
+static void map_free(struct map *t)
+{
+	free(t->key);
+	free(t->val);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- what the tables hold ---- */
+
+struct sym {
+	const char *name;
+	uint32_t addr, size;
+	int rank;               /* of the names at one address, the lowest is kept */
+	bool lines;
+	uint64_t self, library, inclusive, calls;
+	long active;            /* activations on the shadow stack */
+	long counted;           /* the gindex of the counted function of that name; -1: none */
+};
+
+struct line {
+	const char *file, *what;
+	unsigned line;
+	uint64_t cycles, library, inclusive;
+	long active;            /* calls made on it still under way */
+};
+
+struct site {
+	uint32_t address;
+	enum roi_mcall how;
+	int caller, line, callee;       /* sym, line and sym ids; caller -1 for an interrupt */
+	uint64_t calls, inclusive;
+};
+
+/* Instructions of one block run one after the other, seen but not yet decided on: their block
+ * visited, or their instructions out of their block's place. */
+struct run {
+	long b;
+	uint64_t at;            /* the cycle it began at */
+	uint64_t seen;          /* its instructions */
+	bool again;             /* it began at its block's head by a jump of the block */
+	bool seq;               /* it began where the instruction before led in sequence */
+	bool cont;              /* it goes on with the block of the run before the last, which both
+				 * runs between fell into and out of: that one ran inside this block's
+				 * code (a latch's copy placed before the loop's test) */
+};
+
+/* What visiting a run that goes on with a block from another costs: it enters no block there. */
+#define CONT_COST ((size_t)1 << 24)
+
+/* The runs decided together: a block's instructions seen between two others' are weighed against
+ * the way on from both. */
+#define RUNS 3
+
+/* A function activation: a call, an interrupt, a jump into another function (the tail of the frame
+ * below it: it returns with it), or the run itself (frame 0). */
+struct frame {
+	uint32_t ret;           /* byte address it returns to */
+	uint16_t sp;            /* the stack pointer once the return address was pushed */
+	uint64_t start;         /* the cycle its first instruction began at */
+	int line;               /* where its cycles without a line go: the last line it ran */
+	int line_fn;            /* the sym of that line's instruction; -1: none */
+	int site;               /* -1: not yet known (an interrupt before its vector's jump) */
+	int fn;                 /* the callee's sym; -1 before it is known */
+	int site_line;          /* the line whose call it is (active there); -1: none */
+	bool outer_fn, outer_line, tail, vector;
+	/* counted blocks */
+	long bfn;               /* gindex of the counted function it is in; -1: none */
+	long bstate;            /* the block it is in for sure; -1: at the function's entry */
+	struct run runs[RUNS];  /* the runs of instructions seen since, not decided yet */
+	size_t nruns;
+	bool bjump;             /* its last instruction was a jump or branch taken */
+	bool bseq;              /* its last instruction went on to the next in sequence (or called) */
+	long bveto;             /* a block whose instructions are no sign of it: a skip of the block
+				 * skipped its instruction, the rest ran anyway; -1: none */
+	uint64_t loops_in, loops_outer;         /* bit l: in loop l of bfn; its outermost entry */
+	uint64_t *loop_start;   /* [max loops]: the cycle loop l was entered at */
+};
+
+struct roi_measure {
+	struct roi_avr_tracer tracer;
+	struct roi_arena arena;
+	bool with_lines, with_blocks;
+	uint32_t main_addr;
+	bool has_main, main_seen;
+	/* per instruction word */
+	int32_t *line_of, *fn_of, *fn_at;
+	long *block_of;         /* global block number (roi_function.gblock0 + index); -1: none */
+	/* lines, functions, sites */
+	struct line *lines;
+	size_t nlines, lines_cap;
+	struct map line_ids;    /* file id << 32 | line -> line id */
+	const char **files;
+	size_t nfiles;
+	struct sym *syms;
+	size_t nsyms;           /* the last is "(no symbol)" */
+	struct site *sites;
+	size_t nsites, sites_cap;
+	struct map site_ids;    /* address << 32 | how << 28 | callee -> site id */
+	struct map library;     /* sym << 32 | line -> cycles */
+	/* the shadow stack */
+	struct frame *frames;
+	size_t depth, frames_cap;
+	/* counted blocks */
+	const struct roi_program *prog;
+	const struct roi_function **fn_by_gindex;
+	const struct roi_function **fn_of_block;        /* by global block number */
+	bool *has_code;         /* by global block number: some instruction is the block's */
+	uint32_t *words;        /* by global block number: its instruction words */
+	uint32_t *head;         /* by global block number: the lowest address a jump at the block's end
+				 * back into it reaches, where its next execution begins; 0: none */
+	bool *ends;             /* per instruction word: a jump or branch at the end of its block's
+				 * code (the block's instructions do not go on after it, but for a
+				 * jump of its edges) */
+	bool heads_found;
+	uint64_t *counts, *block_cycles;
+	size_t *loop_base;      /* by function gindex: its first loop's global number */
+	size_t nloops, max_loops;
+	uint8_t **member;       /* by global loop number: [block] */
+	uint64_t *loop_entries, *loop_cycles;
+	long *loop_active;
+	struct map paths;       /* gindex << 40 | (from + 1) << 20 | (to + 1) -> pool offset + 1, or 0: none */
+	long *pool;             /* [n, ambiguous, blocks...] */
+	size_t npool, pool_cap;
+	uint64_t ambiguous;
+};
+
+/* ---- AVR instructions ---- */
+
+static bool two_words(uint16_t op)
+{
+	return (op & 0xfe0c) == 0x940c ||       /* jmp, call */
+	       (op & 0xfe0f) == 0x9000 || (op & 0xfe0f) == 0x9200;  /* lds, sts */
+}
+
+static bool is_call(uint16_t op)
+{
+	return (op & 0xfe0e) == 0x940e || (op & 0xf000) == 0xd000 || op == 0x9509 || op == 0x9519;
+}
+
+static bool is_return(uint16_t op)
+{
+	return op == 0x9508 || op == 0x9518;
+}
+
+static bool is_jump(uint16_t op)
+{
+	return (op & 0xfe0e) == 0x940c || (op & 0xf000) == 0xc000 || op == 0x9409 || op == 0x9419;
+}
+
+/* cpse, sbrc, sbrs, sbic, sbis */
+static bool is_skip(uint16_t op)
+{
+	return (op & 0xfc00) == 0x1000 || (op & 0xfc08) == 0xfc00 || (op & 0xfd00) == 0x9900;
+}
+
+/* brbs, brbc (breq, brne, brcs, ...) */
+static bool is_branch(uint16_t op)
+{
+	return (op & 0xf800) == 0xf000;
+}
+
+static void step(void *ctx, const struct roi_avr_step *s);
+
+/* ---- set-up ---- */
+
+static int line_id(struct roi_measure *m, const char *file, unsigned line)
+{
+	size_t f = 0;
+
+	while (f < m->nfiles && strcmp(m->files[f], file) != 0)
+		f++;
+	if (f == m->nfiles) {
+		m->files = roi_xrealloc(m->files, m->nfiles + 1, sizeof *m->files);
+		m->files[m->nfiles++] = roi_arena_strdup(&m->arena, file);
+	}
+	uint64_t *id = map_at(&m->line_ids, (uint64_t)f << 32 | line);
+	if (!*id) {
+		m->lines = roi_xgrow(m->lines, m->nlines, &m->lines_cap, sizeof *m->lines);
+		m->lines[m->nlines] = (struct line){.file = m->files[f], .line = line};
+		*id = ++m->nlines;
+	}
+	return (int)*id - 1;
+}
+
+/* "/a/./b.c" -> "/a/b.c": libdw joins the compilation directory and "./". */
+static void tidy_path(char *p)
+{
+	char *s;
+
+	while ((s = strstr(p, "/./")))
+		memmove(s, s + 2, strlen(s + 2) + 1);
+}
+
+struct sym_scan {
+	struct roi_measure *m;
+	size_t cap;
+};
+
+/* Which of the names at one address a function is known by: a function's, a sized symbol's, a
+ * global's, a weak one's, a linker script's marker (__ctors_end) last. */
+static int sym_rank(const char *name, const struct roi_symbol *s)
+{
+	size_t n = strlen(name);
+	bool marker = (n > 4 && strcmp(name + n - 4, "_end") == 0) || (n > 6 && strcmp(name + n - 6, "_start") == 0);
+
+	if (s->function)
+		return 0;
+	if (s->size)
+		return 1;
+	return marker ? 4 : s->weak ? 3 : 2;
+}
+
+static int add_symbol(void *ctx, const char *name, const struct roi_symbol *s, struct roi_err *err)
+{
+	struct sym_scan *scan = ctx;
+	struct roi_measure *m = scan->m;
+
+	(void)err;
+	/* code only, and not an assembler's local label (__udivmodhi4_loop) */
+	if (!s->code || s->value >= 2 * MAX_WORDS || (s->local && !s->function))
+		return 0;
+	m->syms = roi_xgrow(m->syms, m->nsyms, &scan->cap, sizeof *m->syms);
+	m->syms[m->nsyms++] = (struct sym){.name = roi_arena_strdup(&m->arena, name), .addr = (uint32_t)s->value,
+					   .size = (uint32_t)s->size, .rank = sym_rank(name, s), .counted = -1};
+	return 0;
+}
+
+static int by_address(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return strcmp(x->name, y->name);
+}
+
+static int load_symbols(struct roi_measure *m, struct roi_elf *elf, struct roi_err *err)
+{
+	struct sym_scan scan = {m, 0};
+	size_t n = 0;
+
+	if (roi_elf_each_symbol(elf, add_symbol, &scan, err) != 0)
+		return -1;
+	roi_sort(m->syms, m->nsyms, sizeof *m->syms, by_address);
+	/* one name per address; a label inside a function of known size is no function */
+	uint32_t inside_end = 0;
+	for (size_t i = 0; i < m->nsyms; i++) {
+		if (n && m->syms[n - 1].addr == m->syms[i].addr)
+			continue;
+		if (m->syms[i].addr < inside_end)
+			continue;
+		m->syms[n++] = m->syms[i];
+		if (m->syms[i].size)
+			inside_end = m->syms[i].addr + m->syms[i].size;
+	}
+	m->nsyms = n;
+	m->syms = roi_xgrow(m->syms, m->nsyms, &scan.cap, sizeof *m->syms);
+	m->syms[m->nsyms++] = (struct sym){.name = "(no symbol)", .addr = 0, .rank = 9, .counted = -1};
+	for (size_t w = 0, i = 0; w < MAX_WORDS; w++) {
+		while (i + 1 < n && m->syms[i + 1].addr <= 2 * w)
+			i++;
+		m->fn_of[w] = n && m->syms[i].addr <= 2 * w ? (int32_t)i : (int32_t)n;
+		m->fn_at[w] = -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (m->syms[i].addr / 2 < MAX_WORDS)
+			m->fn_at[m->syms[i].addr / 2] = (int32_t)i;
+		if (strcmp(m->syms[i].name, "main") == 0) {
+			m->has_main = true;
+			m->main_addr = m->syms[i].addr;
+		}
+	}
+	return 0;
+}
+
+static void load_lines(struct roi_measure *m, const struct roi_line_table *t)
+{
+	for (size_t w = 0; w < MAX_WORDS; w++) {
+		const struct roi_line_addr *l = roi_line_table_find(t, 2 * w);
+
+		m->line_of[w] = -1;
+		if (!l || !l->file)
+			continue;
+		char *file = roi_arena_strdup(&m->arena, l->file);
+		tidy_path(file);
+		m->line_of[w] = line_id(m, file, l->line);
+		m->syms[m->fn_of[w]].lines = true;
+	}
+}
+
+/* The counted function an assembler name is, or NULL. */
+static const struct roi_function *function_named(const struct roi_program *p, const char *asm_name)
+{
+	for (size_t u = 0; u < p->nunits; u++)
+		for (size_t f = 0; f < p->units[u].nfunctions; f++)
+			if (strcmp(p->units[u].functions[f].asm_name, asm_name) == 0)
+				return &p->units[u].functions[f];
+	return NULL;
+}
+
+static void load_blocks(struct roi_measure *m, const struct roi_line_table *t, const struct roi_program *p)
+{
+	m->fn_by_gindex = roi_xzalloc(p->nfunctions, sizeof *m->fn_by_gindex);
+	m->fn_of_block = roi_xzalloc(p->nblocks, sizeof *m->fn_of_block);
+	m->has_code = roi_xzalloc(p->nblocks, sizeof *m->has_code);
+	m->words = roi_xzalloc(p->nblocks, sizeof *m->words);
+	m->head = roi_xzalloc(p->nblocks, sizeof *m->head);
+	m->counts = roi_xzalloc(p->nblocks, sizeof *m->counts);
+	m->block_cycles = roi_xzalloc(p->nblocks, sizeof *m->block_cycles);
+	m->loop_base = roi_xzalloc(p->nfunctions, sizeof *m->loop_base);
+	for (size_t u = 0; u < p->nunits; u++)
+		for (size_t f = 0; f < p->units[u].nfunctions; f++) {
+			const struct roi_function *fn = &p->units[u].functions[f];
+
+			m->fn_by_gindex[fn->gindex] = fn;
+			for (size_t b = 0; b < fn->nblocks; b++)
+				m->fn_of_block[fn->gblock0 + b] = fn;
+			m->loop_base[fn->gindex] = m->nloops;
+			m->nloops += fn->nloops;
+			if (fn->nloops > m->max_loops)
+				m->max_loops = fn->nloops;
+		}
+	m->member = roi_xzalloc(m->nloops, sizeof *m->member);
+	m->loop_entries = roi_xzalloc(m->nloops, sizeof *m->loop_entries);
+	m->loop_cycles = roi_xzalloc(m->nloops, sizeof *m->loop_cycles);
+	m->loop_active = roi_xzalloc(m->nloops, sizeof *m->loop_active);
+	for (size_t g = 0; g < p->nfunctions; g++) {
+		const struct roi_function *fn = m->fn_by_gindex[g];
+
+		for (size_t l = 0; l < fn->nloops; l++) {
+			uint8_t *in = roi_xzalloc(fn->nblocks, 1);
+
+			for (size_t i = 0; i < fn->loops[l].nblocks; i++)
+				in[fn->loops[l].blocks[i]] = 1;
+			m->member[m->loop_base[g] + l] = in;
+		}
+	}
+	for (size_t i = 0; i < m->nsyms; i++) {
+		const struct roi_function *fn = function_named(p, m->syms[i].name);
+
+		m->syms[i].counted = fn ? (long)fn->gindex : -1;
+	}
+	for (size_t w = 0; w < MAX_WORDS; w++) {
+		const struct roi_line_addr *l = roi_line_table_find(t, 2 * w);
+		const char *file = l && l->file ? roi_base_name(l->file) : NULL;
+		const struct roi_function *fn;
+
+		m->block_of[w] = -1;
+		if (!file || strncmp(file, BLOCK_FILE, strlen(BLOCK_FILE)) != 0 ||
+		    !(fn = function_named(p, file + strlen(BLOCK_FILE))) || l->line < 1 || l->line > fn->nblocks ||
+		    fn->blocks[l->line - 1].value)
+			continue;
+		m->block_of[w] = (long)(fn->gblock0 + l->line - 1);
+		m->has_code[m->block_of[w]] = true;
+		m->words[m->block_of[w]]++;
+	}
+}
+
+int roi_measure_new(struct roi_measure **out, struct roi_elf *elf, const struct roi_line_table *lines,
+		    const struct roi_line_table *blocks, const struct roi_program *prog, struct roi_err *err)
+{
+	struct roi_measure *m = roi_xzalloc(1, sizeof *m);
+
+	*out = m;
+	m->tracer.step = step;
+	m->tracer.ctx = m;
+	m->line_of = roi_xzalloc(MAX_WORDS, sizeof *m->line_of);
+	m->fn_of = roi_xzalloc(MAX_WORDS, sizeof *m->fn_of);
+	m->fn_at = roi_xzalloc(MAX_WORDS, sizeof *m->fn_at);
+	for (int i = 0; i < NPSEUDO; i++) {
+		m->lines = roi_xgrow(m->lines, m->nlines, &m->lines_cap, sizeof *m->lines);
+		m->lines[m->nlines++] = (struct line){.what = pseudo_name[i]};
+	}
+	if (load_symbols(m, elf, err) != 0)
+		return -1;
+	m->with_lines = lines != NULL;
+	if (lines)
+		load_lines(m, lines);
+	else
+		for (size_t w = 0; w < MAX_WORDS; w++)
+			m->line_of[w] = -1;
+	m->with_blocks = blocks && prog;
+	m->prog = prog;
+	if (m->with_blocks) {
+		m->block_of = roi_xzalloc(MAX_WORDS, sizeof *m->block_of);
+		load_blocks(m, blocks, prog);
+	}
+	m->frames_cap = 64;
+	m->frames = roi_xzalloc(m->frames_cap, sizeof *m->frames);
+	m->frames[0] = (struct frame){.line = LINE_START_UP, .line_fn = -1, .site = -1, .fn = -1, .site_line = -1,
+				      .bfn = -1, .bveto = -1};
+	m->frames[0].loop_start = roi_xzalloc(m->max_loops + 1, sizeof(uint64_t));
+	m->depth = 1;
+	return 0;
+}
+
+struct roi_avr_tracer *roi_measure_tracer(struct roi_measure *m)
+{
+	return &m->tracer;
+}
+
+/* ---- counted blocks: the path a frame takes through its function's blocks ---- */
+
+/* The path from block `from` (-1: the function's entry) to `to` (-1: its exit) that passes through
+ * the fewest instructions unseen, then the fewest blocks: its blocks after from, to included
+ * (the exit not), as the offset of a pool entry {cost, ambiguous, n, blocks...}; -1 when to cannot
+ * be reached.
+ * A block with instructions passed through unseen had them run elsewhere (hoisted, sunk, merged
+ * with another block's) and costs their number; cost 0 is a path whose every block was seen or has
+ * none.
+ * ambiguous: another path as good exists (the first is taken). from == to: a loop back to it. */
+static long find_path(struct roi_measure *m, const struct roi_function *fn, long from, long to)
+{
+	uint64_t key = (uint64_t)fn->gindex << 40 | (uint64_t)(from + 1) << 20 | (uint64_t)(to + 1);
+	const uint64_t *hit = map_get(&m->paths, key);
+
+	if (hit)
+		return (long)*hit - 1;
+
+	/* Dijkstra on (cost, length); node i: block i, node n: the exit, node n + 1: from itself */
+	size_t n = fn->nblocks, src = n + 1, dst = to < 0 ? n : (size_t)to;
+	size_t *cost = roi_xzalloc(n + 2, sizeof *cost), *len = roi_xzalloc(n + 2, sizeof *len);
+	long *prev = roi_xzalloc(n + 2, sizeof *prev);
+	unsigned *ways = roi_xzalloc(n + 2, sizeof *ways);
+	bool *done = roi_xzalloc(n + 2, sizeof *done);
+	const int entry_succ[1] = {0};
+
+	for (size_t v = 0; v < n + 2; v++)
+		cost[v] = len[v] = SIZE_MAX;
+	cost[src] = len[src] = 0;
+	ways[src] = 1;
+	for (;;) {
+		size_t u = SIZE_MAX;
+
+		for (size_t v = 0; v < n + 2; v++)
+			if (!done[v] && cost[v] != SIZE_MAX &&
+			    (u == SIZE_MAX || cost[v] < cost[u] || (cost[v] == cost[u] && len[v] < len[u])))
+				u = v;
+		if (u == SIZE_MAX || (u == dst && u != src))
+			break;
+		done[u] = true;
+		const int *succ = u == src ? (from < 0 ? entry_succ : fn->blocks[from].succ) : u == n ? NULL
+				  : fn->blocks[u].succ;
+		size_t nsucc = u == src ? (from < 0 ? 1 : fn->blocks[from].nsucc) : u == n ? 0 : fn->blocks[u].nsucc;
+		/* passing through u (not from, not the end) unseen costs its instructions */
+		size_t through = u != src ? m->words[fn->gblock0 + u] : 0;
+		for (size_t i = 0; i < nsucc; i++) {
+			size_t v = succ[i] < 0 ? n : (size_t)succ[i];
+
+			if (v < n && fn->blocks[v].value)
+				continue;
+			size_t c = cost[u] + through, l = len[u] + 1;
+			if (v != dst && v == (size_t)from && from >= 0)
+				continue;       /* from itself is no block to pass through */
+			if (c < cost[v] || (c == cost[v] && l < len[v])) {
+				cost[v] = c;
+				len[v] = l;
+				prev[v] = (long)u;
+				ways[v] = ways[u];
+			} else if (c == cost[v] && l == len[v] && prev[v] != (long)u) {
+				ways[v] = ways[v] + ways[u] < 2 ? ways[v] + ways[u] : 2;
+			}
+		}
+	}
+	uint64_t *slot = map_at(&m->paths, key);
+	*slot = 0;
+	if (cost[dst] != SIZE_MAX && !(dst == src)) {
+		size_t nb = len[dst] - (to < 0);        /* the blocks entered: the exit is none */
+		m->pool = roi_xrealloc(m->pool, m->npool + nb + 3, sizeof *m->pool);
+		long *path = &m->pool[m->npool];
+		path[0] = (long)cost[dst];
+		path[1] = ways[dst] > 1;
+		path[2] = (long)nb;
+		size_t i = nb;
+		if (to >= 0)
+			path[3 + --i] = to;
+		for (long u = prev[dst]; u >= 0 && (size_t)u != src; u = prev[u])
+			path[3 + --i] = u;
+		*slot = m->npool + 1;
+		m->npool += nb + 3;
+	}
+	free(cost);
+	free(len);
+	free(prev);
+	free(ways);
+	free(done);
+	return (long)*slot - 1;
+}
+
+/* Frame f moves into block b (-1: out of the function) at cycle `at`: the loops of its function it
+ * enters and leaves. */
+static void move_to(struct roi_measure *m, struct frame *f, const struct roi_function *fn, long b, uint64_t at)
+{
+	size_t base = m->loop_base[fn->gindex];
+
+	for (size_t l = 0; l < fn->nloops && l < 64; l++) {
+		uint64_t bit = 1ull << l;
+		bool in = b >= 0 && m->member[base + l][b];
+
+		if (in && !(f->loops_in & bit)) {
+			f->loops_in |= bit;
+			m->loop_entries[base + l]++;
+			if (m->loop_active[base + l]++ == 0) {
+				f->loops_outer |= bit;
+				f->loop_start[l] = at;
+			}
+		} else if (!in && (f->loops_in & bit)) {
+			f->loops_in &= ~bit;
+			m->loop_active[base + l]--;
+			if (f->loops_outer & bit) {
+				f->loops_outer &= ~bit;
+				m->loop_cycles[base + l] += at - f->loop_start[l];
+			}
+		}
+	}
+	if (b >= 0)
+		m->counts[fn->gblock0 + (size_t)b]++;
+}
+
+/* Frame f walks the path at pool offset path, at cycle at. */
+static void take(struct roi_measure *m, struct frame *f, long path, uint64_t at)
+{
+	const struct roi_function *fn = m->fn_by_gindex[f->bfn];
+	const long *p = &m->pool[path];
+
+	m->ambiguous += p[1] != 0;
+	for (long i = 0; i < p[2]; i++)
+		move_to(m, f, fn, p[3 + i], at);
+}
+
+/* What visiting run r from block `from` costs (SIZE_MAX: it cannot be reached), and the path there
+ * (-1: none, it stays). */
+static size_t visit_cost(struct roi_measure *m, const struct roi_function *fn, long from, const struct run *r,
+			 long *path)
+{
+	*path = -1;
+	if (r->b == from && !r->again)
+		return 0;
+	*path = find_path(m, fn, from, r->b);
+	return *path < 0 ? SIZE_MAX : (size_t)m->pool[*path] + (r->cont ? CONT_COST : 0);
+}
+
+/* Decides frame f's first pending run: of every way to visit or leave out the pending runs (and,
+ * with to_exit, to reach the exit after them), the cheapest, counting the instructions of a run
+ * left out (they ran out of their block's place: hoisted, sunk, merged with another block's) and
+ * those of the blocks a path passes through unseen; of ways as cheap, the one that visits more,
+ * the earlier. The first run is visited (its path taken) or dropped. */
+static void decide(struct roi_measure *m, struct frame *f, bool to_exit)
+{
+	const struct roi_function *fn = m->fn_by_gindex[f->bfn];
+	size_t n = f->nruns, best = SIZE_MAX;
+	unsigned best_mask = 0, best_visits = 0;
+
+	for (unsigned mask = 0; mask < 1u << n; mask++) {
+		size_t cost = 0;
+		unsigned visits = 0;
+		long at = f->bstate, path;
+
+		for (size_t i = 0; i < n && cost != SIZE_MAX; i++) {
+			const struct run *r = &f->runs[i];
+
+			if (mask & 1u << i) {
+				size_t c = visit_cost(m, fn, at, r, &path);
+				cost = c == SIZE_MAX ? SIZE_MAX : cost + c;
+				at = r->b;
+				visits++;
+			} else {
+				cost += r->seen;
+			}
+		}
+		if (to_exit && cost != SIZE_MAX && at >= 0) {
+			path = find_path(m, fn, at, -1);
+			cost = path < 0 ? SIZE_MAX : cost + (size_t)m->pool[path];
+		}
+		/* the bits in reverse: the earlier a run is visited, the higher */
+		unsigned order = 0, best_order = 0;
+		for (size_t i = 0; i < n; i++) {
+			order = order << 1 | (mask >> i & 1);
+			best_order = best_order << 1 | (best_mask >> i & 1);
+		}
+		if (cost < best || (cost == best && cost != SIZE_MAX &&
+				    (visits > best_visits || (visits == best_visits && order > best_order)))) {
+			best = cost;
+			best_mask = mask;
+			best_visits = visits;
+		}
+	}
+	const struct run *r = &f->runs[0];
+	if (best != SIZE_MAX && (best_mask & 1)) {
+		long path;
+		visit_cost(m, fn, f->bstate, r, &path);
+		if (path >= 0)
+			take(m, f, path, r->at);
+		f->bstate = r->b;
+	}
+	memmove(&f->runs[0], &f->runs[1], (n - 1) * sizeof *r);
+	f->nruns--;
+}
+
+/* Frame f leaves its counted function at cycle `at`: the pending runs decided, through the blocks
+ * between the last and the exit, and out of every loop. */
+static void leave_function(struct roi_measure *m, struct frame *f, uint64_t at)
+{
+	if (f->bfn < 0)
+		return;
+	const struct roi_function *fn = m->fn_by_gindex[f->bfn];
+	while (f->nruns)
+		decide(m, f, true);
+	long path = f->bstate >= 0 ? find_path(m, fn, f->bstate, -1) : -1;
+	if (path >= 0)
+		take(m, f, path, at);
+	move_to(m, f, fn, -1, at);
+	f->bfn = -1;
+	f->bstate = -1;
+}
+
+/* A new run of block b's instructions in frame f, from cycle at; again: b's head reached again by
+ * a jump. The oldest of the window is decided first when it is full. */
+static void start_run(struct roi_measure *m, struct frame *f, long b, uint64_t at, bool again)
+{
+	const struct run *x = f->nruns ? &f->runs[f->nruns - 1] : NULL;
+	long before = f->nruns > 1 ? f->runs[f->nruns - 2].b : f->bstate;
+	bool cont = !again && f->bseq && x && x->seq && before == b;
+
+	if (f->nruns == RUNS)
+		decide(m, f, false);
+	f->runs[f->nruns++] = (struct run){b, at, 0, again, f->bseq, cont};
+}
+
+/* Where a jump or branch at pc goes, from the flash; -1 when it is none or computed (ijmp). */
+static long jump_target(const uint8_t *flash, uint32_t size, uint32_t pc)
+{
+	if (pc + 1 >= size)
+		return -1;
+	uint16_t op = (uint16_t)(flash[pc] | flash[pc + 1] << 8);
+
+	if (is_branch(op))
+		return (long)pc + 2 + 2 * (((int)(op >> 3) & 0x7f) ^ 0x40) - 0x80;
+	if ((op & 0xf000) == 0xc000)
+		return (long)pc + 2 + 2 * ((int)((op & 0xfff) ^ 0x800) - 0x800);
+	if ((op & 0xfe0e) == 0x940c && pc + 3 < size)
+		return 2 * (long)(((uint32_t)(op & 0x1f0) << 13 | (uint32_t)(op & 1) << 16) |
+				  (uint32_t)(flash[pc + 2] | flash[pc + 3] << 8));
+	return -1;
+}
+
+/* Each block's head: the lowest address a jump or branch at the end of the block's code reaches
+ * back in it: where a loop of the block (through its latch) starts its next execution. A loop
+ * inside the block (a shift by several bits, a copy) jumps back from within its code. At the end:
+ * the next instruction is another block's, or an unconditional jump of the block (the jump of one
+ * of its edges). */
+static void find_heads(struct roi_measure *m)
+{
+	const uint8_t *flash = m->tracer.flash;
+	uint32_t size = m->tracer.flash_size;
+
+	m->heads_found = true;
+	m->ends = roi_xzalloc(MAX_WORDS, sizeof *m->ends);
+	for (uint32_t w = 0; w < MAX_WORDS && 2 * w + 1 < size; w++) {
+		long gb = m->block_of[w], to = gb >= 0 ? jump_target(flash, size, 2 * w) : -1;
+		uint16_t op = (uint16_t)(flash[2 * w] | flash[2 * w + 1] << 8);
+		uint32_t nw = w + (two_words(op) ? 2 : 1);
+
+		if (to < 0)
+			continue;
+		if (nw < MAX_WORDS && 2 * nw + 1 < size && m->block_of[nw] == gb) {
+			uint16_t next = (uint16_t)(flash[2 * nw] | flash[2 * nw + 1] << 8);
+			if (!((next & 0xf000) == 0xc000 || (next & 0xfe0e) == 0x940c))
+				continue;
+		}
+		m->ends[w] = true;
+		if (to > 2 * (long)w || to / 2 >= MAX_WORDS || m->block_of[to / 2] != gb)
+			continue;
+		if (!m->head[gb] || (uint32_t)to < m->head[gb])
+			m->head[gb] = (uint32_t)to;
+	}
+}
+
+/* The most instruction words a loop of a block alone may pass through unseen: a latch's copy
+ * placed before the block's loop test (itself one move). */
+#define ALONE_WORDS 8
+
+/* Whether block b loops back to itself through blocks without instructions, or with a few (which
+ * then ran inside b's code): a jump back to its head begins its next execution. A block whose
+ * pieces bb-reorder placed apart (the rare arms of an if-converted abs) jumps back from one into
+ * another without looping. */
+static bool loops_alone(struct roi_measure *m, const struct roi_function *fn, long b)
+{
+	long p = find_path(m, fn, b, b);
+
+	return p >= 0 && m->pool[p] <= ALONE_WORDS;
+}
+
+static void block_step(struct roi_measure *m, struct frame *f, long gb, const struct roi_avr_step *s)
+{
+	const struct roi_function *fn = m->fn_of_block[gb];
+	long b = (long)((size_t)gb - fn->gblock0);
+	uint64_t at = s->cycle - s->cycles;
+	uint32_t next = s->pc + (two_words(s->op) ? 4 : 2);
+
+	m->block_cycles[gb] += s->cycles;
+	if (f->bfn != (long)fn->gindex) {
+		leave_function(m, f, at);
+		f->bfn = (long)fn->gindex;
+		f->bstate = -1;
+	}
+	long cur = f->nruns ? f->runs[f->nruns - 1].b : f->bstate;
+	/* An if-converted arm: the skip decides whether the block runs, by its instruction after,
+	 * which it skips or not; what else of the block's runs either way (GCC gives a spill after
+	 * it the arm's location too). */
+	if (is_skip(s->op) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb) {
+		f->bveto = s->next != next ? b : -1;
+		f->bjump = false;
+		f->bseq = s->next == next;
+		return;
+	}
+	if (b == f->bveto && b != cur) {
+		f->bjump = false;
+		f->bseq = s->next == next;
+		return;
+	}
+	f->bveto = -1;
+	if (b != cur)
+		start_run(m, f, b, at, false);
+	else if (f->bjump && s->pc == m->head[gb] && loops_alone(m, fn, b))
+		/* this block's head again by a jump: around a loop of blocks without instructions (a
+		 * latch), or of the block alone */
+		start_run(m, f, b, at, true);
+	if (f->nruns && f->runs[f->nruns - 1].b == b)
+		f->runs[f->nruns - 1].seen++;
+	f->bjump = s->next != next && (is_jump(s->op) || is_branch(s->op));
+	f->bseq = s->next == next || is_call(s->op);
+}
+
+/* ---- the shadow call stack ---- */
+
+static struct frame *push(struct roi_measure *m, const struct frame *init)
+{
+	if (m->depth == m->frames_cap) {
+		m->frames = roi_xrealloc(m->frames, 2 * m->frames_cap, sizeof *m->frames);
+		memset(m->frames + m->frames_cap, 0, m->frames_cap * sizeof *m->frames);
+		m->frames_cap *= 2;
+	}
+	struct frame *f = &m->frames[m->depth++];
+	uint64_t *loop_start = f->loop_start;
+
+	*f = *init;
+	f->loop_start = loop_start ? loop_start : roi_xzalloc(m->max_loops + 1, sizeof(uint64_t));
+	f->bfn = -1;
+	f->nruns = 0;
+	f->bveto = -1;
+	return f;
+}
+
+/* The call site of frame f, once its callee is known: counted, and the callee's activation. */
+static void enter(struct roi_measure *m, struct frame *f, uint32_t address, enum roi_mcall how, int caller)
+{
+	uint64_t key = (uint64_t)address << 32 | (uint64_t)how << 28 | (uint64_t)f->fn;
+	uint64_t *id = map_at(&m->site_ids, key);
+
+	if (!*id) {
+		m->sites = roi_xgrow(m->sites, m->nsites, &m->sites_cap, sizeof *m->sites);
+		m->sites[m->nsites] = (struct site){address, how, caller, f->site_line < 0 ? LINE_INTERRUPT : f->site_line,
+						    f->fn, 0, 0};
+		*id = ++m->nsites;
+	}
+	f->site = (int)*id - 1;
+	m->sites[f->site].calls++;
+	m->syms[f->fn].calls++;
+	f->outer_fn = m->syms[f->fn].active++ == 0;
+	/* a counted function's entry block runs once a call (formats.md), whether or not an
+	 * instruction of it is the block's in the line table (GCC gives a one-block function's
+	 * return value the location of its end) */
+	if (m->with_blocks && m->syms[f->fn].counted >= 0) {
+		f->bfn = m->syms[f->fn].counted;
+		f->bstate = -1;
+		long path = find_path(m, m->fn_by_gindex[f->bfn], -1, 0);
+		if (path >= 0)
+			take(m, f, path, f->start);
+		f->bstate = 0;
+	}
+}
+
+static void call(struct roi_measure *m, const struct roi_avr_step *s, uint32_t ret, enum roi_mcall how)
+{
+	struct frame *caller = &m->frames[m->depth - 1];
+	int line = caller->line, caller_fn = m->fn_of[s->pc >> 1];
+	struct frame init = {
+		.ret = how == ROI_MCALL_JUMP ? caller->ret : ret,
+		.sp = how == ROI_MCALL_JUMP ? caller->sp : (uint16_t)(s->sp),
+		.start = s->cycle, .line = line, .line_fn = caller->line_fn, .site_line = line,
+		.tail = how == ROI_MCALL_JUMP,
+		.fn = s->next >> 1 < MAX_WORDS ? m->fn_of[s->next >> 1] : (int)m->nsyms - 1,
+	};
+	struct frame *f = push(m, &init);
+
+	f->outer_line = m->lines[line].active++ == 0;
+	enter(m, f, s->pc, how, caller_fn);
+}
+
+static void interrupt(struct roi_measure *m, const struct roi_avr_step *s)
+{
+	struct frame init = {
+		.ret = s->next, .sp = (uint16_t)(s->sp - m->tracer.address_size), .start = s->cycle,
+		.line = LINE_INTERRUPT, .line_fn = -1, .site = -1, .fn = -1, .site_line = -1, .vector = true,
+	};
+
+	push(m, &init);
+}
+
+/* An interrupt's function: the one its vector jumps to (or the vector's, when it does not jump). */
+static void vector_step(struct roi_measure *m, struct frame *f, const struct roi_avr_step *s)
+{
+	uint32_t to = is_jump(s->op) ? s->next : s->pc;
+
+	f->vector = false;
+	f->fn = to >> 1 < MAX_WORDS ? m->fn_of[to >> 1] : (int)m->nsyms - 1;
+	enter(m, f, s->pc, ROI_MCALL_INTERRUPT, -1);
+}
+
+static void close_frame(struct roi_measure *m, struct frame *f, uint64_t end)
+{
+	uint64_t inclusive = end - f->start;
+
+	if (m->with_blocks)
+		leave_function(m, f, end);
+	if (f->site < 0)
+		return;         /* an interrupt stopped on its vector */
+	m->sites[f->site].inclusive += inclusive;
+	m->syms[f->fn].active--;
+	if (f->outer_fn)
+		m->syms[f->fn].inclusive += inclusive;
+	if (f->site_line >= 0) {
+		m->lines[f->site_line].active--;
+		if (f->outer_line)
+			m->lines[f->site_line].inclusive += inclusive;
+	}
+}
+
+/* A ret or reti to `to` with the stack pointer at sp afterwards: the frame it returns from, and the
+ * jumps into other functions that return with it. A return that matches no call is a jump (an
+ * address pushed and "returned" to); one that matches a frame further down returns from every
+ * frame above it too (a longjmp-like unwinding). */
+static void ret(struct roi_measure *m, uint32_t to, uint16_t sp, uint64_t end)
+{
+	size_t t = m->depth;
+
+	while (--t > 0)
+		if (m->frames[t].ret == to && (uint16_t)(m->frames[t].sp + m->tracer.address_size) == sp)
+			break;
+	if (t == 0)
+		return;
+	while (t > 1 && m->frames[t].tail)
+		t--;
+	while (m->depth > t)
+		close_frame(m, &m->frames[--m->depth], end);
+	if (m->depth == 1 && m->main_seen)
+		m->frames[0].line = LINE_AFTER_MAIN;
+}
+
+static void step(void *ctx, const struct roi_avr_step *s)
+{
+	struct roi_measure *m = ctx;
+	struct frame *f = &m->frames[m->depth - 1];
+	uint32_t w = s->pc >> 1;
+	int line = w < MAX_WORDS ? m->line_of[w] : -1, fn = w < MAX_WORDS ? m->fn_of[w] : (int)m->nsyms - 1;
+	bool own = line >= 0;
+
+	if (!m->main_seen && m->has_main && s->pc == m->main_addr)
+		m->main_seen = true;
+	/* back in the function that jumped into another without a return (a switch's jump through
+	 * libgcc's __tablejump2__, call-prologues' __prologue_saves__): that was no tail call */
+	while (f->tail && m->depth > 2 && fn == m->frames[m->depth - 2].fn) {
+		close_frame(m, f, s->cycle - s->cycles);
+		f = &m->frames[--m->depth - 1];
+	}
+	if (f->vector && !s->asleep)
+		vector_step(m, f, s);
+	if (own) {
+		f->line = line;
+		f->line_fn = fn;
+	} else {
+		line = f->line;
+		if (f->line_fn >= 0)
+			m->syms[f->line_fn].library += s->cycles;
+	}
+	m->lines[line].cycles += s->cycles;
+	if (!own)
+		m->lines[line].library += s->cycles;
+	if (!m->lines[line].active)
+		m->lines[line].inclusive += s->cycles;
+	m->syms[fn].self += s->cycles;
+	if (!own && m->with_lines)
+		*map_at(&m->library, (uint64_t)fn << 32 | (uint32_t)line) += s->cycles;
+	if (s->asleep) {
+		if (s->interrupt)
+			interrupt(m, s);
+		return;
+	}
+	if (m->with_blocks && !m->heads_found)
+		find_heads(m);
+	if (m->with_blocks && w < MAX_WORDS && m->block_of[w] >= 0)
+		block_step(m, f, m->block_of[w], s);
+	else {
+		f->bjump = false;
+		f->bseq = s->next == s->pc + (two_words(s->op) ? 4 : 2) || is_call(s->op);
+	}
+
+	uint16_t op = s->op;
+	uint32_t next_seq = s->pc + (two_words(op) ? 4 : 2);
+
+	if (is_call(op)) {
+		if (s->next != next_seq)        /* not "rcall .", which makes room on the stack */
+			call(m, s, next_seq, ROI_MCALL_CALL);
+	} else if (is_return(op)) {
+		ret(m, s->next, s->sp, s->cycle);
+	} else if (is_jump(op) && m->depth > 1 && s->next >> 1 < MAX_WORDS && m->fn_at[s->next >> 1] >= 0 &&
+		   m->fn_at[s->next >> 1] != fn) {
+		/* a jump to another function's first instruction: a tail call */
+		call(m, s, 0, ROI_MCALL_JUMP);
+	}
+	if (s->interrupt)
+		interrupt(m, s);
+}
+
+/* ---- the result ---- */
+
+static int by_cycles(const void *a, const void *b)
+{
+	const struct roi_mfunction *x = a, *y = b;
+
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int lines_in_order(const void *a, const void *b)
+{
+	const struct roi_mline *x = a, *y = b;
+
+	if (!x->file != !y->file)
+		return x->file ? -1 : 1;
+	if (!x->file)
+		return strcmp(x->what, y->what);
+	int c = strcmp(x->file, y->file);
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int sites_in_order(const void *a, const void *b)
+{
+	const struct roi_msite *x = a, *y = b;
+
+	if (x->inclusive != y->inclusive)
+		return x->inclusive > y->inclusive ? -1 : 1;
+	if (x->address != y->address)
+		return x->address < y->address ? -1 : 1;
+	return strcmp(x->callee, y->callee);
+}
+
+static int library_in_order(const void *a, const void *b)
+{
+	const struct roi_mlibrary *x = a, *y = b;
+	int c = strcmp(x->routine, y->routine);
+
+	if (x->cycles != y->cycles)
+		return x->cycles > y->cycles ? -1 : 1;
+	if (c)
+		return c;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+static void finish_lines(struct roi_measure *m, struct roi_measured *out)
+{
+	struct roi_arena *a = &out->arena;
+
+	out->lines = roi_arena_array(a, m->nlines, sizeof *out->lines);
+	for (size_t i = 0; i < m->nlines; i++) {
+		const struct line *l = &m->lines[i];
+
+		if (!l->cycles && !l->inclusive)
+			continue;
+		out->lines[out->nlines++] = (struct roi_mline){
+			l->file ? roi_arena_strdup(a, l->file) : NULL, l->what, l->line, l->cycles, l->library, l->inclusive};
+	}
+	roi_sort(out->lines, out->nlines, sizeof *out->lines, lines_in_order);
+	out->fns = roi_arena_array(a, m->nsyms, sizeof *out->fns);
+	for (size_t i = 0; i < m->nsyms; i++) {
+		const struct sym *s = &m->syms[i];
+
+		if (s->self || s->calls || s->library)
+			out->fns[out->nfns++] = (struct roi_mfunction){roi_arena_strdup(a, s->name), s->addr, s->lines,
+								       s->calls, s->self, s->library, s->inclusive};
+	}
+	roi_sort(out->fns, out->nfns, sizeof *out->fns, by_cycles);
+	out->sites = roi_arena_array(a, m->nsites, sizeof *out->sites);
+	for (size_t i = 0; i < m->nsites; i++) {
+		const struct site *s = &m->sites[i];
+		const struct line *l = &m->lines[s->line];
+
+		out->sites[out->nsites++] = (struct roi_msite){
+			s->address, s->how, s->caller >= 0 ? roi_arena_strdup(a, m->syms[s->caller].name) : NULL,
+			l->file ? roi_arena_strdup(a, l->file) : NULL, l->what, l->line,
+			roi_arena_strdup(a, m->syms[s->callee].name),
+			s->calls, s->inclusive};
+	}
+	roi_sort(out->sites, out->nsites, sizeof *out->sites, sites_in_order);
+	out->library = roi_arena_array(a, m->library.n, sizeof *out->library);
+	for (size_t i = 0; i < m->library.cap; i++) {
+		if (!m->library.key[i])
+			continue;
+		uint64_t k = m->library.key[i] - 1;
+		const struct line *l = &m->lines[(uint32_t)k];
+
+		out->library[out->nlibrary++] = (struct roi_mlibrary){
+			roi_arena_strdup(a, m->syms[k >> 32].name), l->file ? roi_arena_strdup(a, l->file) : NULL, l->what,
+			l->line, m->library.val[i]};
+	}
+	roi_sort(out->library, out->nlibrary, sizeof *out->library, library_in_order);
+}
+
+static void finish_blocks(struct roi_measure *m, const struct roi_avr_run *run, struct roi_measured *out)
+{
+	struct roi_arena *a = &out->arena;
+	const struct roi_program *p = m->prog;
+
+	out->has_blocks = true;
+	out->blocks_run_cycles = run->cycles;
+	out->ambiguous = m->ambiguous;
+	out->blocks = roi_arena_array(a, p->nfunctions, sizeof *out->blocks);
+	out->loops = roi_arena_array(a, m->nloops, sizeof *out->loops);
+	for (size_t g = 0; g < p->nfunctions; g++) {
+		const struct roi_function *fn = m->fn_by_gindex[g];
+		struct roi_mblocks *b = &out->blocks[out->nblocks++];
+
+		*b = (struct roi_mblocks){fn->unit->id_hex, fn->index, fn->asm_name, fn->checksum, fn->nblocks,
+					  roi_arena_array(a, fn->nblocks, sizeof(uint64_t)),
+					  roi_arena_array(a, fn->nblocks, sizeof(bool)),
+					  roi_arena_array(a, fn->nblocks, sizeof(uint64_t))};
+		for (size_t k = 0; k < fn->nblocks; k++)
+			b->value[k] = fn->blocks[k].value;
+		memcpy(b->counts, &m->counts[fn->gblock0], fn->nblocks * sizeof(uint64_t));
+		memcpy(b->cycles, &m->block_cycles[fn->gblock0], fn->nblocks * sizeof(uint64_t));
+		for (size_t l = 0; l < fn->nloops; l++)
+			out->loops[out->nloops++] = (struct roi_mloop){
+				fn->unit->id_hex, fn->index, l, roi_arena_printf(a, "%s:%u", fn->name, fn->loops[l].line),
+				m->loop_entries[m->loop_base[g] + l], m->loop_cycles[m->loop_base[g] + l]};
+	}
+}
+
+/* The regions of the metadata: a function's from its symbol's activations, a loop's from the blocks
+ * (NULL loops: not measured). */
+static void finish_regions(struct roi_measure *m, const struct roi_program *p, struct roi_measured *out)
+{
+	out->regions = roi_arena_array(&out->arena, p->nregions, sizeof *out->regions);
+	for (size_t u = 0; u < p->nunits; u++)
+		for (size_t r = 0; r < p->units[u].nregions; r++) {
+			const struct roi_region *reg = &p->units[u].regions[r];
+			struct roi_mregion *o = &out->regions[out->nregions++];
+
+			*o = (struct roi_mregion){p->units[u].id_hex, reg->index, reg->name,
+						  reg->kind == ROI_REGION_FUNCTION ? "function" : "loop", false, 0, 0};
+			if (reg->kind == ROI_REGION_FUNCTION) {
+				const struct roi_function *fn = reg->function >= 0 ? &p->units[u].functions[reg->function]
+								: NULL;
+				for (size_t i = 0; i < m->nsyms; i++)
+					if (strcmp(m->syms[i].name, fn ? fn->asm_name : reg->name) == 0) {
+						o->measured = true;
+						o->calls = m->syms[i].calls;
+						o->cycles = m->syms[i].inclusive;
+					}
+			} else if (out->has_blocks && reg->function >= 0) {
+				const struct roi_function *fn = &p->units[u].functions[reg->function];
+
+				for (size_t l = 0; l < fn->nloops; l++)
+					if ((long)fn->loops[l].header == reg->header) {
+						o->measured = true;
+						o->calls = m->loop_entries[m->loop_base[fn->gindex] + l];
+						o->cycles = m->loop_cycles[m->loop_base[fn->gindex] + l];
+					}
+			}
+		}
+}
+
+int roi_measure_finish(struct roi_measure *m, const struct roi_avr_run *run, struct roi_measured *out,
+		       struct roi_err *err)
+{
+	/* what is under way at the stop ends there */
+	while (m->depth > 1)
+		close_frame(m, &m->frames[--m->depth], run->cycles);
+	if (m->with_blocks)
+		leave_function(m, &m->frames[0], run->cycles);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < m->nlines; i++)
+		sum += m->lines[i].cycles;
+	if (sum != run->cycles)
+		return roi_err_set(err, "%s: the lines add up to %llu cycles, not the run's %llu", run->elf,
+				   (unsigned long long)sum, (unsigned long long)run->cycles);
+	if (m->with_lines)
+		finish_lines(m, out);
+	if (m->with_blocks)
+		finish_blocks(m, run, out);
+	if (m->prog)
+		finish_regions(m, m->prog, out);
+	return 0;
+}
+
+void roi_measure_free(struct roi_measure *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->frames_cap; i++)
+		free(m->frames[i].loop_start);
+	free(m->frames);
+	free(m->line_of);
+	free(m->fn_of);
+	free(m->fn_at);
+	free(m->block_of);
+	free(m->lines);
+	free(m->files);
+	free(m->syms);
+	free(m->sites);
+	map_free(&m->line_ids);
+	map_free(&m->site_ids);
+	map_free(&m->library);
+	map_free(&m->paths);
+	free(m->pool);
+	if (m->member)
+		for (size_t l = 0; l < m->nloops; l++)
+			free(m->member[l]);
+	free(m->member);
+	free(m->fn_by_gindex);
+	free(m->fn_of_block);
+	free(m->has_code);
+	free(m->words);
+	free(m->head);
+	free(m->ends);
+	free(m->counts);
+	free(m->block_cycles);
+	free(m->loop_base);
+	free(m->loop_entries);
+	free(m->loop_cycles);
+	free(m->loop_active);
+	roi_arena_free(&m->arena);
+	free(m);
+}
