@@ -2,8 +2,10 @@
  *
  * The RTL passes charge what only the expanded code shows (spills, frame
  * accesses out of reach, jumps, jump tables: roi-spills.cc, roi-jumps.cc) to
- * counted blocks: an insn expansion made to the block roi-mark.cc noted, an
- * insn made later to the block of the insns beside it in its RTL block.
+ * counted blocks: an insn after the first insn of a counted block in its RTL
+ * block to that block, as a counter opening every block would; another insn
+ * expansion made to the block roi-mark.cc noted, an insn made later to the
+ * block of the insns beside it in its RTL block.
  * Counter updates are told apart, so that they are not charged as the
  * program's: a store to a "__roi_c_*" symbol, or on AVR an asm whose first
  * operand is its address (roi-counters-avr.cc).  */
@@ -75,7 +77,9 @@ roi_block_walk_start (struct roi_block_walk *w, unsigned nblocks)
     w->block_of_uid[i] = -1;
   w->heads.safe_grow_cleared (nblocks);
   auto_vec<unsigned> first;
+  auto_vec<rtx_insn *> first_insn;
   first.safe_grow (nblocks);
+  first_insn.safe_grow_cleared (nblocks);
   for (unsigned i = 0; i < nblocks; i++)
     first[i] = UINT_MAX;
 
@@ -91,15 +95,41 @@ roi_block_walk_start (struct roi_block_walk *w, unsigned nblocks)
       if (order < first[b] && BLOCK_FOR_INSN (insn))
 	{
 	  first[b] = order;
+	  first_insn[b] = insn;
 	  w->heads[b] = BLOCK_FOR_INSN (insn);
 	}
     }
   if (!w->first)
     return;
+  /* Where a counted block's first insn as expanded (its counter's update,
+     where it has one) lies, the block begins: the insns after it in its RTL
+     block run with it, whatever block they were expanded from (an invariant
+     hoisted out of a loop into the block before it) or made later (a spill
+     there), as a counter at the start of every block says.  */
+  auto_vec<int> starts;
+  starts.safe_grow (w->block_of_uid.length ());
+  for (unsigned i = 0; i < starts.length (); i++)
+    starts[i] = -1;
+  for (unsigned b = 0; b < nblocks; b++)
+    if (first_insn[b])
+      starts[INSN_UID (first_insn[b])] = (int) b;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      int at = -1;
+      rtx_insn *insn;
+      FOR_BB_INSNS (bb, insn)
+	if (NONDEBUG_INSN_P (insn) && (unsigned) INSN_UID (insn) < starts.length ())
+	  {
+	    if (starts[INSN_UID (insn)] >= 0)
+	      at = starts[INSN_UID (insn)];
+	    if (at >= 0)
+	      w->block_of_uid[INSN_UID (insn)] = at;
+	  }
+    }
   /* the insns made later: the block of the one before in their RTL block
      (a spill after the insn that computed the value), else of the one after
      (a reload before the insn that uses it) */
-  basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
     {
       int last = -1;

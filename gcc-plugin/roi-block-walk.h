@@ -6,12 +6,14 @@
 #include "gcc-common.h"
 #include "roi-util.h"
 
-/* Which counted block the insns after reload belong to.  An insn that
-   expansion made belongs to the block it was expanded from (roi-mark.cc);
-   one made later (a reload, a jump of the final layout) to the block of the
-   insns beside it in its RTL block, the one before it else the one after.
-   A counted block begins, for the jumps, in the RTL block that holds the
-   first of its insns as expanded: its head.  */
+/* Which counted block the insns after reload belong to.  A counted block
+   begins where the first of its insns as expanded lies (roi-mark.cc): in
+   the RTL block that holds it, its head, the insns after it belong to it,
+   wherever they were expanded (an invariant hoisted out of a loop) or made
+   later (a spill).  Any other insn belongs to the block it was expanded
+   from; one made later (a reload, a jump of the final layout) to the block
+   of the insns beside it in its RTL block, the one before it else the one
+   after.  */
 struct roi_block_walk
 {
   rtx_insn *first;	/* where to start; NULL: nothing to walk (atomic counters) */

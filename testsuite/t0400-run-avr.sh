@@ -552,6 +552,23 @@ test_expect_success 'spill-slot traffic: the bytes avr-gcc moves through Y, per 
 	test_equal "$((loop * 10 + rest))" "$(op_count spill-est.json spill)"
 '
 
+# micro-compare-branch at -O1, a counter per block (the profile's counts are the blocks'): line 30
+# is the first loop's "for"; when it ends, avr-gcc sets the second loop nest's hits, misses and
+# index to 0 there and stores one of them in a stack slot out of ldd's reach, before it jumps into
+# the nest: a spill and a far access on line 30, once a run. Between them and the jump lies an
+# address the outer loop uses, hoisted out of it: it was expanded in the loop's block, which runs
+# ten times, but the spill runs where it lies, with the block whose counter opens that code.
+test_expect_success 'a spill runs with the block whose code it lies in, not with the insns moved there' '
+	avr_cc -O1 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-block-counters \
+		"$ROI_SRC/contrib/calibration/micro-compare-branch.c" -o hoist.elf &&
+	roi_avr hoist.elf >/dev/null &&
+	avr_unit hoist.elf | jq -r ".functions[0] | .spills + .far | .[] | select(.[2] == 30) | .[0]" >hoist.blocks &&
+	test_equal 2 "$(wc -l <hoist.blocks | tr -d " ")" "a spill and a far access on line 30" &&
+	for b in $(cat hoist.blocks); do
+		test_equal 1 "$(awk -v b=$b "/^fn / { print \$(6 + b) }" hoist.elf.roi)" "block $b" || return 1
+	done
+'
+
 cat >far.c <<\CEOF
 extern void use(unsigned char *p, unsigned char *q);
 unsigned char far_slots(void)
