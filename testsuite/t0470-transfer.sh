@@ -99,6 +99,25 @@ test_expect_success 'a value counter whose column differs between the compilers 
 	test_cmp measured-bf transferred-bf
 '
 
+cat >clear.c <<'CEOF'
+#include <string.h>
+struct rec { long a, b, c; };
+volatile long sink;
+void clear(struct rec *r) { memset(r, 0, sizeof *r); }
+int main(void) { struct rec r; for (int i = 0; i < 200; i++) { clear(&r); sink = r.b; } return 0; }
+CEOF
+
+# By hand: 200 memsets of a struct of three longs, 24 bytes each on the host (LP64), 12 on the
+# ATmega32U4 (a long is 4 bytes): the firmware's 2,400 bytes, not the host's 4,800.
+test_expect_success 'a memset of a struct: the firmware'"'"'s size, not the host'"'"'s' '
+	corpus_transfer clear clear.c -Os &&
+	test_cmp measured-clear transferred-clear &&
+	"$ROI" estimate --json clear.elf clear-transfer.roi >clear.json &&
+	test_equal 2400 "$(jq "[.ops[] | select(.kind == \"bytes\" and .callee == \"memset\") | .count] | add" clear.json)" &&
+	meta_json clear >clear-meta.json &&
+	test_equal 0 "$(jq "[.[].functions[].blocks[] | select(.value)] | length" clear-meta.json)" "value counters"
+'
+
 test_expect_success 'a location the two builds evaluate differently is named' '
 	roi_link fir -O0 -g "$EXAMPLES/fir/fir.c" &&
 	./fir &&
