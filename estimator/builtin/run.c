@@ -22,7 +22,7 @@
 #include "run/avr_counted.h"
 #include "run/avr_measure.h"
 #include "run/common.h"
-#include "run/part.h"
+#include "input/part.h"
 #include "run/qemu.h"
 #include "run/regions.h"
 

@@ -134,7 +134,7 @@ static int parse_model(const struct jv *v, const cJSON *root, struct roi_model *
 	if (jv_keys(v, root, "", model_keys) != 0)
 		return -1;
 	if (jv_string(v, root, "", "part", true, &m->part) || jv_string(v, root, "", "arch", true, &m->arch) ||
-	    jv_string(v, root, "", "core", false, &m->core) ||
+	    jv_string(v, root, "", "core", false, &m->core) || jv_string(v, root, "", "mcu", false, &m->mcu) ||
 	    jv_number(v, root, "", "clock_hz", true, 1, MAX_CLOCK_HZ, &m->clock_hz) ||
 	    jv_number(v, root, "", "supply_v", false, 0, MAX_SUPPLY_V, &m->supply_v) ||
 	    jv_number(v, root, "", "energy_per_cycle_j", true, 0, MAX_ENERGY_PER_CYCLE_J, &m->energy_per_cycle_j) ||

@@ -24,6 +24,7 @@ struct roi_cost {
 struct roi_model {
 	const char *path;
 	const char *part, *arch, *core, *compiler, *opt;    /* core, compiler, opt may be NULL */
+	const char *mcu;        /* the part as -mmcu names it ("atmega32u4"); may be NULL */
 	double clock_hz, supply_v, energy_per_cycle_j;
 	struct roi_abi abi;
 	const struct roi_cost *costs;

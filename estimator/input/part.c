@@ -1,10 +1,10 @@
-/* run/part.c — which AVR part a firmware was built for, see part.h. */
+/* input/part.c — which AVR part a firmware was built for, see part.h. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "input/elffile.h"
-#include "run/part.h"
+#include "input/part.h"
 
 struct device {
 	char name[64];
@@ -48,7 +48,7 @@ static int visit(void *ctx, size_t index, const char *name, const void *data, si
 	return 0;
 }
 
-int roi_avr_check_part(const char *path, const char *mcu, struct roi_err *err)
+int roi_avr_part(const char *path, char *name, size_t size, struct roi_err *err)
 {
 	struct roi_elf *elf;
 	struct device d = {.found = false};
@@ -59,8 +59,19 @@ int roi_avr_check_part(const char *path, const char *mcu, struct roi_err *err)
 	roi_elf_close(elf);
 	if (rc != 0)
 		return -1;
-	if (d.found && strcmp(d.name, mcu) != 0)
+	if (!d.found)
+		return 0;
+	snprintf(name, size, "%s", d.name);
+	return 1;
+}
+
+int roi_avr_check_part(const char *path, const char *mcu, struct roi_err *err)
+{
+	char part[64];
+	int rc = roi_avr_part(path, part, sizeof part, err);
+
+	if (rc == 1 && strcmp(part, mcu) != 0)
 		return roi_err_set(err, "%s: built for %s (its .note.gnu.avr.deviceinfo), simulated as --mcu %s: run it "
-				   "with --mcu %s, or build it with -mmcu=%s", path, d.name, mcu, d.name, mcu);
-	return 0;
+				   "with --mcu %s, or build it with -mmcu=%s", path, part, mcu, part, mcu);
+	return rc < 0 ? -1 : 0;
 }
