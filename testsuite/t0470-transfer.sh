@@ -118,6 +118,30 @@ test_expect_success 'a memset of a struct: the firmware'"'"'s size, not the host
 	test_equal 0 "$(jq "[.[].functions[].blocks[] | select(.value)] | length" clear-meta.json)" "value counters"
 '
 
+cat >shift.c <<'CEOF'
+#include <stdint.h>
+volatile long sink;
+volatile int32_t sink32;
+long shl(long x, int n) { return x << n; }
+int32_t shl32(int32_t x, int n) { return x << n; }
+int main(void) { for (int i = 0; i < 64; i++) { sink = shl(1, i & 31); sink32 = shl32(1, i & 31); } return 0; }
+CEOF
+
+# A host long is 64 bits: its shift by a run-time amount counts the passes of the 64-bit routine
+# an 8-bit core would call (n / 8 + n % 8), the firmware's 32-bit long the bits n. A sum of passes
+# gives no sum of bits: the transfer says so. An int32_t is 32 bits on both: nothing to say.
+test_expect_success 'a shift of a long: the host counts passes, the firmware bits: said' '
+	corpus_transfer shift shift.c -O0 &&
+	test_grep "^1 shift of a long (first: shift.c:4:[0-9]*) counted on ./shift as a 64-bit routine" out &&
+	test_grep "where the firmware.s 32-bit long shifts by n bits: not transferred exactly" out &&
+	"$ROI" transfer --json -o shift2.roi shift.elf ./shift >json &&
+	test_equal 1 "$(jq .long_shift_passes json)" &&
+	sed -i "s/long/int32_t/g" shift.c &&
+	corpus_transfer shift shift.c -O0 &&
+	! grep "shift of a long" out &&
+	test_cmp measured-shift transferred-shift
+'
+
 test_expect_success 'a location the two builds evaluate differently is named' '
 	roi_link fir -O0 -g "$EXAMPLES/fir/fir.c" &&
 	./fir &&

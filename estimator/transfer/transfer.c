@@ -311,8 +311,22 @@ struct anchor {
 	bool value;
 	double source;
 	bool in_source;
+	bool passes;            /* the source's sum is a 64-bit long's shift passes (struct evaluated) */
 	size_t first, n;        /* target regions [first, first + n) */
 };
+
+/* Whether value counter b of fn counts the passes of a 64-bit shift's library routine (n / 8 +
+ * n % 8, formats.md) on a C long: a host's long is 64 bits, an AVR's or a Cortex-M's 32, whose
+ * counter counts the bits n themselves. Passes are not bits, and a sum of passes gives no sum of
+ * bits: such a pairing is said, not hidden. */
+static bool long_passes(const struct roi_function *fn, size_t b)
+{
+	const struct roi_block *blk = &fn->blocks[b];
+	const struct roi_op *op = blk->nops ? &fn->unit->ops[blk->ops[0].op] : NULL;
+
+	return op && strcmp(op->kind, "steps") == 0 && op->type && strcmp(op->type + 1, "64") == 0 && op->ctype &&
+	       (strcmp(op->ctype, "long") == 0 || strcmp(op->ctype, "unsigned long") == 0);
+}
 
 /* ---- the source build: evaluations per location ---- */
 
@@ -328,6 +342,7 @@ struct evaluated {
 	struct key k;
 	bool value;
 	double n;
+	bool passes;            /* a value counter of a 64-bit long's shift: its routine's passes */
 };
 
 static int evaluated_cmp(const void *pa, const void *pb)
@@ -574,13 +589,15 @@ static int collect_source(struct transfer *t, struct roi_err *err)
 
 		for (size_t i = 0; i < re->nterms; i++)
 			n += term_count(re->fn, t->from_counts, &re->terms[i]);
-		t->src[r] = (struct evaluated){re->k, re->value, n};
+		t->src[r] = (struct evaluated){re->k, re->value, n, re->value && long_passes(re->fn, re->block)};
 	}
 	qsort(t->src, src.n, sizeof *t->src, evaluated_cmp);
 	t->nsrc = 0;
 	for (size_t r = 0; r < src.n; r++)
-		if (t->nsrc && evaluated_cmp(&t->src[t->nsrc - 1], &t->src[r]) == 0)
+		if (t->nsrc && evaluated_cmp(&t->src[t->nsrc - 1], &t->src[r]) == 0) {
 			t->src[t->nsrc - 1].n += t->src[r].n;
+			t->src[t->nsrc - 1].passes |= t->src[r].passes;
+		}
 		else
 			t->src[t->nsrc++] = t->src[r];
 	free(src.v);
@@ -627,6 +644,7 @@ static void match_values_by_line(struct transfer *t)
 		if (ntarget != 1 || nfound != 1)
 			continue;
 		an->source = t->src[found].n;
+		an->passes = t->src[found].passes;
 		an->in_source = true;
 		t->st->values_matched += an->n;
 	}
@@ -658,9 +676,9 @@ static int collect_target(struct transfer *t, struct roi_err *err)
 		const struct region *r = &t->dst.v[i];
 		for (j = i + 1; j < t->dst.n && region_cmp(&t->dst.v[j], r) == 0; j++)
 			;
-		struct evaluated want = {r->k, r->value, 0};
+		struct evaluated want = {r->k, r->value, 0, false};
 		const struct evaluated *e = bsearch(&want, t->src, t->nsrc, sizeof *t->src, evaluated_cmp);
-		t->an[t->nan++] = (struct anchor){r->k, r->value, e ? e->n : 0, e != NULL, i, j - i};
+		t->an[t->nan++] = (struct anchor){r->k, r->value, e ? e->n : 0, e != NULL, e && e->passes, i, j - i};
 		if (r->value) {
 			t->st->values += j - i;
 			t->st->values_matched += e ? j - i : 0;
@@ -988,6 +1006,9 @@ static void fill_counts(struct transfer *t, struct roi_counts *out)
 			const struct region *re = &t->dst.v[r];
 			long long site = re->fn->blocks[re->block].site;
 			total += site >= 0 ? (double)out->block[re->fn->gblock0 + (size_t)site] : 1;
+			if (an->passes && !long_passes(re->fn, re->block) && t->st->passes++ == 0)
+				snprintf(t->st->passes_at, sizeof t->st->passes_at, "%s:%u:%u", an->k.file, an->k.line,
+					 an->k.column);
 		}
 		for (size_t r = an->first; r < an->first + an->n; r++) {
 			const struct region *re = &t->dst.v[r];
