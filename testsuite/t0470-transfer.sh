@@ -142,6 +142,29 @@ test_expect_success 'a shift of a long: the host counts passes, the firmware bit
 	test_cmp measured-shift transferred-shift
 '
 
+cat >outofline.c <<'CEOF'
+static inline int sq(int v) { return v * v + 1; }
+int (*fp)(int) = sq;
+int gen_a(int v) { int r = 0; for (int i = 0; i < v; i++) r += 2 * i; return r; }
+int gen_b(int v) { int r = 0; for (int i = 0; i < v; i++) r += 5 * i; return r; }
+volatile int out;
+int main(void) { int t = 0; for (int i = 0; i < 200; i++) t += sq(i) + gen_a(i & 3) + gen_b(i & 7); out = t + fp(3); return 0; }
+CEOF
+
+# avr-gcc -O2 inlines gen_a and gen_b into main and keeps their out-of-line copies, which no call
+# is left to: they run 0 times (simavr), not the host'"'"'s 200 calls; sq is called once, through fp.
+test_expect_success 'an inlined function'"'"'s out-of-line copy gets the calls left to it, not all' '
+	corpus_transfer outofline outofline.c -O2 &&
+	"$ROI" estimate --json outofline.elf outofline-transfer.roi >tr.json &&
+	"$ROI" estimate --json outofline.elf outofline-run.roi >run.json &&
+	for f in gen_a gen_b sq
+	do
+		test_equal "$(jq "[.functions[] | select(.name == \"$f\") | .calls] | add" run.json)" \
+			"$(jq "[.functions[] | select(.name == \"$f\") | .calls] | add" tr.json)" "calls of $f" || return 1
+	done &&
+	test_equal 0 "$(jq "[.functions[] | select(.name == \"gen_a\") | .calls] | add" run.json)" "gen_a by simavr"
+'
+
 test_expect_success 'a location the two builds evaluate differently is named' '
 	roi_link fir -O0 -g "$EXAMPLES/fir/fir.c" &&
 	./fir &&
