@@ -947,7 +947,8 @@ static void step(void *ctx, const struct roi_avr_step *s)
 		close_frame(m, f, s->cycle - s->cycles);
 		f = &m->frames[--m->depth - 1];
 	}
-	if (f->vector && !s->asleep)
+	bool at_vector = f->vector && !s->asleep;
+	if (at_vector)
 		vector_step(m, f, s);
 	if (own) {
 		f->line = line;
@@ -988,8 +989,9 @@ static void step(void *ctx, const struct roi_avr_step *s)
 	} else if (is_return(op)) {
 		ret(m, s->next, s->sp, s->cycle);
 	} else if (is_jump(op) && m->depth > 1 && s->next >> 1 < MAX_WORDS && m->fn_at[s->next >> 1] >= 0 &&
-		   m->fn_at[s->next >> 1] != fn) {
-		/* a jump to another function's first instruction: a tail call */
+		   m->fn_at[s->next >> 1] != fn && !at_vector) {
+		/* a jump to another function's first instruction: a tail call (not an interrupt vector's
+		 * jump to its handler, which the interrupt entered) */
 		call(m, s, 0, ROI_MCALL_JUMP);
 	}
 	if (s->interrupt)
