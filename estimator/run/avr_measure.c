@@ -86,6 +86,9 @@ struct sym {
 	uint64_t self, library, inclusive, calls;
 	long active;            /* activations on the shadow stack */
 	long counted;           /* the gindex of the counted function of that name; -1: none */
+	/* the stack, over its activations (input/measured.h's roi_mstack_fn) */
+	uint64_t st_calls;
+	uint16_t st_depth, st_all, st_frame;
 };
 
 struct line {
@@ -127,6 +130,11 @@ struct run {
 struct frame {
 	uint32_t ret;           /* byte address it returns to */
 	uint16_t sp;            /* the stack pointer once the return address was pushed */
+	/* the stack: its entry (SP before the call or the interrupt pushed the return address; a
+	 * jump's SP and a return address) and the lowest SP while it was active: with everything
+	 * (all), interrupts that arrived left out (own), and while its own instructions ran (self) */
+	uint16_t entry, low_all, low_own, low_self;
+	bool irq;               /* entered by an interrupt */
 	uint64_t start;         /* the cycle its first instruction began at */
 	int line;               /* where its cycles without a line go: the last line it ran */
 	int line_fn;            /* the sym of that line's instruction; -1: none */
@@ -171,6 +179,9 @@ struct roi_measure {
 	/* the shadow stack */
 	struct frame *frames;
 	size_t depth, frames_cap;
+	/* the run's stack from main's first instruction on */
+	bool has_top, sp_half;
+	uint16_t top, lowest, prev_sp;
 	/* counted blocks */
 	const struct roi_program *prog;
 	const struct roi_function **fn_by_gindex;
@@ -463,7 +474,9 @@ int roi_measure_new(struct roi_measure **out, struct roi_elf *elf, const struct 
 	m->frames[0] = (struct frame){.line = LINE_START_UP, .line_fn = -1, .site = -1, .fn = -1, .site_line = -1,
 				      .bfn = -1, .bveto = -1};
 	m->frames[0].loop_start = roi_xzalloc(m->max_loops + 1, sizeof(uint64_t));
+	m->frames[0].low_all = m->frames[0].low_own = m->frames[0].low_self = 0xffff;
 	m->depth = 1;
+	m->lowest = 0xffff;
 	return 0;
 }
 
@@ -861,6 +874,8 @@ static void call(struct roi_measure *m, const struct roi_avr_step *s, uint32_t r
 	struct frame init = {
 		.ret = how == ROI_MCALL_JUMP ? caller->ret : ret,
 		.sp = how == ROI_MCALL_JUMP ? caller->sp : (uint16_t)(s->sp),
+		.entry = (uint16_t)(s->sp + m->tracer.address_size),
+		.low_all = s->sp, .low_own = s->sp, .low_self = s->sp,
 		.start = s->cycle, .line = line, .line_fn = caller->line_fn, .site_line = line,
 		.tail = how == ROI_MCALL_JUMP,
 		.fn = s->next >> 1 < MAX_WORDS ? m->fn_of[s->next >> 1] : (int)m->nsyms - 1,
@@ -869,16 +884,25 @@ static void call(struct roi_measure *m, const struct roi_avr_step *s, uint32_t r
 
 	f->outer_line = m->lines[line].active++ == 0;
 	enter(m, f, s->pc, how, caller_fn);
+	/* the stack the start-up code set: before the call of main */
+	if (!m->has_top && m->has_main && m->syms[f->fn].addr == m->main_addr && f->fn != (int)m->nsyms - 1) {
+		m->has_top = true;
+		m->top = f->entry;
+	}
 }
 
 static void interrupt(struct roi_measure *m, const struct roi_avr_step *s)
 {
+	uint16_t sp = (uint16_t)(s->sp - m->tracer.address_size);
 	struct frame init = {
-		.ret = s->next, .sp = (uint16_t)(s->sp - m->tracer.address_size), .start = s->cycle,
+		.ret = s->next, .sp = sp, .entry = s->sp, .low_all = sp, .low_own = sp, .low_self = sp, .irq = true,
+		.start = s->cycle,
 		.line = LINE_INTERRUPT, .line_fn = -1, .site = -1, .fn = -1, .site_line = -1, .vector = true,
 	};
 
 	push(m, &init);
+	if (m->main_seen && sp < m->lowest)
+		m->lowest = sp;
 }
 
 /* An interrupt's function: the one its vector jumps to (or the vector's, when it does not jump). */
@@ -891,9 +915,63 @@ static void vector_step(struct roi_measure *m, struct frame *f, const struct roi
 	enter(m, f, s->pc, ROI_MCALL_INTERRUPT, -1);
 }
 
+/* Frame f's stack figures to its function's, and its lowest SP to the frame below it (the one it
+ * returns to), an interrupt's to that frame's figure with interrupts only. */
+static void close_stack(struct roi_measure *m, struct frame *f)
+{
+	if (f > m->frames) {
+		struct frame *below = f - 1;
+
+		if (f->low_all < below->low_all)
+			below->low_all = f->low_all;
+		if (!f->irq && f->low_own < below->low_own)
+			below->low_own = f->low_own;
+	}
+	if (f->fn < 0 || f->site < 0 || f->fn == (int)m->nsyms - 1)
+		return;
+	struct sym *y = &m->syms[f->fn];
+	uint16_t all = f->entry > f->low_all ? (uint16_t)(f->entry - f->low_all) : 0,
+		 own = f->entry > f->low_own ? (uint16_t)(f->entry - f->low_own) : 0,
+		 self = f->entry > f->low_self ? (uint16_t)(f->entry - f->low_self) : 0;
+
+	y->st_calls++;
+	if (all > y->st_all)
+		y->st_all = all;
+	if (own > y->st_depth)
+		y->st_depth = own;
+	if (self > y->st_frame)
+		y->st_frame = self;
+}
+
+/* The stack pointer after a step: the lowest of the frame running and of the run. A prologue
+ * writes SPH, then SREG, then SPL: in between SP is the new high byte with the old low one (up to
+ * 255 bytes off, interrupts off, no code sees it), and is not sampled. */
+static void sample_sp(struct roi_measure *m, const struct roi_avr_step *s)
+{
+	struct frame *f = &m->frames[m->depth - 1];
+
+	if ((s->op & 0xfe0f) == 0xbe0e && !s->asleep)          /* out SPH, Rr */
+		m->sp_half = true;
+	else if ((s->op & 0xfe0f) == 0xbe0d && !s->asleep)     /* out SPL, Rr */
+		m->sp_half = false;
+	if (m->sp_half)
+		return;
+	m->prev_sp = s->sp;
+	if (s->sp < f->low_all)
+		f->low_all = s->sp;
+	if (s->sp < f->low_own)
+		f->low_own = s->sp;
+	if (s->sp < f->low_self)
+		f->low_self = s->sp;
+	if (m->main_seen && s->sp < m->lowest)
+		m->lowest = s->sp;
+}
+
 static void close_frame(struct roi_measure *m, struct frame *f, uint64_t end)
 {
 	uint64_t inclusive = end - f->start;
+
+	close_stack(m, f);
 
 	if (m->with_blocks)
 		leave_function(m, f, end);
@@ -939,15 +1017,21 @@ static void step(void *ctx, const struct roi_avr_step *s)
 	int line = w < MAX_WORDS ? m->line_of[w] : -1, fn = w < MAX_WORDS ? m->fn_of[w] : (int)m->nsyms - 1;
 	bool own = line >= 0;
 
-	if (!m->main_seen && m->has_main && s->pc == m->main_addr)
+	if (!m->main_seen && m->has_main && s->pc == m->main_addr) {
 		m->main_seen = true;
+		if (!m->has_top) {      /* main reached by a jump: the stack as it was */
+			m->has_top = true;
+			m->top = m->prev_sp;
+		}
+	}
 	/* back in the function that jumped into another without a return (a switch's jump through
 	 * libgcc's __tablejump2__, call-prologues' __prologue_saves__): that was no tail call */
 	while (f->tail && m->depth > 2 && fn == m->frames[m->depth - 2].fn) {
 		close_frame(m, f, s->cycle - s->cycles);
 		f = &m->frames[--m->depth - 1];
 	}
-	if (f->vector && !s->asleep)
+	bool at_vector = f->vector && !s->asleep;
+	if (at_vector)
 		vector_step(m, f, s);
 	if (own) {
 		f->line = line;
@@ -966,6 +1050,7 @@ static void step(void *ctx, const struct roi_avr_step *s)
 	if (!own && m->with_lines)
 		*map_at(&m->library, (uint64_t)fn << 32 | (uint32_t)line) += s->cycles;
 	if (s->asleep) {
+		sample_sp(m, s);
 		if (s->interrupt)
 			interrupt(m, s);
 		return;
@@ -988,10 +1073,12 @@ static void step(void *ctx, const struct roi_avr_step *s)
 	} else if (is_return(op)) {
 		ret(m, s->next, s->sp, s->cycle);
 	} else if (is_jump(op) && m->depth > 1 && s->next >> 1 < MAX_WORDS && m->fn_at[s->next >> 1] >= 0 &&
-		   m->fn_at[s->next >> 1] != fn) {
-		/* a jump to another function's first instruction: a tail call */
+		   m->fn_at[s->next >> 1] != fn && !at_vector) {
+		/* a jump to another function's first instruction: a tail call (not an interrupt vector's
+		 * jump to its handler, which the interrupt entered) */
 		call(m, s, 0, ROI_MCALL_JUMP);
 	}
+	sample_sp(m, s);
 	if (s->interrupt)
 		interrupt(m, s);
 }
@@ -1154,6 +1241,37 @@ static void finish_regions(struct roi_measure *m, const struct roi_program *p, s
 		}
 }
 
+static int deepest_first(const void *a, const void *b)
+{
+	const struct roi_mstack_fn *x = a, *y = b;
+
+	if (x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The run's stack, when main ran; the RAM (data_end, margin) is the caller's to add. */
+static void finish_stack(struct roi_measure *m, struct roi_measured *out)
+{
+	struct roi_mstack *st = &out->stack;
+
+	if (!m->main_seen || !m->has_top)
+		return;
+	out->has_stack = true;
+	st->top = m->top;
+	st->lowest = m->lowest < m->top ? m->lowest : m->top;
+	st->peak = st->top - st->lowest;
+	st->fns = roi_arena_array(&out->arena, m->nsyms, sizeof *st->fns);
+	for (size_t i = 0; i + 1 < m->nsyms; i++) {
+		const struct sym *y = &m->syms[i];
+
+		if (y->st_calls)
+			st->fns[st->nfns++] = (struct roi_mstack_fn){roi_arena_strdup(&out->arena, y->name), y->st_calls,
+								     y->st_depth, y->st_all, y->st_frame};
+	}
+	roi_sort(st->fns, st->nfns, sizeof *st->fns, deepest_first);
+}
+
 int roi_measure_finish(struct roi_measure *m, const struct roi_avr_run *run, struct roi_measured *out,
 		       struct roi_err *err)
 {
@@ -1174,6 +1292,7 @@ int roi_measure_finish(struct roi_measure *m, const struct roi_avr_run *run, str
 		finish_blocks(m, run, out);
 	if (m->prog)
 		finish_regions(m, m->prog, out);
+	finish_stack(m, out);
 	return 0;
 }
 
