@@ -213,7 +213,7 @@ test_expect_success 'an ARM ELF built without the plugin: a clear error' '
 	test_equal 1 "$(wc -l <err)"
 '
 
-test_expect_success 'the STM32F401RE model is for this compiler: no warning (its version has a date)' '
+test_expect_success 'the STM32F401RE model is for this compiler: no warning (its version has a date); an AVR model is refused' '
 	"$ROI" estimate --model "$ROI_SRC/models/stm32f401re.json" fw/matrix.elf >est 2>err &&
 	! test -s err &&
 	test_must_fail "$ROI" estimate --model "$ROI_SRC/models/atmega32u4-O0.json" fw/matrix.elf >est 2>err &&
