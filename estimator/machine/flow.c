@@ -202,6 +202,7 @@ void roi_mfunc_free(struct roi_mfunc *f)
 	free(f->owner);
 	free(f->count);
 	free(f->taken);
+	free(f->copies);
 	memset(f, 0, sizeof *f);
 }
 
@@ -991,6 +992,10 @@ static void build_equations(struct graph *g)
 				if (h->in[i] != back)
 					add_term(q, h->in[i], -(trips - 1));
 			f->loops_counted++;
+			if (memory) {
+				f->copies = roi_xrealloc(f->copies, f->ncopies + 1, sizeof *f->copies);
+				f->copies[f->ncopies++] = (struct roi_mconst_loop){b, trips};
+			}
 		} else if (shifts != memory) {
 			loops = roi_xgrow(loops, nloops, &cloops, sizeof *loops);
 			loops[nloops++] = (struct iloop){k, back, b, shifts, false};
@@ -1171,7 +1176,7 @@ void roi_mfunc_solve(struct roi_mfunc *f, const struct roi_mcode *plain, const s
 {
 	struct graph g = {.f = f, .code = plain, .counts = counts};
 
-	f->guessed = f->loops_counted = f->loops_guessed = f->off = 0;
+	f->guessed = f->loops_counted = f->loops_guessed = f->off = f->ncopies = 0;
 	memset(f->count, 0, f->nins * sizeof *f->count);
 	memset(f->taken, 0, f->nins * sizeof *f->taken);
 	if (!f->nins)

@@ -40,6 +40,13 @@ struct roi_mfunc {
 	size_t loops_guessed;   /* loops inside a counted block nothing counted: taken once */
 	size_t off;             /* equations the solution misses by more than a count (moved code) */
 	bool aligned;           /* the block-lines build differed from the plain one and was aligned */
+	/* loops of a constant count that move data, by block: a copy or a fill of a constant length
+	 * the compiler expanded inline, which a memory routine's value counter still counts */
+	struct roi_mconst_loop {
+		long block;
+		double trips;
+	} *copies;
+	size_t ncopies;
 };
 
 /* The count of the k-th successor edge of block b (an exit: -1). The one place edge counts are

@@ -90,6 +90,9 @@ struct site {
 	uint64_t addr;
 	double calls;
 	size_t line;            /* index into the lines being gathered */
+	double fixed;           /* the value per call the instructions before it fix (a constant shift
+				 * amount), else -1 */
+	const struct roi_mfunc *code;
 };
 
 struct gather {
@@ -128,17 +131,50 @@ static size_t line_of(struct gather *g, const struct roi_mfunc *f, size_t i)
 	return line_index(g, roi_base_name(fn->unit->files[fn->file]), fn->line);
 }
 
-static void add_site(struct gather *g, const struct roi_function *fn, long block, const char *routine, uint64_t addr,
-		     double calls, size_t line)
+/* The model's entry of the routine at addr, by any of its names (avr-libc's __cmpsf2 is __eqsf2,
+ * __lesf2... too). */
+static const struct roi_routine_cost *model_routine(const struct roi_model *m, const struct roi_mcode *c,
+						    uint64_t addr)
 {
+	for (size_t i = 0; i < c->nsyms; i++)
+		if (c->syms[i].addr == addr && c->syms[i].global) {
+			const struct roi_routine_cost *r = roi_model_routine(m, c->syms[i].name);
+			if (r)
+				return r;
+		}
+	return NULL;
+}
+
+/* Prices the gathered call sites: each routine's total, its callers' and their lines'. */
+static void add_site(struct gather *g, const struct roi_mfunc *code, long block, const char *routine, uint64_t addr,
+		     double calls, size_t line, double fixed)
+{
+	const struct roi_function *fn = code->fn;
+
 	for (size_t i = 0; i < g->nsites; i++)
 		if (g->sites[i].fn == fn && g->sites[i].block == block && strcmp(g->sites[i].routine, routine) == 0 &&
-		    g->sites[i].line == line) {
+		    g->sites[i].line == line && g->sites[i].fixed == fixed) {
 			g->sites[i].calls += calls;
 			return;
 		}
 	g->sites = roi_xgrow(g->sites, g->nsites, &g->csites, sizeof *g->sites);
-	g->sites[g->nsites++] = (struct site){fn, block, routine, addr, calls, line};
+	g->sites[g->nsites++] = (struct site){fn, block, routine, addr, calls, line, fixed, code};
+}
+
+/* The passes of a libgcc 64-bit shift whose amount the call's own code loads as a constant into
+ * the routine's register (ldi r16, K: K / 8 + K % 8, as the plugin counts them), else -1. */
+static double fixed_value(const struct roi_model *m, const struct roi_mcode *c, const struct roi_mfunc *f, size_t i)
+{
+	const struct roi_routine_cost *r = m ? model_routine(m, c, f->ins[i].target) : NULL;
+
+	if (!r || r->value_register < 0)
+		return -1;
+	for (size_t k = i, n = 0; k-- > 0 && n < 8 && f->ins[k].cls == ROI_MI_OP; n++)
+		if (f->ins[k].reg_op == ROI_MR_LDI && f->ins[k].rd == (unsigned)r->value_register)
+			return f->ins[k].imm / 8 + f->ins[k].imm % 8;
+		else if (f->ins[k].rd == (unsigned)r->value_register && f->ins[k].reg_op != ROI_MR_NONE)
+			break;
+	return -1;
 }
 
 /* Whether a counted function of the program is at addr: its own instructions are priced where it
@@ -153,15 +189,20 @@ static bool counted_at(const struct roi_machine_estimate *e, const struct roi_mc
 }
 
 /* The sum of the value counters of fn's block b that measure what r depends on; false when the
- * block has none. */
-static bool site_value(const struct roi_counts *counts, const struct roi_function *fn, long b,
+ * block has none. A memory routine's counter of a constant length per execution that one of the
+ * block's constant copy loops moves is the compiler's inline copy, not a call's (code: fn's). */
+static bool site_value(const struct roi_counts *counts, const struct roi_mfunc *code, long b,
 		       const struct roi_routine_cost *r, double *v)
 {
-	bool any = false;
+	const struct roi_function *fn = code->fn;
+	bool any = false, *used = roi_xzalloc(code->ncopies + 1, sizeof *used);
+	double runs = b >= 0 ? (double)roi_block_count(counts, fn, (size_t)b) : 0;
 
 	*v = 0;
-	if (!r->value_kind || b < 0)
+	if (!r->value_kind || b < 0) {
+		free(used);
 		return false;
+	}
 	for (size_t k = 0; k < fn->nblocks; k++) {
 		const struct roi_block *blk = &fn->blocks[k];
 
@@ -172,12 +213,21 @@ static bool site_value(const struct roi_counts *counts, const struct roi_functio
 
 			if (strcmp(op->kind, r->value_kind) != 0 || (r->value_type && (!op->type ||
 			    strcmp(op->type, r->value_type) != 0)) || (r->value_callee && (!op->callee ||
-			    strcmp(op->callee, r->value_callee) != 0)))
+			    strcmp(op->callee, r->value_callee) != 0)) ||
+			    (r->value_width && (!op->type || strtol(op->type + 1, NULL, 10) != r->value_width)))
 				continue;
-			*v += (double)roi_block_count(counts, fn, k) * (double)blk->ops[i].n;
+			double x = (double)roi_block_count(counts, fn, k) * (double)blk->ops[i].n;
+			bool inline_copy = false;
+			for (size_t c = 0; c < code->ncopies && !inline_copy && r->value_callee && runs > 0; c++)
+				if (!used[c] && code->copies[c].block == b && x == code->copies[c].trips * runs)
+					inline_copy = used[c] = true;
+			if (inline_copy)
+				continue;
+			*v += x;
 			any = true;
 		}
 	}
+	free(used);
 	return any;
 }
 
@@ -191,22 +241,48 @@ static struct roi_mroutine *routine_entry(struct roi_machine_estimate *e, const 
 	return &e->routines[e->nroutines++];
 }
 
-/* Prices the gathered call sites: each routine's total, its callers' and their lines'. */
+/* Whether two routines' entries take the same value counters. */
+static bool same_value(const struct roi_routine_cost *a, const struct roi_routine_cost *b)
+{
+#define EQ(x, y) ((!(x) && !(y)) || ((x) && (y) && strcmp((x), (y)) == 0))
+	return a->value_kind && b->value_kind && EQ(a->value_kind, b->value_kind) && EQ(a->value_type, b->value_type) &&
+	       EQ(a->value_callee, b->value_callee) && a->value_width == b->value_width;
+#undef EQ
+}
+
 static void price_sites(struct gather *g)
 {
 	struct roi_machine_estimate *e = g->e;
 	const struct roi_model *m = e->model;
 	size_t cap = 0;
+	const struct roi_routine_cost **rc = roi_xzalloc(g->nsites + 1, sizeof *rc);
 
+	for (size_t i = 0; i < g->nsites; i++)
+		rc[i] = m ? model_routine(m, g->code, g->sites[i].addr) : NULL;
 	for (size_t i = 0; i < g->nsites; i++) {
 		const struct site *s = &g->sites[i];
-		const struct roi_routine_cost *r = m ? roi_model_routine(m, s->routine) : NULL;
+		const struct roi_routine_cost *r = rc[i];
 		struct roi_mroutine *t = routine_entry(e, s->routine, &cap);
-		double cyc = 0, ins = 0, v;
+		double cyc = 0, ins = 0, v, calls = 0;
 		enum roi_mhow how;
 
-		if (r && site_value(g->counts, s->fn, s->block, r, &v)) {
+		/* a block's value counters of one kind are shared by its calls that take them (a block
+		 * with an add and a subtract of floats has the alignment passes of both) */
+		for (size_t k = 0; r && k < g->nsites; k++)
+			if (rc[k] && g->sites[k].fn == s->fn && g->sites[k].block == s->block && same_value(rc[k], r))
+				calls += g->sites[k].calls;
+		if (r && s->fixed >= 0) {
 			how = ROI_MHOW_VALUE;
+			v = s->fixed * s->calls;
+			cyc = s->calls * (r->cycles - r->per_value * r->typical_value) + r->per_value * v;
+			if (r->instructions >= 0)
+				ins = s->calls * (r->instructions - r->per_value_instructions * r->typical_value) +
+				      r->per_value_instructions * v;
+			t->value += v;
+			t->value_kind = r->value_kind;
+		} else if (r && calls > 0 && site_value(g->counts, s->code, s->block, r, &v)) {
+			how = ROI_MHOW_VALUE;
+			v *= s->calls / calls;
 			cyc = s->calls * (r->cycles - r->per_value * r->typical_value) + r->per_value * v;
 			if (r->instructions >= 0)
 				ins = s->calls * (r->instructions - r->per_value_instructions * r->typical_value) +
@@ -244,6 +320,7 @@ static void price_sites(struct gather *g)
 		g->lines[s->line].cycles += cyc;
 		g->lines[s->line].instructions += ins;
 	}
+	free(rc);
 }
 
 /* ---- the functions ---------------------------------------------------------------------------- */
@@ -278,7 +355,7 @@ static void price_function(struct gather *g, struct roi_mfn_total *t)
 			const struct roi_msym *s = roi_mcode_routine_at(c, in->target);
 			const char *name = s ? s->name : roi_arena_printf(&g->e->arena, "0x%llx",
 									   (unsigned long long)in->target);
-			add_site(g, f->fn, f->owner[i], name, in->target, n, line);
+			add_site(g, f, f->owner[i], name, in->target, n, line, fixed_value(g->e->model, c, f, i));
 		}
 	}
 }
