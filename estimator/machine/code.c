@@ -13,10 +13,24 @@
 /* e_flags of an AVR ELF: the architecture (avr-gcc's -mmcu family), binutils' include/elf/avr.h */
 #define EF_AVR_MACH 0x7f
 
+struct mark {
+	uint64_t addr;
+	bool data;
+};
+
 struct loading {
 	struct roi_mcode *c;
 	size_t cap;
+	struct mark *marks;
+	size_t nmarks;
 };
+
+static int by_mark(const void *a, const void *b)
+{
+	const struct mark *x = a, *y = b;
+
+	return x->addr != y->addr ? (x->addr < y->addr ? -1 : 1) : 0;
+}
 
 static int add_code(void *ctx, const char *name, uint64_t addr, const void *data, size_t size, struct roi_err *err)
 {
@@ -48,9 +62,14 @@ static int add_symbol(void *ctx, const char *name, uint64_t value, uint64_t size
 	(void)err;
 	if (type != STT_FUNC && type != STT_NOTYPE)
 		return 0;
-	/* ARM's mapping symbols ($t, $d) say what the bytes are, not what they do */
-	if (name[0] == '$')
+	/* ARM's mapping symbols say what the bytes are: data ($d) or Thumb code ($t) */
+	if (name[0] == '$') {
+		if (c->arch == ROI_MARCH_ARM && (name[1] == 'd' || name[1] == 't') && (!name[2] || name[2] == '.')) {
+			l->marks = roi_xrealloc(l->marks, l->nmarks + 1, sizeof *l->marks);
+			l->marks[l->nmarks++] = (struct mark){value, name[1] == 'd'};
+		}
 		return 0;
+	}
 	if (c->arch == ROI_MARCH_ARM)
 		value &= ~(uint64_t)1;
 	if (!in_code(c, value))
@@ -108,7 +127,7 @@ int roi_mcode_load(const char *path, struct roi_mcode *c, struct roi_err *err)
 {
 	struct roi_elf *elf = NULL;
 	struct roi_elf_info info;
-	struct loading l = {c, 0};
+	struct loading l = {c, 0, NULL, 0};
 	int rc = -1;
 
 	memset(c, 0, sizeof *c);
@@ -147,18 +166,40 @@ int roi_mcode_load(const char *path, struct roi_mcode *c, struct roi_err *err)
 	if (roi_elf_each_symbol(elf, add_symbol, &l, err) != 0 || roi_elf_image_crc(elf, &c->image_crc, err) != 0)
 		goto out;
 	roi_sort(c->syms, c->nsyms, sizeof *c->syms, by_address);
+	/* the data stretches: from a $d to the next $t */
+	roi_sort(l.marks, l.nmarks, sizeof *l.marks, by_mark);
+	for (size_t i = 0; i < l.nmarks; i++) {
+		bool open = c->ndata % 2 == 1;
+
+		if (l.marks[i].data != open) {
+			c->data_at = roi_xrealloc(c->data_at, c->ndata + 1, sizeof *c->data_at);
+			c->data_at[c->ndata++] = l.marks[i].addr;
+		}
+	}
+	free(l.marks);
+	l.marks = NULL;
 	struct roi_err ignored;
 	c->has_lines = roi_line_table_load(path, &c->lines, &ignored) == 0;
 	rc = 0;
 out:
+	free(l.marks);
 	roi_elf_close(elf);
 	return rc;
+}
+
+uint64_t roi_mcode_past_data(const struct roi_mcode *c, uint64_t addr)
+{
+	for (size_t i = 0; i < c->ndata; i += 2)
+		if (addr >= c->data_at[i] && (i + 1 == c->ndata || addr < c->data_at[i + 1]))
+			return i + 1 < c->ndata ? c->data_at[i + 1] : UINT64_MAX;
+	return addr;
 }
 
 void roi_mcode_free(struct roi_mcode *c)
 {
 	free(c->segs);
 	free(c->syms);
+	free(c->data_at);
 	roi_line_table_free(&c->lines);
 	roi_arena_free(&c->arena);
 	memset(c, 0, sizeof *c);

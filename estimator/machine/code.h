@@ -36,6 +36,9 @@ struct roi_mcode {
 	size_t nsegs;
 	struct roi_msym *syms;          /* by address, then global before local */
 	size_t nsyms;
+	uint64_t *data_at;              /* ARM: where data in the code starts ($d) and ends ($t), sorted; an
+					 * even index is a $d */
+	size_t ndata;
 	struct roi_line_table lines;
 	bool has_lines;                 /* a DWARF line table was read */
 	uint32_t image_crc;             /* roi_elf_image_crc */
@@ -59,6 +62,9 @@ const struct roi_msym *roi_mcode_symbol(const struct roi_mcode *c, const char *n
 /* The routine that starts at addr: a global symbol there (not one whose name starts with '.'),
  * else a local one; NULL when none starts there. */
 const struct roi_msym *roi_mcode_routine_at(const struct roi_mcode *c, uint64_t addr);
+
+/* The end of the data in the code that addr lies in (a literal pool, a TBB table), else addr. */
+uint64_t roi_mcode_past_data(const struct roi_mcode *c, uint64_t addr);
 
 /* Decodes the instruction at addr (ROI_MI_STOP outside the code). st: the Thumb IT state,
  * ignored for AVR. */

@@ -38,6 +38,12 @@ static struct roi_minsn *decode_range(const struct roi_mcode *c, uint64_t addr, 
 
 	*n = 0;
 	for (uint64_t a = addr; a < addr + size;) {
+		uint64_t past = roi_mcode_past_data(c, a);
+
+		if (past != a) {        /* a literal pool, a table: no instructions */
+			a = past;
+			continue;
+		}
 		ins = roi_xgrow(ins, *n, &cap, sizeof *ins);
 		roi_mcode_decode(c, a, &st, &ins[*n]);
 		a += ins[*n].size;

@@ -213,6 +213,7 @@ cJSON *roi_machine_json(const struct roi_machine_estimate *e, const struct roi_s
 	cJSON_AddNumberToObject(o, "cycles", e->cycles);
 	cJSON_AddNumberToObject(o, "instructions", e->instructions);
 	cJSON_AddNumberToObject(o, "exit_cycles", e->exit_cycles);
+	cJSON_AddNumberToObject(o, "exit_instructions", e->exit_instructions);
 	roi_json_number_or_null(o, "seconds", m != NULL, e->seconds);
 	roi_json_number_or_null(o, "energy_j", m != NULL, e->energy_j);
 	cJSON_AddNumberToObject(o, "unpriced_calls", e->unpriced_calls);
