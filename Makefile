@@ -16,7 +16,9 @@
 #   make bench-accuracy  leave-one-out estimate errors against simavr, -O0 and -Os
 #   make bench-stm32  the derived STM32F401RE model beside QEMU's instruction counts
 #   make models     calibrate models/atmega32u4-O{0,1,2,s}.json on contrib/calibration
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR=  everything under DESTDIR/PREFIX; make uninstall
+#   make install-plugins  also into the compilers' own plugin folders (-fplugin=roi by name)
+#   make man        the manual pages, from each command's --help (help2man)
 #
 # The data flow is the directory layout: gcc-plugin/ (compile) → runtime/ (run)
 # → estimator/ and models/ (estimate).
@@ -30,12 +32,13 @@ ifeq ($(origin CXX),default)
 CXX      := g++
 endif
 PREFIX   ?= /usr/local
+VERSION  := $(shell cat VERSION)
 DESTDIR  ?=
 BUILD    := build
 
 CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE
 PLUGIN_CXXFLAGS := -std=gnu++14 -fPIC -fno-rtti -O2 -g -Wall -Wextra \
-                   -Wno-unused-parameter -Werror
+                   -Wno-unused-parameter -Werror -DROI_VERSION='"$(VERSION)"'
 
 AVR_CC   ?= avr-gcc
 ARM_CC   ?= arm-none-eabi-gcc
@@ -71,7 +74,7 @@ ARM_PLUGIN  := $(BUILD)/arm/roi.so
 HOST_LIB    := $(BUILD)/host/libroi.a
 ROI_BIN     := $(BUILD)/bin/roi
 
-.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-torture-avr check-csmith check-asan bench-accuracy bench-stm32 fuzz fuzz-build bench install clean
+.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-torture-avr check-csmith check-asan bench-accuracy bench-stm32 fuzz fuzz-build bench man install uninstall install-plugins uninstall-plugins clean
 all: $(HOST_PLUGIN) $(HOST_LIB) $(ROI_BIN)
 avr: $(AVR_PLUGIN)
 arm: $(ARM_PLUGIN)
@@ -97,7 +100,7 @@ $(foreach t,$(PLUGIN_TARGETS),$(eval $(call plugin_rules,$(t))))
 # ---- run and estimate: the host runtime and the roi command, in every build below ----
 # simavr is linked in: 'roi run --target avr' simulates the firmware itself.
 SIMAVR_CFLAGS := $(shell pkg-config --cflags simavr 2>/dev/null)
-ROI_CPPFLAGS  := -Iestimator $(SIMAVR_CFLAGS) -DROI_DATADIR='"$(PREFIX)/share/roi"'
+ROI_CPPFLAGS  := -Iestimator $(SIMAVR_CFLAGS) -DROI_PREFIX='"$(PREFIX)"' -DROI_VERSION='"$(VERSION)"'
 ROI_LIBS      := -lcjson -ldw -lelf -lsimavr -lm
 
 # runtime_rules DIR CC FLAGS, estimator_rules DIR CC FLAGS: the objects of the runtime and of
@@ -269,24 +272,74 @@ fuzz: deps-all
 	@$(MAKE) --no-print-directory fuzz-build
 	sh fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_DIR) $(FUZZ_TARGETS)
 
-# ---- install: roi.so into the compiler's plugin directory, so -fplugin=roi works ----
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-	           $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/roi/models \
-	           $(DESTDIR)$(PREFIX)/share/roi/calibration $(DESTDIR)$(HOST_PLUGIN_DIR)
-	install -m 755 $(ROI_BIN) $(DESTDIR)$(PREFIX)/bin/roi
-	install -m 644 $(HOST_LIB) $(DESTDIR)$(PREFIX)/lib/libroi.a
-	install -m 644 runtime/roi.h $(DESTDIR)$(PREFIX)/include/roi.h
-	install -m 644 models/*.json $(DESTDIR)$(PREFIX)/share/roi/models/
-	install -m 644 contrib/calibration/*.c contrib/calibration/SUBSET $(DESTDIR)$(PREFIX)/share/roi/calibration/
-	install -m 755 $(HOST_PLUGIN) $(DESTDIR)$(HOST_PLUGIN_DIR)/roi.so
-	@# Cross plugins, when built (make all-targets), go to their own compiler.
-	if [ -f $(AVR_PLUGIN) ]; then \
-		install -d $(DESTDIR)$(AVR_PLUGIN_DIR) && \
-		install -m 755 $(AVR_PLUGIN) $(DESTDIR)$(AVR_PLUGIN_DIR)/roi.so; fi
-	if [ -f $(ARM_PLUGIN) ]; then \
-		install -d $(DESTDIR)$(ARM_PLUGIN_DIR) && \
-		install -m 755 $(ARM_PLUGIN) $(DESTDIR)$(ARM_PLUGIN_DIR)/roi.so; fi
+# ---- install, as GNU does: everything under $(DESTDIR)$(PREFIX) ----
+# The plugins go to PREFIX/lib/roi/plugin/TARGET/roi.so (-fplugin=PATH, or pkg-config's Cflags);
+# into the compilers' own plugin folders, where -fplugin=roi finds them by name, only when asked:
+# make install-plugins. roi finds its models, corpus and plugins from where it lies (PREFIX/bin),
+# so DESTDIR staging copies and a PREFIX other than the build's work too.
+bindir     := $(PREFIX)/bin
+libdir     := $(PREFIX)/lib
+includedir := $(PREFIX)/include
+datadir    := $(PREFIX)/share/roi
+mandir     := $(PREFIX)/share/man/man1
+plugindir  := $(libdir)/roi/plugin
+cmakedir   := $(libdir)/cmake/roi
+pcdir      := $(libdir)/pkgconfig
+MAN_PAGES   = $(wildcard $(BUILD)/man/*.1)
+# What install puts under DATADIR, from where in the tree (the one list uninstall removes).
+DATA_FILES := models/README.md $(wildcard models/*.json) \
+              $(wildcard contrib/calibration/*.c) contrib/calibration/SUBSET contrib/calibration/README.md \
+              contrib/make/roi.mk contrib/cmake/roi.cmake contrib/cmake/avr-toolchain.cmake \
+              $(wildcard runtime/ports/*.c) $(wildcard contrib/cortex-m/mps2-an386/*)
+
+man: $(BUILD)/man/roi.1
+$(BUILD)/man/roi.1: $(ROI_BIN) contrib/man.sh
+	sh contrib/man.sh $(ROI_BIN) $(BUILD)/man
+
+install: all man
+	@set -e; for f in $(DATA_FILES); do \
+		case $$f in \
+		contrib/calibration/*) d=calibration/$${f#contrib/calibration/} ;; \
+		contrib/cortex-m/*) d=cortex-m/$${f#contrib/cortex-m/} ;; \
+		contrib/*) d=$${f#contrib/} ;; \
+		runtime/ports/*) d=ports/$${f#runtime/ports/} ;; \
+		*) d=$$f ;; esac; \
+		install -d $$(dirname $(DESTDIR)$(datadir)/$$d) && install -m 644 $$f $(DESTDIR)$(datadir)/$$d; done
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(mandir) \
+	           $(DESTDIR)$(cmakedir) $(DESTDIR)$(pcdir)
+	install -m 755 $(ROI_BIN) $(DESTDIR)$(bindir)/roi
+	install -m 644 $(HOST_LIB) $(DESTDIR)$(libdir)/libroi.a
+	install -m 644 runtime/roi.h $(DESTDIR)$(includedir)/roi.h
+	install -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(mandir)/
+	@set -e; for t in $(PLUGIN_TARGETS); do \
+		if [ -f $(BUILD)/$$t/roi.so ]; then \
+			install -d $(DESTDIR)$(plugindir)/$$t && \
+			install -m 755 $(BUILD)/$$t/roi.so $(DESTDIR)$(plugindir)/$$t/roi.so; fi; done
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' contrib/pkgconfig/roi.pc.in \
+		>$(DESTDIR)$(pcdir)/roi.pc
+	sed -e 's|@VERSION@|$(VERSION)|' contrib/cmake/roiConfig.cmake.in >$(DESTDIR)$(cmakedir)/roiConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|' contrib/cmake/roiConfigVersion.cmake.in \
+		>$(DESTDIR)$(cmakedir)/roiConfigVersion.cmake
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/roi $(DESTDIR)$(libdir)/libroi.a $(DESTDIR)$(includedir)/roi.h \
+	      $(DESTDIR)$(pcdir)/roi.pc $(DESTDIR)$(mandir)/roi.1 $(DESTDIR)$(mandir)/roi-*.1
+	rm -rf $(DESTDIR)$(datadir) $(DESTDIR)$(libdir)/roi $(DESTDIR)$(cmakedir)
+	@# the standard folders too, where roi was all they held
+	-rmdir -p $(DESTDIR)$(bindir) $(DESTDIR)$(includedir) $(DESTDIR)$(mandir) $(DESTDIR)$(pcdir) \
+	          $(DESTDIR)$(libdir)/cmake 2>/dev/null
+
+# Into each compiler's own plugin folder, so that -fplugin=roi finds the plugin by its name.
+install-plugins: all
+	@set -e; for t in $(PLUGIN_TARGETS); do \
+		case $$t in host) dir='$(host_PLUGIN_DIR)' ;; avr) dir='$(avr_PLUGIN_DIR)' ;; arm) dir='$(arm_PLUGIN_DIR)' ;; esac; \
+		if [ -f $(BUILD)/$$t/roi.so ] && [ -n "$$dir" ]; then \
+			echo "install $(BUILD)/$$t/roi.so $(DESTDIR)$$dir/roi.so"; \
+			install -d $(DESTDIR)$$dir && install -m 755 $(BUILD)/$$t/roi.so $(DESTDIR)$$dir/roi.so; fi; done
+
+uninstall-plugins:
+	rm -f $(DESTDIR)$(host_PLUGIN_DIR)/roi.so $(if $(avr_PLUGIN_DIR),$(DESTDIR)$(avr_PLUGIN_DIR)/roi.so) \
+	      $(if $(arm_PLUGIN_DIR),$(DESTDIR)$(arm_PLUGIN_DIR)/roi.so)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) testsuite/trash

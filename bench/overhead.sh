@@ -1,95 +1,259 @@
 #!/bin/bash
-# overhead.sh — what counting costs: instructions executed (valgrind's
-# callgrind: deterministic, whatever else the machine does) by the plain
-# build, the roi build and the gcov (--coverage) build of each program, at -O0
-# and -O2; and the compile time of a large real translation unit with and
-# without the plugin.  Figures are printed, never asserted: goals live in
-# the README, regressions are read off this table.
+# overhead.sh [-v] — what counting costs, side by side with gcov (--coverage), in one run:
+#
+#   1. instructions executed (valgrind's callgrind: deterministic, whatever else the machine does)
+#      by the plain, the roi and the gcov build of real programs (zlib's minigzip and libiberty's
+#      C++ demangler, both from Debian's gcc-12-source; two long kernels of bench/programs) and of
+#      the calibration corpus's kernels (contrib/calibration/kernel-*.c) built for the host and
+#      called in a loop until each runs some 5 million instructions, at -O0 and -O2;
+#   2. the exit of a trivial program: instructions, and wall time a process over 1,000 processes;
+#   3. compile time of large translation units, plain, roi and gcov;
+#   4. roi estimate's time and memory on generated programs of 50k, 100k and 200k counters
+#      (bench/many-counters.sh), text and JSON;
+#   5. roi transfer on the demangler.
+#
+# Figures are printed, never asserted: the goals are in the issues, the last run is quoted in
+# docs/testing.md. -v also prints every kernel's row.
 set -e
+verbose=
+[ "${1:-}" = -v ] && verbose=t
 top=$(cd "$(dirname "$0")/.." && pwd)
 plugin=$top/build/host/roi.so
 lib=$top/build/host/libroi.a
+roi=$top/build/bin/roi
 work=$top/build/bench
 mkdir -p "$work" && cd "$work"
 
-# The seed's two examples, the test programs with the most control flow, and
-# two kernels long enough that the per-block cost shows through the fixed cost
-# of start-up and of writing the profile at exit.
-programs="$top/contrib/examples/matrix/matrix.c $top/contrib/examples/fir/fir.c"
-for p in shortcircuit switch recursion; do
-	programs="$programs $top/testsuite/programs/$p.c"
-done
-programs="$programs $top/bench/programs/crc32.c $top/bench/programs/sort.c"
-if [ -d "$top/contrib/calibration" ]; then
-	programs="$programs $(ls "$top"/contrib/calibration/*.c 2>/dev/null)"
+tarball=$(ls /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz 2>/dev/null || true)
+if [ -z "$tarball" ]; then
+	echo "overhead.sh: install gcc-12-source (sh contrib/install-deps.sh bench)" >&2
+	exit 1
+fi
+src=$work/gcc-12.2.0
+if [ ! -f "$src/zlib/test/minigzip.c" ] || [ ! -f "$src/libiberty/xexit.c" ]; then
+	tar xf "$tarball" gcc-12.2.0/zlib gcc-12.2.0/include gcc-12.2.0/libiberty
 fi
 
-# instructions PROGRAM: instructions executed, from callgrind's summary line.
+# instructions PROGRAM [ARG...]: instructions executed, from callgrind's summary line; the
+# program reads $input (default: nothing), its output is dropped.
 instructions () {
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null "./$1" 2>&1 >/dev/null |
-		awk '/Collected :/ { print $NF }'
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" <"${input:-/dev/null}" >/dev/null 2>callgrind.err
+	awk '/Collected :/ { print $NF }' callgrind.err
 }
 
-printf '%-14s %-4s %12s %12s %12s %7s %7s %10s %10s\n' program opt plain roi gcov roi/pl gcov/pl "roi-pl" "gcov-pl"
-for src in $programs; do
-	name=$(basename "$src" .c)
-	for opt in -O0 -O2; do
-		gcc $opt "$src" -o plain
-		gcc $opt -fplugin="$plugin" "$src" "$lib" -o counted
-		gcc $opt --coverage "$src" -o gcov
-		p=$(instructions plain)
-		r=$(ROI_OUTPUT=/dev/null instructions counted)
-		g=$(instructions gcov)
-		rm -f ./*.gcda
-		printf '%-14s %-4s %12d %12d %12d %7.2f %7.2f %10d %10d\n' "$name" "$opt" "$p" "$r" "$g" \
-			"$(echo "$r / $p" | bc -l)" "$(echo "$g / $p" | bc -l)" $((r - p)) $((g - p))
+ratio () { echo "scale=4; $1 / $2" | bc; }
+
+# A row: NAME OPT PLAIN ROI GCOV.
+header () {
+	printf '%-22s %-4s %12s %12s %12s %7s %7s %10s %10s\n' program opt plain roi gcov roi/pl gcov/pl roi-pl gcov-pl
+}
+row () {
+	printf '%-22s %-4s %12d %12d %12d %7.2f %7.2f %10d %10d\n' "$1" "$2" "$3" "$4" "$5" \
+		"$(ratio "$4" "$3")" "$(ratio "$5" "$3")" $(($4 - $3)) $(($5 - $3))
+}
+
+# Ratios kept for the geometric means: logs summed per set (kernels -O0, ..., all -O2).
+declare -A logsum count
+keep () {       # SET PLAIN ROI GCOV
+	logsum[$1.roi]=$(echo "scale=10; ${logsum[$1.roi]:-0} + l($3 / $2)" | bc -l)
+	logsum[$1.gcov]=$(echo "scale=10; ${logsum[$1.gcov]:-0} + l($4 / $2)" | bc -l)
+	count[$1]=$((${count[$1]:-0} + 1))
+}
+geomean () {    # SET WHAT
+	printf '%.3f' "$(echo "e(${logsum[$1.$2]} / ${count[$1]})" | bc -l)"
+}
+
+# build OPT NAME SOURCE... [-- FLAGS]: plain/NAME, roi/NAME and gcov/NAME.
+build () {
+	local opt=$1 name=$2 flags=()
+	shift 2
+	local srcs=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		case $1 in /*) srcs+=("$1") ;; *) srcs+=("$work/$1") ;; esac
+		shift
+	done
+	[ "${1:-}" = -- ] && shift && flags=("$@")
+	mkdir -p plain roi gcov
+	gcc "$opt" "${flags[@]}" "${srcs[@]}" -o "plain/$name"
+	gcc "$opt" "${flags[@]}" -fplugin="$plugin" "${srcs[@]}" "$lib" -o "roi/$name"
+	(cd gcov && gcc "$opt" "${flags[@]}" --coverage "${srcs[@]}" -o "$name")
+}
+
+# measure NAME ARG...: the three builds' instructions, each run afresh (no profile, no .gcda
+# before it), standard input from $input when set.
+measure () {
+	local name=$1 p r g
+	shift
+	p=$(instructions "plain/$name" "$@")
+	rm -f run.roi
+	r=$(ROI_OUTPUT=$work/run.roi instructions "roi/$name" "$@")
+	find gcov -name '*.gcda' -delete
+	g=$(instructions "gcov/$name" "$@")
+	echo "$p $r $g"
+}
+
+echo "== instructions executed (callgrind), plain / roi / gcov"
+header
+
+# Real programs: zlib's minigzip compressing and expanding 1 MiB of libiberty's sources; the
+# demangler on the mangled names of its own test file; two kernels of bench/programs.
+zsrcs=""
+for f in adler32 compress crc32 deflate gzclose gzlib gzread gzwrite infback inffast inflate inftrees trees \
+	uncompr zutil; do
+	zsrcs="$zsrcs $src/zlib/$f.c"
+done
+cat "$src"/libiberty/*.c | head -c 1048576 >text.in
+grep '^_Z' "$src/libiberty/testsuite/demangle-expected" >names.txt
+dflags="-w -DSTANDALONE_DEMANGLER -DHAVE_STRING_H -DHAVE_STDLIB_H -DHAVE_LIMITS_H -I$src/include"
+dsrcs="$src/libiberty/cp-demangle.c $src/libiberty/dyn-string.c $src/libiberty/xmalloc.c $src/libiberty/xexit.c"
+for opt in -O0 -O2; do
+	# shellcheck disable=SC2086
+	build "$opt" minigzip $zsrcs "$src/zlib/test/minigzip.c" -- -w -DHAVE_UNISTD_H -DHAVE_STDARG_H -I"$src/zlib"
+	plain/minigzip -c <text.in >text.gz
+	read -r p1 r1 g1 < <(input=text.in measure minigzip -c)
+	read -r p2 r2 g2 < <(input=text.gz measure minigzip -d -c)
+	row "zlib minigzip" "$opt" $((p1 + p2)) $((r1 + r2)) $((g1 + g2))
+	keep "real$opt" $((p1 + p2)) $((r1 + r2)) $((g1 + g2))
+	# shellcheck disable=SC2086
+	build "$opt" demangle $dsrcs -- $dflags
+	read -r p r g < <(input=names.txt measure demangle)
+	row "libiberty demangler" "$opt" "$p" "$r" "$g"
+	keep "real$opt" "$p" "$r" "$g"
+	for k in crc32 sort; do
+		build "$opt" "$k" "$top/bench/programs/$k.c"
+		read -r p r g < <(measure "$k")
+		row "bench/programs/$k" "$opt" "$p" "$r" "$g"
+		keep "real$opt" "$p" "$r" "$g"
 	done
 done
 
-# Compile time: libiberty's C++ demangler (7000 lines of C) from Debian's
-# gcc-12-source, best of five runs each, user + system seconds.
-tarball=$(ls /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz 2>/dev/null || true)
-if [ -z "$tarball" ]; then
-	echo "compile time: skipped (install gcc-12-source for the large translation unit)"
-	exit 0
-fi
-if [ ! -f gcc-12.2.0/libiberty/xexit.c ]; then
-	tar xf "$tarball" gcc-12.2.0/libiberty/cp-demangle.c gcc-12.2.0/libiberty/cp-demangle.h gcc-12.2.0/include \
-		gcc-12.2.0/libiberty/dyn-string.c gcc-12.2.0/libiberty/xmalloc.c gcc-12.2.0/libiberty/xexit.c \
-		gcc-12.2.0/libiberty/testsuite/demangle-expected
-fi
+# The corpus's kernels, each main renamed (by a wrapper that includes it) and called REPEAT times
+# (argv[1]) by a driver.
+cat >driver.c <<'EOF'
+#include <stdlib.h>
+int kernel_main(void);
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 1;
+	for (long i = 0; i < n; i++)
+		kernel_main();
+	return 0;
+}
+EOF
+printf 'int main(void) { return 0; }\n' >trivial.c
+gcc -O2 trivial.c -o trivial-plain
+base=$(instructions ./trivial-plain)
+for opt in -O0 -O2; do
+	for k in "$top"/contrib/calibration/kernel-*.c; do
+		name=$(basename "$k" .c)
+		printf '#define main kernel_main\n#include "%s"\n' "$k" >"$name.c"
+		build "$opt" "$name" driver.c "$work/$name.c" -- -w
+		# some 5 million instructions of kernel work a run, whatever one call costs
+		once=$(( ($(instructions "plain/$name" 10) - base) / 10 ))
+		repeat=$(( once > 0 ? (5000000 + once - 1) / once : 1 ))
+		read -r p r g < <(measure "$name" "$repeat")
+		[ -n "$verbose" ] && row "$name" "$opt" "$p" "$r" "$g"
+		keep "kernels$opt" "$p" "$r" "$g"
+	done
+	echo "kernels $opt: ${count[kernels$opt]} of contrib/calibration, geometric mean roi/plain $(geomean "kernels$opt" roi), gcov/plain $(geomean "kernels$opt" gcov)"
+done
+for opt in -O0 -O2; do
+	echo "real programs $opt: geometric mean roi/plain $(geomean "real$opt" roi), gcov/plain $(geomean "real$opt" gcov)"
+done
+
+# ---- 2. the exit of a trivial program ----
+echo
+echo "== exit of a trivial program (int main(void) { return 0; }), -O2"
+build -O2 trivial trivial.c
+rm -f run.roi
+find gcov -name '*.gcda' -delete
+p=$(instructions plain/trivial)
+r1=$(ROI_OUTPUT=$work/run.roi instructions roi/trivial)
+r2=$(ROI_OUTPUT=$work/run.roi instructions roi/trivial)
+g1=$(instructions gcov/trivial)
+g2=$(instructions gcov/trivial)
+printf 'instructions: plain %d; roi %d (%+d), merging into its profile %d (%+d); gcov %d (%+d), merging %d (%+d)\n' \
+	"$p" "$r1" $((r1 - p)) "$r2" $((r2 - p)) "$g1" $((g1 - p)) "$g2" $((g2 - p))
+# wall time: 1,000 processes in a row, each merging into one profile (a test suite's case)
+wall () {
+	local t
+	t=$( { TIMEFORMAT=%R; time (for _ in $(seq 1000); do "$@" >/dev/null 2>&1; done); } 2>&1)
+	echo "$t"
+}
+rm -f run.roi
+tp=$(wall plain/trivial)
+tr=$(ROI_OUTPUT=$work/run.roi wall roi/trivial)
+ts=$(ROI_OUTPUT=$work/run.roi ROI_FSYNC=1 wall roi/trivial)
+tg=$(wall gcov/trivial)
+printf '1,000 processes: plain %.2fs, roi %.2fs, roi with ROI_FSYNC=1 %.2fs, gcov %.2fs (%+.2f ms, %+.2f ms, %+.2f ms a process)\n' \
+	"$tp" "$tr" "$ts" "$tg" "$(echo "$tr - $tp" | bc)" "$(echo "$ts - $tp" | bc)" "$(echo "$tg - $tp" | bc)"
+
+# ---- 3. compile time ----
+echo
+echo "== compile time, user + system seconds, best of three"
 best () {
-	local best=
-	for _ in 1 2 3 4 5; do
-		local t
+	local best= t
+	for _ in $(seq "${tries:-3}"); do
 		t=$( { TIMEFORMAT='%U %S'; time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ print $1 + $2 }')
 		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
 	done
 	echo "$best"
 }
-cd gcc-12.2.0/libiberty
+compile_row () {       # LABEL FLAGS...
+	local label=$1 p r g
+	shift
+	p=$(best gcc "$@" -c -o compiled.o)
+	r=$(best gcc -fplugin="$plugin" "$@" -c -o compiled.o)
+	g=$(best gcc --coverage "$@" -c -o compiled.o)
+	printf '%-50s plain %6.2fs  roi %6.2fs (%+5.1f%%)  gcov %6.2fs (%+5.1f%%)\n' "$label" "$p" "$r" \
+		"$(echo "($r - $p) * 100 / $p" | bc -l)" "$g" "$(echo "($g - $p) * 100 / $p" | bc -l)"
+}
 for opt in -O0 -O2; do
-	flags="$opt -DHAVE_STRING_H -DHAVE_STDLIB_H -I../include -c cp-demangle.c -o /dev/null"
-	plain=$(best gcc $flags)
-	counted=$(best gcc -fplugin="$plugin" $flags)
-	printf 'compile cp-demangle.c %s: plain %.2fs, roi %.2fs (%+.1f%%)\n' "$opt" "$plain" "$counted" \
-		"$(echo "($counted - $plain) * 100 / $plain" | bc -l)"
+	compile_row "libiberty/cp-demangle.c (6,700 lines) $opt" "$opt" -w -DHAVE_STRING_H -DHAVE_STDLIB_H \
+		-I"$src/include" "$src/libiberty/cp-demangle.c"
+	compile_row "zlib/deflate.c (2,200 lines) $opt" "$opt" -w -I"$src/zlib" "$src/zlib/deflate.c"
 done
+sh "$top/bench/many-counters.sh" 12500 2 >many.c
+tries=1 compile_row "many-counters.sh 12500 2 ($(wc -l <many.c | tr -d ' ') lines) -O0, 1 run" -O0 many.c
 
-# roi transfer on a large real program: the demangler (c++filt's, 2963 blocks at -O2, one
-# function of 904) built at -O0 and -O2 with the plugin, run on the mangled names of its own
-# test file; the -O0 run's counts transferred onto the -O2 build, against the -O2 run's own.
-flags="-g -w -DSTANDALONE_DEMANGLER -DHAVE_STRING_H -DHAVE_STDLIB_H -DHAVE_LIMITS_H -I../include"
-srcs="cp-demangle.c dyn-string.c xmalloc.c xexit.c"
-grep '^_Z' testsuite/demangle-expected >names.txt
+# ---- 4. roi estimate on many counters ----
+echo
+echo "== roi estimate on generated programs (bench/many-counters.sh, -O0): best of three, max RSS"
+for functions in 6250 12500 25000; do
+	sh "$top/bench/many-counters.sh" "$functions" 2 >many.c
+	gcc -O0 -fplugin="$plugin" many.c "$lib" -o many
+	rm -f many.roi
+	./many
+	counters=$(awk '/^fn / { n += $5 } END { print n }' many.roi)
+	for mode in text json; do
+		flag=
+		[ "$mode" = json ] && flag=--json
+		secs=$(best "$roi" estimate $flag many many.roi)
+		kib=$( { /usr/bin/time -f %M "$roi" estimate $flag many many.roi >/dev/null; } 2>&1)
+		printf '%6d functions, %7d counters, %-4s: %5.2fs, %4d MiB\n' "$functions" "$counters" "$mode" "$secs" \
+			$(((kib + 1023) / 1024))
+	done
+done
+# The floor: cJSON alone parsing the last one's metadata whole (bench/cjson-parse.c).
+gcc -O2 "$top/bench/cjson-parse.c" -lcjson -o cjson-parse
+objcopy --dump-section .roi.meta=many.meta many /dev/null
+printf '%d counters, %d MiB of metadata: %s\n' "$counters" $(($(wc -c <many.meta) / 1048576)) "$(./cjson-parse many.meta)"
+
+# ---- 5. roi transfer on a large real program ----
+# The demangler (c++filt's, 2963 blocks at -O2, one function of 904) built at -O0 and -O2 with
+# the plugin, run on the mangled names of its own test file; the -O0 run's counts transferred
+# onto the -O2 build, against the -O2 run's own.
+echo
+echo "== roi transfer"
 for opt in -O0 -O2; do
-	gcc $opt $flags -fplugin="$plugin" $srcs "$lib" -o "demangle$opt"
+	# shellcheck disable=SC2086
+	gcc $opt -g $dflags -fplugin="$plugin" $dsrcs "$lib" -o "demangle$opt"
 	rm -f "demangle$opt.roi"
 	"./demangle$opt" <names.txt >/dev/null
 done
-roi=$top/build/bin/roi
 seconds=$(best "$roi" transfer -o transferred.roi ./demangle-O2 ./demangle-O0 demangle-O0.roi)
-"$roi" transfer -o transferred.roi ./demangle-O2 ./demangle-O0 demangle-O0.roi | sed -n 's/.*: \([0-9]* of [0-9]* source locations matched\).*/\1/p' >matched.txt
+"$roi" transfer -o transferred.roi ./demangle-O2 ./demangle-O0 demangle-O0.roi |
+	sed -n 's/.*: \([0-9]* of [0-9]* source locations matched\).*/\1/p' >matched.txt
 ops () { "$roi" estimate --json ./demangle-O2 "$1" 2>/dev/null | jq .total.ops; }
 t=$(ops transferred.roi) r=$(ops demangle-O2.roi)
 printf 'transfer demangler -O0 -> -O2: %.2fs, %s; %s operations transferred, %s counted (%+.1f%%)\n' \

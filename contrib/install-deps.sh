@@ -1,7 +1,7 @@
 #!/bin/sh
 # install-deps.sh GROUP... — install the Debian packages roi needs, if missing.
 #
-# Groups: host (plugin, runtime, estimator, tests; valgrind, lcov, gcovr and
+# Groups: host (plugin, runtime, estimator, tests; strace for t0100's fsync check; valgrind, lcov, gcovr and
 # chromium read roi report's formats in t0610), avr (avr-gcc, avr-libc,
 # simavr), arm (arm-none-eabi-gcc, newlib, QEMU), bench, torture (GCC's
 # sources, for its gcc.c-torture tests), csmith (the random program generator
@@ -12,10 +12,10 @@ set -e
 
 packages () {
 	case "$1" in
-	host)  echo "gcc g++ make pkg-config procps gcc-12-plugin-dev libcjson-dev libelf-dev libdw-dev libsimavr-dev jq libxml2-utils valgrind lcov gcovr chromium" ;;
+	host)  echo "gcc g++ make pkg-config procps help2man gcc-12-plugin-dev libcjson-dev libelf-dev libdw-dev libsimavr-dev jq libxml2-utils valgrind lcov gcovr chromium strace" ;;
 	avr)   echo "gcc-avr avr-libc binutils-avr simavr cmake" ;;
 	arm)   echo "gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm" ;;
-	bench) echo "valgrind bc gcc-12-source" ;;
+	bench) echo "valgrind bc time gcc-12-source libcjson-dev" ;;
 	torture) echo "gcc-12-source" ;;
 	csmith) echo "csmith libcsmith-dev" ;;
 	fuzz)  echo "clang libclang-rt-14-dev" ;;

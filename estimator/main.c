@@ -39,6 +39,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return ROI_EXIT_USAGE;
 	}
+	if (strcmp(name, "--version") == 0) {
+		roi_print_version(stdout);
+		return ROI_EXIT_OK;
+	}
 	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || (strcmp(name, "help") == 0 && argc == 2)) {
 		usage(stdout);
 		return ROI_EXIT_OK;

@@ -111,6 +111,7 @@ __lsan_is_turned_off (void)
 
 /* GCC's diagnostics: counted. The format is GCC's (%qs, %<), not printf's, so it is not used. */
 void error (const char *, ...) { errors++; }
+bool warning_at (location_t, int, const char *, ...) { return false; }
 
 /* GCC's abort () names the place; the fuzzer's report does that too. */
 void

@@ -57,5 +57,11 @@ void roi_checksum_succ (struct roi_checksum *c, long long to);
 void roi_checksum_line (struct roi_checksum *c, unsigned long long file, unsigned long long line);
 void roi_checksum_row (struct roi_checksum *c, unsigned long long file, unsigned long long line,
 		       unsigned long long n, const struct roi_checksum_op *op);
+/* roi_checksum_row in its two parts: the row's own numbers, then the text of
+   the operation it names, the same for every row naming it (which lets roi
+   compute that text's CRC once per operation).  */
+void roi_checksum_row_head (struct roi_checksum *c, unsigned long long file, unsigned long long line,
+			    unsigned long long n);
+void roi_checksum_row_op (struct roi_checksum *c, const struct roi_checksum_op *op);
 
 #endif /* ROI_CHECKSUM_H */

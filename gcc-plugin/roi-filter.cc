@@ -5,6 +5,7 @@
  * (GCC's -finstrument-functions-exclude-function-list) excludes foobar along
  * with foo.  Rules of one effect apply in order; the last match decides.  */
 #include "roi-filter.h"
+#include "roi-spell.h"
 #include "roi-util.h"
 #include <fnmatch.h>
 
@@ -27,6 +28,9 @@ struct rule
 static struct rule *rules;
 static unsigned nrules;
 static char *filter_path;
+/* The C and assembler names of the functions of this unit the filter was asked about: what a
+   rule that matched nothing may have meant.  */
+static struct roi_strings seen_names, seen_asm_names;
 
 bool
 roi_filter_active (void)
@@ -298,10 +302,15 @@ function_matches (struct rule *r, tree decl)
     {
       char *name = c_name (decl);
       m = name_matches (r, name);
+      roi_strings_intern (&seen_names, name);
       free (name);
     }
   else if (r->subject == SUBJECT_ASM)
-    m = name_matches (r, IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl)));
+    {
+      const char *asm_name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl));
+      m = name_matches (r, asm_name);
+      roi_strings_intern (&seen_asm_names, asm_name);
+    }
   else if (r->subject == SUBJECT_FILE)
     m = file_matches (r, DECL_SOURCE_FILE (decl));
   if (m)
@@ -350,6 +359,38 @@ roi_filter_hooks_loop (const char *file, unsigned line)
 	in = rules[i].include;
       }
   return in;
+}
+
+/* A rule naming a function that matched nothing here, but for a name of this unit one or two
+   letters away, is almost surely a typo: say so while compiling, not only when estimating.  A
+   name matching nothing with no such neighbour may be another unit's, and stays quiet here
+   (roi estimate checks the whole program).  */
+void
+roi_filter_check_unmatched (void)
+{
+  for (unsigned i = 0; i < nrules; i++)
+    {
+      struct rule *r = &rules[i];
+      const struct roi_strings *names = r->subject == SUBJECT_FUNCTION ? &seen_names
+					: r->subject == SUBJECT_ASM ? &seen_asm_names : NULL;
+      if (r->matched || r->glob || !names)
+	continue;
+      unsigned limit = roi_spell_limit (r->name), best_d = limit + 1;
+      const char *best = NULL;
+      for (unsigned k = 0; k < names->count; k++)
+	{
+	  unsigned d = roi_edit_distance (r->name, names->items[k], limit);
+	  if (d < best_d)
+	    {
+	      best_d = d;
+	      best = names->items[k];
+	    }
+	}
+      if (best)
+	warning_at (UNKNOWN_LOCATION, 0,
+		    "%s:%u: rule %qs matched no function of this unit; did you mean %qs?",
+		    filter_path, r->line, r->text, best);
+    }
 }
 
 void

@@ -17,6 +17,9 @@ bool roi_filter_counts (tree fndecl, unsigned *rule_line);
 /* Whether FNDECL, or the loop at FILE:LINE, gets region hooks.  */
 bool roi_filter_hooks_function (tree fndecl);
 bool roi_filter_hooks_loop (const char *file, unsigned line);
+/* A warning for each rule naming a function that matched nothing in this
+   unit, where a name of the unit is one or two letters from it (a typo).  */
+void roi_filter_check_unmatched (void);
 /* The filter as the metadata's "filter" member (its rules, each matched or
    not), appended to B.  */
 void roi_filter_describe (struct roi_buf *b);

@@ -254,16 +254,41 @@ keep_first_line (const expanded_location *x, void *ctx)
   return false;
 }
 
+/* The first location VISITed, then the first line in its file.  */
+static bool
+keep_first_location (const expanded_location *x, void *ctx)
+{
+  expanded_location *out = (expanded_location *) ctx;
+  if (!out->file)
+    *out = *x;
+  return keep_first_line (x, ctx);
+}
+
 /* Where a loop is in the source: the first line of its own statements (not
    its inner loops'), in the header's file.  That is the for/while line, also
-   at -O2, where the header is no longer the condition but the body.  */
+   at -O2, where the header is no longer the condition but the body.  A
+   header with no location of its own (at -Os one of nothing but PHIs and a
+   jump) takes the file of the loop's first located statement: the loop
+   still has a line a filter and a budget can name, not 0.  */
 static bool
 loop_line (loop_p loop, expanded_location *out)
 {
   if (!block_location (loop->header, out))
-    return false;
-  for_each_own_location (loop, keep_first_line, out);
-  return true;
+    out->file = NULL;
+  for_each_own_location (loop, out->file ? keep_first_line : keep_first_location, out);
+  if (!out->file)
+    {
+      /* nothing of its own located: its inner loops' lines */
+      basic_block *body = get_loop_body (loop);
+      for (unsigned i = 0; i < loop->num_nodes; i++)
+	{
+	  expanded_location x;
+	  if (block_location (body[i], &x))
+	    keep_first_location (&x, out);
+	}
+      free (body);
+    }
+  return out->file != NULL;
 }
 
 /* The loop nest as metadata: every loop, hooked or not, so a report can

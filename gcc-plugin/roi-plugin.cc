@@ -49,9 +49,10 @@ static const char roi_help[] =
   "  -fplugin-arg-roi-verbose                say which functions are not counted and why\n"
   "  -fplugin-arg-roi-block-lines            count nothing: give each statement the line of its\n"
   "                                          block in a file of its function's (roi calibrate)\n"
-  "  -fplugin-arg-roi-help                   print this text\n";
+  "  -fplugin-arg-roi-help                   print this text\n"
+  "  -fplugin-arg-roi-version                print roi's version\n";
 
-static struct plugin_info roi_info = { .version = "0.1", .help = roi_help };
+static struct plugin_info roi_info = { .version = ROI_VERSION, .help = roi_help };
 
 /* The target GCC was configured for ("avr", "arm-none-eabi"), or "".  */
 static const char *
@@ -104,7 +105,8 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
       return false;
     }
   if (!takes_value && value && (!strcmp (key, "atomic") || !strcmp (key, "verbose")
-				|| !strcmp (key, "help") || !strcmp (key, "block-lines")))
+				|| !strcmp (key, "help") || !strcmp (key, "version")
+				|| !strcmp (key, "block-lines")))
     {
       error ("option %<-fplugin-arg-%s-%s%> takes no value", plugin_name, key);
       return false;
@@ -150,6 +152,8 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
     roi_opts.block_lines = true;
   else if (!strcmp (key, "help"))
     fputs (roi_help, stderr);
+  else if (!strcmp (key, "version"))
+    fprintf (stderr, "roi %s, a plugin for GCC %s\n", ROI_VERSION, gcc_version.basever);
   else
     {
       error ("unknown option %<-fplugin-arg-%s-%s%>", plugin_name, key);
@@ -187,6 +191,7 @@ on_finish_unit (void *, void *)
 {
   if (roi_opts.block_lines)
     return;
+  roi_filter_check_unmatched ();
   roi_meta_emit ();
   roi_divide_emit_routines ();
 }

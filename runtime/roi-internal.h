@@ -57,8 +57,9 @@ enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct r
 size_t __roi_profile_bound(const struct roi_profile *prof, size_t max_regions);
 
 /* roi-profile-write.c: merges prof into the profile at path and writes it atomically (or into the
- * stream or device path names). Returns 0, or -1 after printing one line on stderr. */
-int __roi_profile_save(const char *path, struct roi_profile *prof);
+ * stream or device path names), with program on its program line. Returns 0, or -1 after printing
+ * one line on stderr. */
+int __roi_profile_save(const char *path, const char *program, struct roi_profile *prof);
 
 /* roi-exec.c: roi_dump(), then exec_v(path, argv), or exec_ve(path, argv, envp) with envp after the
  * list, argv made of arg and the arguments after it in *ap up to a null pointer, as execl takes them.
@@ -69,7 +70,7 @@ int __roi_exec_list(const char *path, const char *arg, va_list *ap,
 
 /* roi-dump.c */
 void __roi_exit_writer(void);
-void __roi_program_path(char *buf, size_t size);
+void __roi_program_path(char *buf, size_t size);       /* one line: a newline in it is '?' */
 void __roi_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #pragma GCC visibility pop

@@ -2,6 +2,7 @@
  * Compiled into libroi.a, and included by the estimator's input/profile.c. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "roi-crc32.h"
@@ -61,13 +62,13 @@ static int pf_hexdigit(char c)
 static int pf_hex(struct roi_pf_reader *r, const char *what, const char *prefix, size_t digits, uint64_t *out)
 {
 	const char *s;
-	size_t n, k = strlen(prefix);
+	size_t n, k = __roi_strlen(prefix);
 	uint64_t v = 0;
 	bool ok;
 
 	if (pf_field(r, what, &s, &n) != 0)
 		return -1;
-	ok = n == k + digits && strncmp(s, prefix, k) == 0;
+	ok = n == k + digits && __roi_same(s, prefix, k);
 	for (size_t i = k; ok && i < n; i++) {
 		int d = pf_hexdigit(s[i]);
 		ok = d >= 0;
@@ -93,9 +94,9 @@ static int pf_time_unit(struct roi_pf_reader *r)
 
 	if (pf_field(r, "time unit ('ns' or 'cycles')", &s, &n) != 0)
 		return -1;
-	if (!((n == 2 && strncmp(s, "ns", 2) == 0) || (n == 6 && strncmp(s, "cycles", 6) == 0)))
+	if (!((n == 2 && __roi_same(s, "ns", 2)) || (n == 6 && __roi_same(s, "cycles", 6))))
 		return pf_bad(r, "time unit '%.*s' is not 'ns' or 'cycles'", (int)(n > 32 ? 32 : n), s);
-	if (r->unit && (strlen(r->unit) != n || strncmp(r->unit, s, n) != 0))
+	if (r->unit && (__roi_strlen(r->unit) != n || !__roi_same(r->unit, s, n)))
 		return pf_bad(r, "time unit '%.*s' differs from the '%s' of line %u", (int)n, s, r->unit, r->unit_line);
 	if (!r->unit) {
 		r->unit = n == 2 ? "ns" : "cycles";
@@ -142,9 +143,15 @@ static int pf_fn(struct roi_pf_reader *r, struct roi_pf_record *rec)
 		return pf_bad(r, "%llu counters announced, the line is too short for them", (unsigned long long)n);
 	rec->counts = r->p;
 	for (uint64_t i = 0; i < n; i++) {
+		const char *at = r->p;
+
+		if (pf_decimal(r, "count", UINT64_MAX, &v) == 0)
+			continue;
+		/* The message names the count; its name is only made when it is needed. */
 		snprintf(what, sizeof what, "count %llu of %llu", (unsigned long long)i + 1, (unsigned long long)n);
-		if (pf_decimal(r, what, UINT64_MAX, &v) != 0)
-			return -1;
+		r->p = at;
+		pf_decimal(r, what, UINT64_MAX, &v);
+		return -1;
 	}
 	if (r->p < r->eol)
 		return pf_bad(r, "more than the %llu counts announced", (unsigned long long)n);
@@ -182,12 +189,12 @@ static int pf_line(struct roi_pf_reader *r)
 	if (r->next == r->end)
 		return pf_bad(r, "%s", r->line == 1 ? "empty file, not a roi profile" : "missing end line (truncated profile?)");
 	r->p = r->next;
-	nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+	nl = __roi_find(r->p, r->end, '\n');
 	r->eol = nl ? nl : r->end;
 	r->next = nl ? nl + 1 : r->eol;
 	if (r->eol > r->p && r->eol[-1] == '\r')
 		return pf_bad(r, "carriage return at the end of the line (DOS line endings?)");
-	if (memchr(r->p, '\0', (size_t)(r->eol - r->p)))
+	if (__roi_find(r->p, r->eol, '\0'))
 		return pf_bad(r, "%s", r->line == 1 ? "not a roi profile (binary data)" : "NUL byte in the profile");
 	return 0;
 }
@@ -195,9 +202,9 @@ static int pf_line(struct roi_pf_reader *r)
 /* Whether the current line starts with the record type word, then moved past it and its space. */
 static bool pf_type(struct roi_pf_reader *r, const char *word)
 {
-	size_t n = strlen(word);
+	size_t n = __roi_strlen(word);
 
-	if ((size_t)(r->eol - r->p) < n || strncmp(r->p, word, n) != 0 || (r->p + n < r->eol && r->p[n] != ' '))
+	if ((size_t)(r->eol - r->p) < n || !__roi_same(r->p, word, n) || (r->p + n < r->eol && r->p[n] != ' '))
 		return false;
 	r->p += n + (r->p + n < r->eol);
 	return true;
@@ -207,12 +214,12 @@ int __roi_pf_begin(struct roi_pf_reader *r, const char *data, size_t size)
 {
 	uint64_t v;
 
-	memset(r, 0, sizeof *r);
+	*r = (struct roi_pf_reader){0};
 	r->data = r->next = data;
 	r->end = data + size;
 	if (pf_line(r) != 0)
 		return -1;
-	if (r->eol - r->p < 12 || strncmp(r->p, ROI_PROFILE_MAGIC " ", 12) != 0)
+	if (r->eol - r->p < 12 || !__roi_same(r->p, ROI_PROFILE_MAGIC " ", 12))
 		return pf_bad(r, "not a roi profile (expected 'roi-profile 1')");
 	r->p += 12;
 	if (pf_decimal(r, "profile version", UINT32_MAX, &v) || pf_end_of_line(r))
@@ -221,13 +228,13 @@ int __roi_pf_begin(struct roi_pf_reader *r, const char *data, size_t size)
 		return pf_bad(r, "unsupported profile version %llu (this roi reads version 1)", (unsigned long long)v);
 	if (pf_line(r) != 0)
 		return -1;
-	if (r->eol - r->p < 9 || strncmp(r->p, "program ", 8) != 0)
+	if (r->eol - r->p < 9 || !__roi_same(r->p, "program ", 8))
 		return pf_bad(r, "expected 'program PATH'");
 	r->program = r->p + 8;
 	r->program_len = (size_t)(r->eol - r->program);
 	if (pf_line(r) != 0)
 		return -1;
-	if (r->eol - r->p < 5 || strncmp(r->p, "runs ", 5) != 0)
+	if (r->eol - r->p < 5 || !__roi_same(r->p, "runs ", 5))
 		return pf_bad(r, "expected 'runs N'");
 	r->p += 5;
 	return pf_decimal(r, "run count", UINT64_MAX, &r->runs) || pf_end_of_line(r);
@@ -262,7 +269,7 @@ int __roi_pf_next(struct roi_pf_reader *r, struct roi_pf_record *rec)
 
 	if (pf_line(r) != 0)
 		return -1;
-	memset(rec, 0, sizeof *rec);
+	*rec = (struct roi_pf_record){0};
 	rec->line = r->line;
 	start = r->p;
 	if (pf_type(r, "end"))
@@ -326,51 +333,159 @@ uint64_t __roi_pf_count(const char **cursor)
 	return v;
 }
 
-int __roi_pf_put_header(FILE *f, const char *program, uint64_t runs, const char *transferred)
+/* Room for n more bytes; false (and failed set) when there is none. */
+static bool pf_room(struct roi_pf_out *o, size_t n)
 {
-	int n = fprintf(f, ROI_PROFILE_MAGIC " %d\nprogram %s\nruns %llu\n", ROI_PROFILE_VERSION, program,
-			(unsigned long long)runs);
-
-	return n >= 0 && transferred ? fprintf(f, "transferred %s\n", transferred) : n;
+	if (o->failed)
+		return false;
+	if (n <= o->cap - o->len)
+		return true;
+	size_t cap = o->cap ? o->cap : 256;
+	while (cap - o->len < n) {
+		if (cap > SIZE_MAX / 2) {
+			o->failed = true;
+			return false;
+		}
+		cap *= 2;
+	}
+	char *text = o->text ? realloc(o->text, cap) : malloc(cap);
+	if (!text) {
+		o->failed = true;
+		return false;
+	}
+	o->text = text;
+	o->cap = cap;
+	return true;
 }
 
-/* "NAME 12.34 UNIT": not with %f, which writes a decimal comma where the program set such a
- * locale (the runtime writes from inside the program). */
-static int pf_put_cost(FILE *f, const char *name, double cost, const char *unit)
+void __roi_pf_reserve(struct roi_pf_out *o, size_t bytes)
+{
+	pf_room(o, bytes);
+}
+
+static void pf_put_str(struct roi_pf_out *o, const char *s)
+{
+	size_t n = __roi_strlen(s);
+
+	if (!pf_room(o, n + 1))
+		return;
+	__roi_copy(o->text + o->len, s);        /* and its NUL, which the next put overwrites */
+	o->len += n;
+}
+
+static void pf_put_char(struct roi_pf_out *o, char c)
+{
+	if (pf_room(o, 1))
+		o->text[o->len++] = c;
+}
+
+/* Decimal, without leading zeros. */
+static void pf_put_dec(struct roi_pf_out *o, uint64_t v)
+{
+	unsigned width = 1;
+
+	for (uint64_t rest = v / 10; rest != 0; rest /= 10)
+		width++;
+	if (!pf_room(o, width))
+		return;
+	for (unsigned i = width; i-- > 0; v /= 10)
+		o->text[o->len + i] = (char)('0' + v % 10);
+	o->len += width;
+}
+
+/* Lower-case hexadecimal, exactly `width` digits. */
+static void pf_put_hex(struct roi_pf_out *o, uint64_t v, unsigned width)
+{
+	if (!pf_room(o, width))
+		return;
+	for (unsigned i = width; i-- > 0; v >>= 4)
+		o->text[o->len + i] = "0123456789abcdef"[v & 15];
+	o->len += width;
+}
+
+void __roi_pf_put_header(struct roi_pf_out *o, const char *program, uint64_t runs, const char *transferred)
+{
+	pf_put_str(o, ROI_PROFILE_MAGIC " ");
+	pf_put_dec(o, ROI_PROFILE_VERSION);
+	pf_put_str(o, "\nprogram ");
+	pf_put_str(o, program);
+	pf_put_str(o, "\nruns ");
+	pf_put_dec(o, runs);
+	pf_put_char(o, '\n');
+	if (transferred) {
+		pf_put_str(o, "transferred ");
+		pf_put_str(o, transferred);
+		pf_put_char(o, '\n');
+	}
+}
+
+/* "NAME 12.34 UNIT", to the hundredth. */
+static void pf_put_cost(struct roi_pf_out *o, const char *name, double cost, const char *unit)
 {
 	uint64_t cents = (uint64_t)(cost * 100 + 0.5);
 
-	return fprintf(f, "%s %llu.%02u %s\n", name, (unsigned long long)(cents / 100), (unsigned)(cents % 100), unit);
+	pf_put_str(o, name);
+	pf_put_char(o, ' ');
+	pf_put_dec(o, cents / 100);
+	pf_put_char(o, '.');
+	pf_put_char(o, (char)('0' + cents % 100 / 10));
+	pf_put_char(o, (char)('0' + cents % 10));
+	pf_put_char(o, ' ');
+	pf_put_str(o, unit);
+	pf_put_char(o, '\n');
 }
 
-int __roi_pf_put_hook_cost(FILE *f, double cost, double inside, const char *unit)
+void __roi_pf_put_hook_cost(struct roi_pf_out *o, double cost, double inside, const char *unit)
 {
-	return pf_put_cost(f, "hook-cost", cost, unit) < 0 ? -1 : pf_put_cost(f, "hook-inside", inside, unit);
+	pf_put_cost(o, "hook-cost", cost, unit);
+	pf_put_cost(o, "hook-inside", inside, unit);
 }
 
-int __roi_pf_put_fn(FILE *f, const struct roi_pf_fn *fn, const uint64_t *counts)
+void __roi_pf_put_fn(struct roi_pf_out *o, const struct roi_pf_fn *fn, const uint64_t *counts)
 {
-	int n = fprintf(f, "fn %016llx %u 0x%08x %u", (unsigned long long)fn->unit, (unsigned)fn->index,
-			(unsigned)fn->checksum, (unsigned)fn->ncounters);
-
-	for (uint32_t c = 0; n >= 0 && c < fn->ncounters; c++)
-		n = fprintf(f, " %llu", (unsigned long long)counts[c]);
-	return n < 0 ? n : fputc('\n', f) == EOF ? -1 : 1;
+	pf_put_str(o, "fn ");
+	pf_put_hex(o, fn->unit, 16);
+	pf_put_char(o, ' ');
+	pf_put_dec(o, fn->index);
+	pf_put_str(o, " 0x");
+	pf_put_hex(o, fn->checksum, 8);
+	pf_put_char(o, ' ');
+	pf_put_dec(o, fn->ncounters);
+	for (uint32_t c = 0; c < fn->ncounters; c++) {
+		pf_put_char(o, ' ');
+		pf_put_dec(o, counts[c]);
+	}
+	pf_put_char(o, '\n');
 }
 
-int __roi_pf_put_region(FILE *f, const struct roi_pf_region *r, const char *unit)
+void __roi_pf_put_region(struct roi_pf_out *o, const struct roi_pf_region *r, const char *unit)
 {
-	int n = fprintf(f, "region %016llx %u %llu %llu %s", (unsigned long long)r->unit, (unsigned)r->index,
-			(unsigned long long)r->calls, (unsigned long long)r->total, unit);
-
-	if (n >= 0 && r->has_inner)
-		n = fprintf(f, " %llu", (unsigned long long)r->inner);
-	return n < 0 ? n : fputc('\n', f) == EOF ? -1 : 1;
+	pf_put_str(o, "region ");
+	pf_put_hex(o, r->unit, 16);
+	pf_put_char(o, ' ');
+	pf_put_dec(o, r->index);
+	pf_put_char(o, ' ');
+	pf_put_dec(o, r->calls);
+	pf_put_char(o, ' ');
+	pf_put_dec(o, r->total);
+	pf_put_char(o, ' ');
+	pf_put_str(o, unit);
+	if (r->has_inner) {
+		pf_put_char(o, ' ');
+		pf_put_dec(o, r->inner);
+	}
+	pf_put_char(o, '\n');
 }
 
-int __roi_pf_put_end(FILE *f, uint64_t nfns, const char *text, size_t len)
+void __roi_pf_put_end(struct roi_pf_out *o, uint64_t nfns)
 {
-	return fprintf(f, "end %llu %08x\n", (unsigned long long)nfns, (unsigned)__roi_crc32(0, text, len));
+	uint32_t crc = o->failed ? 0 : __roi_crc32(0, o->text, o->len);
+
+	pf_put_str(o, "end ");
+	pf_put_dec(o, nfns);
+	pf_put_char(o, ' ');
+	pf_put_hex(o, crc, 8);
+	pf_put_char(o, '\n');
 }
 
 #pragma GCC visibility pop

@@ -29,7 +29,44 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
+
+/* The runtime writes the profile at the exit of every counted process, where each distinct C library
+ * function costs a symbol lookup on its first call (some 700 instructions in a lazily bound program,
+ * as much as reading a small profile): the reader, the writer and the runtime's exit path use these
+ * small loops instead of the string functions. */
+static inline size_t __roi_strlen(const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+		p++;
+	return (size_t)(p - s);
+}
+
+/* Whether a[0, n) and b[0, n) are the same bytes. */
+static inline bool __roi_same(const char *a, const char *b, size_t n)
+{
+	for (; n > 0 && *a == *b; a++, b++)
+		n--;
+	return n == 0;
+}
+
+/* The first c in [p, end), or NULL. */
+static inline const char *__roi_find(const char *p, const char *end, char c)
+{
+	for (; p < end; p++)
+		if (*p == c)
+			return p;
+	return NULL;
+}
+
+/* Copies the string s to d; returns the end of the copy (its NUL). */
+static inline char *__roi_copy(char *d, const char *s)
+{
+	while ((*d = *s++) != '\0')
+		d++;
+	return d;
+}
 
 #define ROI_PROFILE_MAGIC "roi-profile"
 #define ROI_PROFILE_VERSION 1
@@ -99,13 +136,24 @@ int __roi_pf_next(struct roi_pf_reader *r, struct roi_pf_record *rec);
  * reader returned, whose counts it has checked. */
 uint64_t __roi_pf_count(const char **cursor);
 
-/* The writer: the header, then what follows in the grammar's order, then __roi_pf_put_end with the
- * text so far (which the end line seals with its CRC). unit is the time unit of the hook and
- * region lines. Each returns what fprintf does (negative on an error). */
-int __roi_pf_put_header(FILE *f, const char *program, uint64_t runs, const char *transferred);
-int __roi_pf_put_hook_cost(FILE *f, double cost, double inside, const char *unit);
-int __roi_pf_put_fn(FILE *f, const struct roi_pf_fn *fn, const uint64_t *counts);
-int __roi_pf_put_region(FILE *f, const struct roi_pf_region *r, const char *unit);
-int __roi_pf_put_end(FILE *f, uint64_t nfns, const char *text, size_t len);
+/* The writer appends to a text in memory, formatting numbers itself: no stdio, whose streams and
+ * printf cost the runtime more than the rest of its exit (and whose %f writes a decimal comma
+ * where the program set such a locale). Start from a zeroed struct, optionally reserve the bytes
+ * the whole profile needs, put the header, then what follows in the grammar's order, then
+ * __roi_pf_put_end (which seals the text so far with its CRC). unit is the time unit of the hook
+ * and region lines. When memory runs out, failed is set and the text is incomplete; text is
+ * malloc'd (the caller frees it). */
+struct roi_pf_out {
+	char *text;
+	size_t len, cap;
+	bool failed;
+};
+
+void __roi_pf_reserve(struct roi_pf_out *o, size_t bytes);
+void __roi_pf_put_header(struct roi_pf_out *o, const char *program, uint64_t runs, const char *transferred);
+void __roi_pf_put_hook_cost(struct roi_pf_out *o, double cost, double inside, const char *unit);
+void __roi_pf_put_fn(struct roi_pf_out *o, const struct roi_pf_fn *fn, const uint64_t *counts);
+void __roi_pf_put_region(struct roi_pf_out *o, const struct roi_pf_region *r, const char *unit);
+void __roi_pf_put_end(struct roi_pf_out *o, uint64_t nfns);
 
 #endif /* ROI_PROFILE_IO_H */

@@ -35,27 +35,88 @@ static struct roi_pf_region region_of(const struct roi_pf_record *rec)
 	return r;
 }
 
-/* What check() found besides the runs. */
+/* What read_fns() found besides the runs. */
 struct checked {
 	uint64_t runs;
 	bool transferred;       /* a "transferred" line: roi transfer wrote the counts */
 	bool has_hook_cost;
 	double hook_cost, hook_inside;
 	size_t nregions;
+	enum roi_merge_result fns;      /* ROI_MERGED, or why the fn lines cannot be added */
+	char fns_why[200];
 };
 
-/* Reads the whole file with the profile's reader (roi-profile-io.c), and checks what merging needs
- * besides: fn and region lines in the order this runtime writes them, times in ns. Returns true,
- * or false with the first problem in why. */
-static bool check(const char *text, size_t len, struct checked *c, char *why, size_t whysize)
+/* Why a sum is refused, after the name of what is summed. */
+static const char too_big[] = "%llu in the profile and %llu in this run add up to more than 2^64 - 1";
+
+/* Compares the fn line fn (its counts at counts) with prof's j-th function, and puts its counts
+ * plus this run's into sums (laid out as prof->counts); the first sum that does not fit is named
+ * in full. Returns 1 when it is that function, 0 when the file's function comes after it (prof's
+ * is not in the file), or -1 with c->fns_why saying how the builds differ. */
+static int add_fn(const struct roi_pf_fn *fn, const char *counts, const struct roi_profile *prof, size_t j,
+		  uint64_t *sums, struct checked *c, char *full, size_t fullsize)
+{
+	const struct roi_fn *mine = j < prof->nfns ? &prof->fns[j] : NULL;
+	uint64_t v, *sum = mine ? sums + (mine->counts - prof->counts) : NULL;
+
+	if (!mine || key_less(fn, &mine->rec)) {
+		snprintf(c->fns_why, sizeof c->fns_why, "function %u of unit %016llx is not in this program",
+			 (unsigned)fn->index, (unsigned long long)fn->unit);
+		return -1;
+	}
+	if (key_less(&mine->rec, fn))
+		return 0;
+	if (fn->checksum != mine->rec.checksum) {
+		snprintf(c->fns_why, sizeof c->fns_why, "function %u of unit %016llx: checksum 0x%08x in the "
+			 "profile, 0x%08x in this program", (unsigned)fn->index, (unsigned long long)fn->unit,
+			 (unsigned)fn->checksum, (unsigned)mine->rec.checksum);
+		return -1;
+	}
+	if (fn->ncounters != mine->rec.ncounters) {
+		snprintf(c->fns_why, sizeof c->fns_why, "function %u of unit %016llx: %u counters in the profile, "
+			 "%u in this program", (unsigned)fn->index, (unsigned long long)fn->unit,
+			 (unsigned)fn->ncounters, (unsigned)mine->rec.ncounters);
+		return -1;
+	}
+	for (uint32_t i = 0; i < fn->ncounters; i++) {
+		v = __roi_pf_count(&counts);
+		if (v > UINT64_MAX - mine->counts[i] && !full[0]) {
+			int n = snprintf(full, fullsize, "counter %u of function %u of unit %016llx: ", (unsigned)i,
+					 (unsigned)fn->index, (unsigned long long)fn->unit);
+			snprintf(full + n, fullsize - (size_t)n, too_big, (unsigned long long)v,
+				 (unsigned long long)mine->counts[i]);
+		}
+		sum[i] = mine->counts[i] + v;
+	}
+	return 1;
+}
+
+/* prof's function j is not in the file. */
+static void missing(struct checked *c, const struct roi_profile *prof, size_t j)
+{
+	snprintf(c->fns_why, sizeof c->fns_why, "function %u of unit %016llx is not in the profile",
+		 (unsigned)prof->fns[j].rec.index, (unsigned long long)prof->fns[j].rec.unit);
+	c->fns = ROI_OTHER_BUILD;
+}
+
+/* Reads the whole file once with the profile's reader (roi-profile-io.c), checking what merging
+ * needs besides (fn and region lines in the order this runtime writes them, times in ns), and walks
+ * its fn lines alongside prof's functions, their sums into sums (prof's counts' layout). Whether
+ * they can be added is c->fns: ROI_OTHER_BUILD at the first difference, else ROI_FULL at the first
+ * sum that does not fit. Returns true, or false with the first problem of the file in why. */
+static bool read_fns(const char *text, size_t len, const struct roi_profile *prof, uint64_t *sums,
+		     struct checked *c, char *why, size_t whysize)
 {
 	struct roi_pf_reader r;
 	struct roi_pf_record rec;
 	struct roi_pf_fn prev = {0};
 	struct roi_pf_region reg, prev_r = {0};
+	char full[200] = "";
+	size_t j = 0;
 	int rc;
 
 	memset(c, 0, sizeof *c);
+	c->fns = ROI_MERGED;
 	if (__roi_pf_begin(&r, text, len) != 0)
 		goto bad;
 	while ((rc = __roi_pf_next(&r, &rec)) > 0) {
@@ -76,6 +137,18 @@ static bool check(const char *text, size_t len, struct checked *c, char *why, si
 				goto bad;
 			}
 			prev = rec.fn;
+			if (c->fns != ROI_MERGED)
+				break;          /* the first difference is the one named */
+			switch (add_fn(&rec.fn, rec.counts, prof, j, sums, c, full, sizeof full)) {
+			case 1:
+				j++;
+				break;
+			case 0:
+				missing(c, prof, j);
+				break;
+			default:
+				c->fns = ROI_OTHER_BUILD;
+			}
 			break;
 		case ROI_PF_REGION:
 			reg = region_of(&rec);
@@ -95,6 +168,12 @@ static bool check(const char *text, size_t len, struct checked *c, char *why, si
 		snprintf(r.why, sizeof r.why, "times in %s, where this program measures ns", r.unit);
 		goto bad;
 	}
+	if (c->fns == ROI_MERGED && j < prof->nfns)
+		missing(c, prof, j);
+	if (c->fns == ROI_MERGED && full[0]) {
+		snprintf(c->fns_why, sizeof c->fns_why, "%s", full);
+		c->fns = ROI_FULL;
+	}
 	c->runs = r.runs;
 	return true;
 bad:
@@ -109,70 +188,6 @@ static bool next_of(struct roi_pf_reader *r, enum roi_pf_kind kind, struct roi_p
 		if (rec->kind == kind)
 			return true;
 	return false;
-}
-
-/* Why a sum is refused, after the name of what is summed. */
-static const char too_big[] = "%llu in the profile and %llu in this run add up to more than 2^64 - 1";
-
-/* Walks the fn lines of a checked file alongside prof. Without add, reports the first difference in
- * why (ROI_OTHER_BUILD), else the first count whose sum would not fit (ROI_FULL); with add, adds
- * the counts. */
-static enum roi_merge_result walk(const char *text, size_t len, struct roi_profile *prof, bool add, char *why,
-				  size_t whysize)
-{
-	struct roi_pf_reader r;
-	struct roi_pf_record rec;
-	struct roi_pf_fn fn;
-	size_t j = 0;
-	uint64_t v;
-	char full[200] = "";
-
-	__roi_pf_begin(&r, text, len);
-	for (; next_of(&r, ROI_PF_FN, &rec); j++) {
-		fn = rec.fn;
-		struct roi_fn *mine = j < prof->nfns ? &prof->fns[j] : NULL;
-		if (!mine || key_less(&fn, &mine->rec)) {
-			snprintf(why, whysize, "function %u of unit %016llx is not in this program",
-				 (unsigned)fn.index, (unsigned long long)fn.unit);
-			return ROI_OTHER_BUILD;
-		}
-		if (key_less(&mine->rec, &fn))
-			break;
-		if (fn.checksum != mine->rec.checksum) {
-			snprintf(why, whysize, "function %u of unit %016llx: checksum 0x%08x in the profile, "
-				 "0x%08x in this program", (unsigned)fn.index, (unsigned long long)fn.unit,
-				 (unsigned)fn.checksum, (unsigned)mine->rec.checksum);
-			return ROI_OTHER_BUILD;
-		}
-		if (fn.ncounters != mine->rec.ncounters) {
-			snprintf(why, whysize, "function %u of unit %016llx: %u counters in the profile, "
-				 "%u in this program", (unsigned)fn.index, (unsigned long long)fn.unit,
-				 (unsigned)fn.ncounters, (unsigned)mine->rec.ncounters);
-			return ROI_OTHER_BUILD;
-		}
-		const char *cursor = rec.counts;
-		for (uint32_t c = 0; c < fn.ncounters; c++) {
-			v = __roi_pf_count(&cursor);
-			if (add) {
-				mine->counts[c] += v;
-			} else if (v > UINT64_MAX - mine->counts[c] && !full[0]) {
-				int n = snprintf(full, sizeof full, "counter %u of function %u of unit %016llx: ",
-						 (unsigned)c, (unsigned)fn.index, (unsigned long long)fn.unit);
-				snprintf(full + n, sizeof full - (size_t)n, too_big, (unsigned long long)v,
-					 (unsigned long long)mine->counts[c]);
-			}
-		}
-	}
-	if (j < prof->nfns) {
-		snprintf(why, whysize, "function %u of unit %016llx is not in the profile",
-			 (unsigned)prof->fns[j].rec.index, (unsigned long long)prof->fns[j].rec.unit);
-		return ROI_OTHER_BUILD;
-	}
-	if (full[0]) {
-		snprintf(why, whysize, "%s", full);
-		return ROI_FULL;
-	}
-	return ROI_MERGED;
 }
 
 /* As a double: only a weight, and a sum over regions may not fit in 64 bits. */
@@ -254,28 +269,46 @@ enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct r
 	struct checked c;
 	enum roi_merge_result result;
 	double mine = region_calls(prof->regions, prof->nregions), theirs;
+	size_t ncounts = prof->nfns ? (size_t)(prof->fns[prof->nfns - 1].counts - prof->counts) +
+					      prof->fns[prof->nfns - 1].rec.ncounters : 0;
+	uint64_t *sums = malloc((ncounts ? ncounts : 1) * sizeof *sums);
 
-	if (!check(text, len, &c, why, whysize))
-		return ROI_CORRUPT;
+	if (!sums) {
+		errno = ENOMEM;
+		return ROI_MERGE_FAILED;
+	}
+	if (!read_fns(text, len, prof, sums, &c, why, whysize)) {
+		result = ROI_CORRUPT;
+		goto out;
+	}
 	/* Counts roi transfer computed for this build from another's run are an estimate: adding a
 	 * measured run to them would pass the sum off as measured. */
 	if (c.transferred) {
 		snprintf(why, whysize, "its counts were transferred from another build's run by roi transfer");
-		return ROI_OTHER_BUILD;
+		result = ROI_OTHER_BUILD;
+		goto out;
 	}
 	/* A sum that does not fit is refused like another build, not wrapped round (2^64 - 1 and 100
 	 * made 99) nor cut to 2^64 - 1: either would be a wrong count that looks true. */
-	if ((result = walk(text, len, prof, false, why, whysize)) != ROI_MERGED)
-		return result;
+	if ((result = c.fns) != ROI_MERGED) {
+		snprintf(why, whysize, "%s", c.fns_why);
+		goto out;
+	}
 	if (c.runs > UINT64_MAX - prof->runs) {
 		int n = snprintf(why, whysize, "runs: ");
 		snprintf(why + n, whysize - (size_t)n, too_big, (unsigned long long)c.runs,
 			 (unsigned long long)prof->runs);
-		return ROI_FULL;
+		result = ROI_FULL;
+		goto out;
 	}
 	if ((result = merge_regions(text, len, &c, prof, why, whysize)) != ROI_MERGED)
-		return result;
-	walk(text, len, prof, true, why, whysize);
+		goto out;
+	/* The sums become prof's counts. */
+	for (size_t i = 0; i < prof->nfns; i++)
+		prof->fns[i].counts = sums + (prof->fns[i].counts - prof->counts);
+	free(prof->counts);
+	prof->counts = sums;
+	sums = NULL;
 	prof->runs += c.runs;
 	/* The hooks' cost per pair, as the mean over every region entry of both: calls x cost then
 	 * stays what each run's own calibration says. */
@@ -288,7 +321,9 @@ enum roi_merge_result __roi_profile_merge(const char *text, size_t len, struct r
 		prof->hook_inside = (prof->hook_inside * mine + c.hook_inside * theirs) / (mine + theirs);
 	}
 	prof->has_hook_cost |= c.has_hook_cost;
-	return ROI_MERGED;
+out:
+	free(sums);
+	return result;
 }
 
 /* a + b, or SIZE_MAX when that does not fit; a * b the same. */

@@ -5,14 +5,18 @@
  * a symbolic link planted to make the program, perhaps run as root, write somewhere else. So the
  * directory is opened once and every name in it (the profile, its temporary, its .stale) is used
  * relative to it and never through a link: a link at the profile's name is refused, a link at the
- * other names is replaced by rename(), which does not follow it, and temporaries are created
+ * other names is replaced by rename(), which does not follow it, and the temporary is created
  * O_EXCL. The only links followed are the stream names (stream_fd), which stand for this process's
- * own descriptors. */
-#include <dirent.h>
+ * own descriptors.
+ *
+ * This runs at the exit of every counted process, so it is kept cheap (docs/formats.md §3): no
+ * stdio, few distinct C library functions (each costs a symbol lookup on its first call), no
+ * directory listing, and no fsync unless ROI_FSYNC asks for one. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,33 +40,27 @@ static int cannot_write(const char *path, int err)
 
 static const char is_link[] = "it is a symbolic link";
 
-/* The whole profile text, in a malloc'd buffer. */
-static char *format(const struct roi_profile *prof, size_t *len)
+/* The whole profile text, in a malloc'd buffer; room for bound bytes is taken at once. */
+static char *format(const char *program, const struct roi_profile *prof, size_t bound, size_t *len)
 {
-	char exe[PATH_MAX], *text = NULL, *p;
-	FILE *f = open_memstream(&text, len);
+	struct roi_pf_out o = {0};
 
-	if (!f)
-		return NULL;
-	__roi_program_path(exe, sizeof exe);
-	for (p = exe; (p = strchr(p, '\n')); )
-		*p = '?';       /* one line per field, whatever the file system allows in names */
-	__roi_pf_put_header(f, exe, prof->runs, NULL);
+	__roi_pf_reserve(&o, bound);
+	__roi_pf_put_header(&o, program, prof->runs, NULL);
 	if (prof->has_hook_cost)
-		__roi_pf_put_hook_cost(f, prof->hook_cost, prof->hook_inside, "ns");
+		__roi_pf_put_hook_cost(&o, prof->hook_cost, prof->hook_inside, "ns");
 	for (size_t i = 0; i < prof->nfns; i++)
-		__roi_pf_put_fn(f, &prof->fns[i].rec, prof->fns[i].counts);
+		__roi_pf_put_fn(&o, &prof->fns[i].rec, prof->fns[i].counts);
 	for (size_t i = 0; i < prof->nregions; i++)
-		__roi_pf_put_region(f, &prof->regions[i], "ns");
-	if (fflush(f) == 0)
-		__roi_pf_put_end(f, prof->nfns, text, *len);
-	int failed = ferror(f);
-	if (fclose(f) != 0 || failed) {
-		free(text);
+		__roi_pf_put_region(&o, &prof->regions[i], "ns");
+	__roi_pf_put_end(&o, prof->nfns);
+	if (o.failed) {
+		free(o.text);
 		errno = ENOMEM;
 		return NULL;
 	}
-	return text;
+	*len = o.len;
+	return o.text;
 }
 
 /* Reads the open profile fd into a malloc'd buffer, but not more than bound bytes: a longer file is
@@ -82,8 +80,10 @@ static int read_bounded(int fd, const struct stat *st, size_t bound, char **text
 		if (*len == cap) {
 			if (cap > bound)
 				break;          /* read bound + 1 bytes: too long */
-			cap = cap ? (cap > bound / 2 ? bound + 1 : 2 * cap) : 4096;
-			char *p = realloc(buf, cap);
+			/* The size fstat gave, and one byte more to see the end; more only for a
+			 * file that grows meanwhile (a writer that does not take the lock). */
+			cap = cap ? (cap > bound / 2 ? bound + 1 : 2 * cap) : (size_t)st->st_size + 1;
+			char *p = buf ? realloc(buf, cap) : malloc(cap);
 			if (!p) {
 				err = ENOMEM;
 				break;
@@ -134,9 +134,8 @@ struct quiet_signals {
 
 static void quiet_signals(struct quiet_signals *saved)
 {
-	struct sigaction ignore = {.sa_handler = SIG_IGN};
+	struct sigaction ignore = {.sa_handler = SIG_IGN};       /* and an empty sa_mask */
 
-	sigemptyset(&ignore.sa_mask);
 	sigaction(SIGXFSZ, &ignore, &saved->xfsz);
 	sigaction(SIGPIPE, &ignore, &saved->pipe);
 }
@@ -149,11 +148,11 @@ static void restore_signals(const struct quiet_signals *saved)
 
 /* Writes the profile into fd as it is: a stream or a device, never renamed over (as root,
  * ROI_OUTPUT=/dev/null once turned /dev/null into a regular file for every process), nor merged. */
-static int write_into(const char *path, int fd, const struct roi_profile *prof)
+static int write_into(const char *path, int fd, const char *program, const struct roi_profile *prof)
 {
 	struct quiet_signals saved;
 	size_t len;
-	char *text = format(prof, &len);
+	char *text = format(program, prof, 0, &len);
 	int err = 0;
 
 	if (!text)
@@ -173,16 +172,18 @@ static int stream_fd(const char *path)
 {
 	static const char *const fd_dirs[] = {"/dev/fd/", "/proc/self/fd/"};
 
-	if (strcmp(path, "/dev/stdout") == 0)
+	size_t len = __roi_strlen(path);
+
+	if (len == 11 && __roi_same(path, "/dev/stdout", 11))
 		return 1;
-	if (strcmp(path, "/dev/stderr") == 0)
+	if (len == 11 && __roi_same(path, "/dev/stderr", 11))
 		return 2;
 	for (size_t i = 0; i < sizeof fd_dirs / sizeof fd_dirs[0]; i++) {
-		size_t n = strlen(fd_dirs[i]);
+		size_t n = __roi_strlen(fd_dirs[i]);
 		const char *p = path + n;
 		long fd = 0;
 
-		if (strncmp(path, fd_dirs[i], n) != 0 || !*p)
+		if (len <= n || !__roi_same(path, fd_dirs[i], n))
 			continue;
 		for (; *p >= '0' && *p <= '9' && fd <= INT_MAX / 10; p++)
 			fd = fd * 10 + (*p - '0');
@@ -210,7 +211,7 @@ static int open_special(const char *path, int dirfd, const char *base, const str
 		     : errno == ENXIO && S_ISFIFO(st->st_mode) ? refuse(path, "no process has the FIFO open for reading")
 		     : cannot_write(path, errno);
 	/* A file put in its place since it was looked at would be written into, not replaced whole. */
-	if (fstat(fd, &now) != 0 || S_ISREG(now.st_mode) || S_ISDIR(now.st_mode)) {
+	if (fstatat(fd, "", &now, AT_EMPTY_PATH) != 0 || S_ISREG(now.st_mode) || S_ISDIR(now.st_mode)) {
 		close(fd);
 		return refuse(path, "it was replaced while the profile was written");
 	}
@@ -222,77 +223,56 @@ static int open_special(const char *path, int dirfd, const char *base, const str
 	return fd;
 }
 
-/* Temporaries are named PROFILE.tmp.XXXXXX, the X six of these. */
-static const char temp_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-#define TEMP_SUFFIX ".tmp.XXXXXX"
-
-static int is_temp_name(const char *name, const char *base)
+/* The temporary is PROFILE.tmp, one name: every writer holds the lock from creating it until
+ * renaming it, so under the lock anything at that name is what a writer killed in between
+ * (SIGKILL) left behind, and no directory needs to be listed to find it. It is removed (a link
+ * itself, never what it points to) and the temporary created anew, O_EXCL. Returns the
+ * descriptor, or -1 with errno, and *in_the_way set when what is there cannot be removed (a
+ * directory). */
+static int create_temp(int dirfd, const char *name, bool *in_the_way)
 {
-	size_t n = strlen(base), x = strlen(".tmp.");
-
-	if (strncmp(name, base, n) != 0 || strncmp(name + n, ".tmp.", x) != 0)
-		return 0;
-	name += n + x;
-	return strlen(name) == 6 && strspn(name, temp_chars) == 6;
-}
-
-/* A writer killed between creating its temporary and renaming it (SIGKILL) leaves the temporary
- * behind. Every writer holds the lock from creating its temporary until renaming it, so under the
- * lock every temporary of this profile is such a leftover: removed, if it is a regular file. */
-static void remove_stale_temps(int dirfd, const char *base)
-{
-	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-	struct stat st;
-
-	if (!dir) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((e = readdir(dir)))
-		if (is_temp_name(e->d_name, base) && fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    S_ISREG(st.st_mode))
-			unlinkat(dirfd, e->d_name, 0);
-	closedir(dir);
-}
-
-/* Creates name (ending in XXXXXX, filled in) in dirfd, a new file of its own. The name need not be
- * unpredictable: O_EXCL fails on anything already there, a link too, and another name is tried. */
-static int create_temp(int dirfd, char *name)
-{
-	char *x = name + strlen(name) - 6;
-	struct timespec ts;
-	uint64_t r;
 	int fd = -1;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	r = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^ (uint64_t)getpid() << 40;
-	for (int tries = 0; tries < 100; tries++) {
-		for (int i = 0; i < 6; i++) {
-			r = r * 6364136223846793005u + 1442695040888963407u;
-			x[i] = temp_chars[(r >> 33) % (sizeof temp_chars - 1)];
-		}
+	*in_the_way = false;
+	for (int tries = 0; tries < 2; tries++) {
 		/* 0666 & ~umask: a profile is an ordinary file. */
 		fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd >= 0 || errno != EEXIST)
 			break;
+		if (unlinkat(dirfd, name, 0) != 0) {
+			*in_the_way = true;
+			break;
+		}
 	}
 	return fd;
 }
 
-/* Writes text to a new file tmp in dirfd ("PROFILE.tmp.XXXXXX", filled in). Returns 0, or -1 with
- * errno and no file left behind. */
-static int write_temp(int dirfd, char *tmp, const char *text, size_t len)
+/* ROI_FSYNC=1: the profile is on the disk before the program exits (see write_temp). */
+static int want_fsync(void)
+{
+	const char *env = getenv("ROI_FSYNC");
+
+	return env && *env && !(env[0] == '0' && !env[1]);
+}
+
+/* Writes text to the new file tmp in dirfd. Returns 0, or -1 with errno and no file left behind.
+ *
+ * The rename that follows makes the profile whole or absent, whatever happens to the process (a
+ * kill, a full disk). What it does not cover without fsync is the machine stopping (power loss, a
+ * kernel crash) before the kernel has written the data back, a few seconds: then the profile may
+ * be the previous one, or empty or cut short, which the end line's count and CRC reject (the
+ * runtime keeps such a file aside as .stale). fsync is what covers it, at 1 to 10 ms a process on
+ * an ordinary disk, several seconds for a test suite of a thousand processes, which gcov does not
+ * pay either; ROI_FSYNC=1 pays it, for the file and then for the directory's rename. */
+static int write_temp(int dirfd, const char *tmp, const char *text, size_t len, int sync, bool *in_the_way)
 {
 	struct quiet_signals saved;
-	int fd = create_temp(dirfd, tmp), err = 0;
+	int fd = create_temp(dirfd, tmp, in_the_way), err = 0;
 
 	if (fd < 0)
 		return -1;
 	quiet_signals(&saved);
-	if (write_all(fd, text, len) != 0 || fsync(fd) != 0)
+	if (write_all(fd, text, len) != 0 || (sync && fsync(fd) != 0))
 		err = errno;
 	if (close(fd) != 0 && !err)
 		err = errno;
@@ -305,27 +285,35 @@ static int write_temp(int dirfd, char *tmp, const char *text, size_t len)
 	return 0;
 }
 
-/* Merges prof into the regular file (or no file) base in dirfd and replaces it, holding the lock. */
-static int save_profile(const char *path, int dirfd, const char *base, struct roi_profile *prof)
+/* dst = a followed by b; -1 when that does not fit. */
+static int join(char *dst, size_t size, const char *a, const char *b)
 {
-	char tmp[PATH_MAX], stale[PATH_MAX], shown_stale[PATH_MAX + 8], why[256];
+	if (__roi_strlen(a) + __roi_strlen(b) >= size)
+		return -1;
+	__roi_copy(__roi_copy(dst, a), b);
+	return 0;
+}
+
+/* Merges prof into the regular file (or no file) base in dirfd and replaces it, holding the lock. */
+static int save_profile(const char *path, int dirfd, const char *base, const char *program,
+			struct roi_profile *prof)
+{
+	char tmp[PATH_MAX], stale[PATH_MAX], why[256];
 	char *old = NULL, *text = NULL;
-	size_t oldlen = 0, len, bound = __roi_profile_bound(prof, __roi_regions_possible());
+	size_t oldlen = 0, len, bound;
 	enum roi_merge_result merged = ROI_MERGED;
-	int oldfd = -1, ret = -1;
+	int oldfd = -1, ret = -1, sync = want_fsync();
+	bool in_the_way = false;
 	struct stat st;
 
-	if (snprintf(tmp, sizeof tmp, "%s" TEMP_SUFFIX, base) >= (int)sizeof tmp ||
-	    snprintf(stale, sizeof stale, "%s.stale", base) >= (int)sizeof stale)
+	if (join(tmp, sizeof tmp, base, ".tmp") != 0 || join(stale, sizeof stale, base, ".stale") != 0)
 		return cannot_write(path, ENAMETOOLONG);
-	snprintf(shown_stale, sizeof shown_stale, "%s.stale", path);
 	/* The lock is the directory itself, held until it is closed: there is no lock file to leave
 	 * behind. (A lock file could not be removed either: a late process would lock the unlinked file
 	 * while the next one created a new one, and both would believe they held the lock.) */
 	while (flock(dirfd, LOCK_EX) != 0)
 		if (errno != EINTR)
 			return cannot_write(path, errno);
-	remove_stale_temps(dirfd, base);
 	/* For writing, although it is only read: rename() would replace a read-only profile, and must
 	 * refuse it as writing in place would. */
 	oldfd = openat(dirfd, base, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -334,10 +322,15 @@ static int save_profile(const char *path, int dirfd, const char *base, struct ro
 		goto out;
 	}
 	if (oldfd >= 0) {
-		if (fstat(oldfd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (fstatat(oldfd, "", &st, AT_EMPTY_PATH) != 0 || !S_ISREG(st.st_mode)) {
 			refuse(path, "it was replaced while the profile was written");
 			goto out;
 		}
+		/* The regions the process could hold are counted (in every loaded object) only for a
+		 * file longer than the ones it holds make possible. */
+		bound = __roi_profile_bound(prof, prof->nregions);
+		if ((uint64_t)st.st_size > bound)
+			bound = __roi_profile_bound(prof, __roi_regions_possible());
 		switch (read_bounded(oldfd, &st, bound, &old, &oldlen)) {
 		case -1:
 			__roi_warn("cannot read profile '%s': %s", path, strerror(errno));
@@ -354,20 +347,24 @@ static int save_profile(const char *path, int dirfd, const char *base, struct ro
 			}
 		}
 	}
-	if (!(text = format(prof, &len)) || write_temp(dirfd, tmp, text, len) != 0) {
-		cannot_write(path, errno);
+	if (!(text = format(program, prof, __roi_profile_bound(prof, prof->nregions), &len)) ||
+	    write_temp(dirfd, tmp, text, len, sync, &in_the_way) != 0) {
+		if (in_the_way)
+			__roi_warn("cannot write profile '%s': '%s.tmp' is in the way (%s)", path, path, strerror(errno));
+		else
+			cannot_write(path, errno);
 		goto out;
 	}
 	if ((merged != ROI_MERGED && renameat(dirfd, base, dirfd, stale) != 0) ||
-	    renameat(dirfd, tmp, dirfd, base) != 0) {
+	    renameat(dirfd, tmp, dirfd, base) != 0 || (sync && fsync(dirfd) != 0)) {
 		cannot_write(path, errno);
 		unlinkat(dirfd, tmp, 0);
 		goto out;
 	}
 	if (merged != ROI_MERGED)
-		__roi_warn("profile '%s' is %s (%s); kept it as '%s' and started a new one", path,
+		__roi_warn("profile '%s' is %s (%s); kept it as '%s.stale' and started a new one", path,
 			   merged == ROI_CORRUPT ? "corrupt" : merged == ROI_FULL ? "full" : "from a different build",
-			   why, shown_stale);
+			   why, path);
 	ret = 0;
 out:
 	if (oldfd >= 0)
@@ -377,33 +374,48 @@ out:
 	return ret;
 }
 
-int __roi_profile_save(const char *path, struct roi_profile *prof)
+int __roi_profile_save(const char *path, const char *program, struct roi_profile *prof)
 {
 	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	const char *base = path;
 	int fd = stream_fd(path), dirfd, ret;
 	struct stat st;
 
 	if (fd >= 0)
-		return write_into(path, fd, prof);
+		return write_into(path, fd, program, prof);
+	for (const char *p = path; *p; p++)
+		if (*p == '/')
+			base = p + 1;
 	if (!*base)
 		return cannot_write(path, EISDIR);
-	snprintf(dir, sizeof dir, "%.*s", !slash ? 1 : slash == path ? 1 : (int)(slash - path), slash ? path : ".");
-	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* The directory: "." for a bare name, "/" for one in the root, else what is before the last
+	 * slash (shorter than path, which fits in PATH_MAX). */
+	if (base == path) {
+		dir[0] = '.';
+		dir[1] = '\0';
+	} else {
+		size_t n = base - 1 == path ? 1 : (size_t)(base - 1 - path);
+		if (n >= sizeof dir)
+			return cannot_write(path, ENAMETOOLONG);
+		for (size_t i = 0; i < n; i++)
+			dir[i] = path[i];
+		dir[n] = '\0';
+	}
+	dirfd = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
 		return cannot_write(path, errno);
 	if (fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		ret = errno == ENOENT ? save_profile(path, dirfd, base, prof) : cannot_write(path, errno);
+		ret = errno == ENOENT ? save_profile(path, dirfd, base, program, prof) : cannot_write(path, errno);
 	else if (S_ISLNK(st.st_mode))
 		ret = refuse(path, is_link);
 	else if (S_ISDIR(st.st_mode))
 		ret = cannot_write(path, EISDIR);
 	else if (S_ISREG(st.st_mode))
-		ret = save_profile(path, dirfd, base, prof);
+		ret = save_profile(path, dirfd, base, program, prof);
 	else if ((fd = open_special(path, dirfd, base, &st)) < 0)
 		ret = -1;
 	else {
-		ret = write_into(path, fd, prof);
+		ret = write_into(path, fd, program, prof);
 		close(fd);
 	}
 	close(dirfd);

@@ -200,6 +200,10 @@ int __roi_regions_ran(void)
 
 void __roi_regions_close_open(void)
 {
+	if (stack.depth == 0 && !__atomic_load_n(&too_deep, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&unmatched, __ATOMIC_RELAXED))
+		return;         /* nothing open, nothing to say: no clock read */
+
 	uint64_t t = now_ns(), deep = __atomic_exchange_n(&too_deep, 0, __ATOMIC_RELAXED);
 	uint64_t odd = __atomic_exchange_n(&unmatched, 0, __ATOMIC_RELAXED);
 	unsigned n = 0, top = stack.depth < DEPTH ? stack.depth : DEPTH;
@@ -225,7 +229,7 @@ void __roi_regions_close_open(void)
 
 void __roi_regions_reset(void)
 {
-	uint64_t t = now_ns();
+	uint64_t t = stack.depth ? now_ns() : 0;
 
 	for (struct roi_region *r = __atomic_load_n(&head, __ATOMIC_ACQUIRE); r != &list_end;
 	     r = __atomic_load_n(&r->next, __ATOMIC_ACQUIRE)) {

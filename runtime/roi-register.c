@@ -11,8 +11,10 @@ struct range {
 	const struct roi_fn_desc *start, *stop;
 };
 
-static struct range *ranges;
-static size_t nranges, ranges_cap;
+/* A program has a unit or a few: the first ones need no allocation at start-up. */
+static struct range first_ranges[16];
+static struct range *ranges = first_ranges;
+static size_t nranges, ranges_cap = sizeof first_ranges / sizeof first_ranges[0];
 
 static int counter_bits_ok(uint32_t bits)
 {
@@ -39,13 +41,16 @@ void __roi_register_unit(uint32_t abi_version, const struct roi_fn_desc *start,
 			__roi_warn("function %u of unit %016llx has %u-bit counters; ignored", (unsigned)d->index,
 				 (unsigned long long)d->unit, (unsigned)d->counter_bits);
 	if (nranges == ranges_cap) {
-		size_t cap = ranges_cap ? 2 * ranges_cap : 16;
-		struct range *r = realloc(ranges, cap * sizeof *r);
+		size_t cap = 2 * ranges_cap;
+		struct range *r = malloc(cap * sizeof *r);
 		if (!r) {
 			__roi_warn("out of memory; counts of unit %016llx are not recorded",
 				 (unsigned long long)(stop > start ? start->unit : 0));
 			return;
 		}
+		memcpy(r, ranges, nranges * sizeof *r);
+		if (ranges != first_ranges)
+			free(ranges);
 		ranges = r;
 		ranges_cap = cap;
 	}
@@ -103,7 +108,7 @@ int __roi_snapshot(struct roi_profile *prof)
 			}
 	all = malloc((n ? n : 1) * sizeof *all);
 	prof->fns = malloc((n ? n : 1) * sizeof *prof->fns);
-	prof->counts = calloc(ncounts ? ncounts : 1, sizeof *prof->counts);
+	prof->counts = malloc((ncounts ? ncounts : 1) * sizeof *prof->counts);
 	if (!all || !prof->fns || !prof->counts || __roi_regions_snapshot(prof) != 0) {
 		free(all);
 		__roi_profile_free(prof);
@@ -115,7 +120,12 @@ int __roi_snapshot(struct roi_profile *prof)
 		for (const struct roi_fn_desc *d = ranges[i].start; d < ranges[i].stop; d++)
 			if (counter_bits_ok(d->counter_bits))
 				all[n++] = d;
-	qsort(all, n, sizeof *all, desc_cmp);
+	/* One unit's descriptors are laid out in index order: most programs need no sort. */
+	for (size_t i = 1; i < n; i++)
+		if (desc_cmp(&all[i - 1], &all[i]) > 0) {
+			qsort(all, n, sizeof *all, desc_cmp);
+			break;
+		}
 
 	uint64_t *next = prof->counts;
 	for (size_t i = 0; i < n; i++) {
@@ -132,13 +142,15 @@ int __roi_snapshot(struct roi_profile *prof)
 					 "counting only one copy", (unsigned)d->index, (unsigned long long)d->unit);
 				continue;
 			}
+			for (uint32_t c = 0; c < d->ncounters; c++)
+				last->counts[c] += counter(d, c);
 		} else {
 			last = &prof->fns[prof->nfns++];
 			*last = (struct roi_fn){{d->unit, d->index, d->checksum, d->ncounters}, next};
 			next += d->ncounters;
+			for (uint32_t c = 0; c < d->ncounters; c++)
+				last->counts[c] = counter(d, c);
 		}
-		for (uint32_t c = 0; c < d->ncounters; c++)
-			last->counts[c] += counter(d, c);
 	}
 	free(all);
 	prof->runs = 1;

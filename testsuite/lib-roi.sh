@@ -62,3 +62,45 @@ fn_checksum () {
 	printf '0x%s\n' "$(checksum_text "$1" "$2" | gzip -c | tail -c 8 | head -c 4 |
 		od -An -tx1 | awk '{ print $4 $3 $2 $1 }')"
 }
+
+# crc32 <INPUT: the IEEE CRC-32 of the input as 8 hex digits (what a profile's end line holds),
+# from gzip's trailer, where it is, little-endian, before the size.
+crc32 () {
+	gzip -c | tail -c 8 | head -c 4 | od -An -tx1 | awk '{ print $4 $3 $2 $1 }'
+}
+
+# seal BODY: BODY followed by its end line "end FNCOUNT CRC": a profile written by hand.
+seal () {
+	cat "$1" && echo "end $(grep -c '^fn ' "$1") $(crc32 <"$1")"
+}
+
+# elf_with_meta OUT JSON...: an executable whose .roi.meta holds one record per JSON file, written
+# by hand, without the plugin.
+elf_with_meta () {
+	out=$1 && shift && n=0 && : >"$out.c" &&
+	for json in "$@"; do
+		n=$((n + 1)) && tr -d '\n' <"$json" >"$out.$n.meta" &&
+		printf '__asm__(".pushsection .roi.meta,\\"\\",@progbits\\n.incbin \\"%s\\"\\n.byte 0\\n.popsection");\n' \
+			"$out.$n.meta" >>"$out.c" || return 1
+	done &&
+	echo "int main(void) { return 0; }" >>"$out.c" &&
+	gcc -o "$out" "$out.c"
+}
+
+# status WANT CMD...: CMD exits with WANT (so not by a signal); its output in out and err.
+status () {
+	want=$1
+	shift
+	if "$@" >out 2>err; then got=0; else got=$?; fi
+	test_equal "$want" "$got" "exit status of '$*'"
+}
+
+# fails WANT PATTERN CMD...: CMD exits with WANT and prints exactly one line on stderr, which
+# matches PATTERN.
+fails () {
+	want=$1 pattern=$2
+	shift 2
+	status "$want" "$@" &&
+	test_equal 1 "$(wc -l <err | tr -d ' ')" "lines on stderr of '$*'" &&
+	test_grep "$pattern" err
+}

@@ -4,6 +4,7 @@
 test_description='host runtime (libroi.a): registration, profile format, merging, errors, region hooks'
 
 . "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-roi.sh"
 
 # The plugin is not needed: testsuite/runtime/fake-unit.c lays out descriptors and registering
 # constructors by hand, as docs/formats.md §2 says the plugin does. Expected profiles are written
@@ -11,15 +12,6 @@ test_description='host runtime (libroi.a): registration, profile format, merging
 
 CC=${CC:-gcc}
 here=$(pwd -P)          # /proc/self/exe gives the path without symlinks
-
-# crc32 FILE: IEEE CRC-32 of FILE as 8 hex digits.
-crc32 () {
-	if command -v python3 >/dev/null; then
-		python3 -c 'import sys, zlib; print("%08x" % zlib.crc32(open(sys.argv[1], "rb").read()))' "$1"
-	else
-		gzip -c "$1" | tail -c8 | od -An -tx4 -N4 | tr -d ' '
-	fi
-}
 
 # expect_profile FILE RUNS M [CHECKSUM_A0] [PROGRAM]: the profile of RUNS runs of fake-unit whose N
 # add up to M (counter i gets N * (i + 1), the 64-bit counter 1 also N * 5000000000).
@@ -33,7 +25,7 @@ expect_profile () {
 		printf 'fn 9f86d081884c7d65 10 0x00000001 1 %s\n' $m
 		printf 'fn fedcba9876543210 1 0x80000000 2 %s %s\n' $m $((m * 5000000002))
 	} >"$1.body"
-	printf 'end 5 %s\n' "$(crc32 "$1.body")" | cat "$1.body" - >"$1"
+	printf 'end 5 %s\n' "$(crc32 <"$1.body")" | cat "$1.body" - >"$1"
 	rm "$1.body"
 }
 
@@ -256,7 +248,7 @@ test_expect_success UNPRIVILEGED 'a read-only directory: one line on stderr' '
 '
 
 test_expect_success 'no temporary file is left anywhere' '
-	test -z "$(find . -name "*.tmp.*")"
+	test -z "$(find . -name "*.roi.tmp")"
 '
 
 # The lock is the directory: every process merges in turn, so the counts are the exact sum.
@@ -331,7 +323,7 @@ without_regions () { grep -v -e "^hook-cost " -e "^hook-inside " -e "^region " -
 # sealed FILE: the end line holds the fn line count and the CRC of everything before it.
 sealed () {
 	sed '$d' "$1" >"$1.body" &&
-	test_equal "end $(grep -c "^fn " "$1.body") $(crc32 "$1.body")" "$(tail -n 1 "$1")" "end line of $1"
+	test_equal "end $(grep -c "^fn " "$1.body") $(crc32 <"$1.body")" "$(tail -n 1 "$1")" "end line of $1"
 }
 
 # fn_lines_are RUNS M FILE: the fn part of FILE is fake-unit's profile of RUNS runs adding up to M.
@@ -452,7 +444,7 @@ test_expect_success 'a program'"'"'s own hooks take the place of libroi'"'"'s (t
 '
 
 # seal_body BODY OUT: OUT is BODY with its end line.
-seal_body () { printf "end %s %s\n" "$(grep -c "^fn " "$1")" "$(crc32 "$1")" | cat "$1" - >"$2"; }
+seal_body () { printf "end %s %s\n" "$(grep -c "^fn " "$1")" "$(crc32 <"$1")" | cat "$1" - >"$2"; }
 
 test_expect_success 'a hook-cost and regions of an earlier run are kept by a run without regions' '
 	expect_profile base.roi 1 1 && sed "\$d" base.roi >body &&
@@ -543,18 +535,54 @@ test_expect_success 'a count, runs or a region sum past 2^64 - 1: refused as ful
 	test_grep "^fn fedcba9876543210 1 0x80000000 2 $max 10000000004$" f.roi
 '
 
-# A writer killed between creating its temporary and renaming it (SIGKILL) leaves the temporary.
-test_expect_success 'temporaries a killed writer left are removed by the next one, and nothing else' '
+# A writer killed between creating its temporary and renaming it (SIGKILL) leaves the temporary,
+# PROFILE.tmp: every writer holds the lock from creating it to renaming it, so the next one finds
+# it at that name, without listing the directory.
+test_expect_success 'the temporary a killed writer left is replaced by the next one, and nothing else' '
 	mkdir tmps && ROI_OUTPUT=tmps/p.roi ./fake-unit 1 &&
-	echo left >tmps/p.roi.tmp.Ab3xYz && echo left >tmps/p.roi.tmp.000000 &&
-	echo mine >tmps/victim && cp tmps/victim victim.orig &&
-	ln -s victim tmps/p.roi.tmp.LINKed && mkdir tmps/p.roi.tmp.dir123 &&
-	echo keep >tmps/p.roi.tmp.1234567 && echo keep >tmps/p.roi.tmp.ab-def && echo keep >tmps/q.roi.tmp.abcdef &&
+	echo left >tmps/p.roi.tmp &&
+	echo keep >tmps/p.roi.tmp.Ab3xYz && echo keep >tmps/p.roi.tmpx && echo keep >tmps/q.roi.tmp &&
 	ROI_OUTPUT=tmps/p.roi ./fake-unit 1 2>err && test ! -s err &&
 	expect_profile expect 2 2 && test_cmp expect tmps/p.roi &&
-	printf "%s\n" p.roi p.roi.tmp.1234567 p.roi.tmp.LINKed p.roi.tmp.ab-def p.roi.tmp.dir123 q.roi.tmp.abcdef victim >expect &&
-	(cd tmps && LC_ALL=C ls) >actual && test_cmp expect actual &&
-	test -L tmps/p.roi.tmp.LINKed && test_cmp victim.orig tmps/victim
+	printf "%s\n" p.roi p.roi.tmp.Ab3xYz p.roi.tmpx q.roi.tmp >expect &&
+	(cd tmps && LC_ALL=C ls) >actual && test_cmp expect actual
+'
+
+test_expect_success 'a link at the name of the temporary is removed, not followed' '
+	echo mine >tmps/victim && cp tmps/victim victim.orig &&
+	ln -s victim tmps/p.roi.tmp &&
+	ROI_OUTPUT=tmps/p.roi ./fake-unit 1 2>err && test ! -s err &&
+	expect_profile expect 3 3 && test_cmp expect tmps/p.roi &&
+	test_cmp victim.orig tmps/victim &&
+	! test -e tmps/p.roi.tmp && ! test -L tmps/p.roi.tmp
+'
+
+test_expect_success 'a directory at the name of the temporary: one line; profile and exit status unchanged' '
+	mkdir tmps/p.roi.tmp && cp tmps/p.roi p.before &&
+	status=0 && ROI_OUTPUT=tmps/p.roi ./fake-unit 1 exit 7 2>err || status=$? &&
+	test_equal 7 $status "exit status" &&
+	echo "roi: cannot write profile '\''tmps/p.roi'\'': '\''tmps/p.roi.tmp'\'' is in the way (Is a directory)" >expect.err &&
+	test_cmp expect.err err &&
+	test_cmp p.before tmps/p.roi && test -d tmps/p.roi.tmp
+'
+
+# fsync costs milliseconds a process (docs/formats.md §3): only ROI_FSYNC=1 pays it, for the
+# temporary before the rename and for the directory after it.
+if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
+	test_set_prereq STRACE
+fi
+
+test_expect_success STRACE 'no fsync unless ROI_FSYNC=1, which syncs the profile and then its directory' '
+	mkdir sync && here_sync=$(cd sync && pwd -P) &&
+	ROI_OUTPUT=sync/p.roi strace -f -y -e trace=fsync -o trace ./fake-unit 1 &&
+	! grep fsync trace &&
+	ROI_OUTPUT=sync/p.roi ROI_FSYNC=0 strace -f -y -e trace=fsync -o trace ./fake-unit 1 &&
+	! grep fsync trace &&
+	ROI_OUTPUT=sync/p.roi ROI_FSYNC=1 strace -f -y -e trace=fsync -o trace ./fake-unit 1 &&
+	sed -n "s/^[0-9]* *fsync([0-9]*<\(.*\)>) *= 0\$/\1/p" trace >actual &&
+	printf "%s\n" "$here_sync/p.roi.tmp" "$here_sync" >expect &&
+	test_cmp expect actual &&
+	expect_profile expect 3 3 && test_cmp expect sync/p.roi
 '
 
 test_done

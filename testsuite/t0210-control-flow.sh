@@ -96,6 +96,22 @@ test_expect_success 'three units, system headers, two static helpers of one name
 	test_equal 1 "$(call_count multi.json strcmp)"
 '
 
+# One source compiled into two units gives functions of the same name, file and line: the text's
+# note names the unit of each (docs/estimate-json.md), and only of those.
+test_expect_success 'one source in two units: the text names the unit of each of its functions' '
+	printf "static int helper(int x) { return x * 2; }\nint ENTRY(int x) { return helper(x); }\n" >same.c &&
+	printf "int one(int);\nint two(int);\nint main(void) { return one(1) + two(2) - 6; }\n" >same-main.c &&
+	${CC:-gcc} -fplugin="$ROI_PLUGIN" -O0 -DENTRY=one -c same.c -o one.o &&
+	${CC:-gcc} -fplugin="$ROI_PLUGIN" -O0 -DENTRY=two -c same.c -o two.o &&
+	roi_link same -O0 same-main.c one.o two.o &&
+	./same && "$ROI" estimate same >same.txt &&
+	u1=$(meta_json one.o | jq -r ".[0].unit") && u2=$(meta_json two.o | jq -r ".[0].unit") &&
+	test "$u1" != "$u2" &&
+	sed -n "/^functions/,/^\$/p" same.txt | awk "NR > 2 && NF { print \$1, (\$NF ~ /%\$/ ? \"-\" : \$NF) }" | sort >notes &&
+	printf "%s\n" "helper $u1" "helper $u2" "main -" "one -" "two -" | sort >expect &&
+	test_cmp expect notes
+'
+
 test_expect_success 'the same programs at -O2 keep their call counts' '
 	for p in shortcircuit switch recursion fnptr; do
 		rm -f $p.roi &&

@@ -37,8 +37,8 @@ build_all () {
 	)
 }
 
-# status OUT CMD...: run CMD with its output in OUT; print its exit status (0 too).
-status () {
+# exit_status OUT CMD...: run CMD with its output in OUT; print its exit status (0 too).
+exit_status () {
 	out=$1
 	shift
 	"$@" >"$out" && echo 0 || echo $?
@@ -111,19 +111,19 @@ test_expect_success GCOV 'a profile of one run against .gcda files of two: exit 
 	ROI_OUTPUT=both.roi ./recursion &&
 	cp both.roi one.roi &&
 	ROI_OUTPUT=both.roi ./recursion &&
-	test_equal 1 "$(status out "$ROI" gcov-check --profile one.roi recursion)" &&
+	test_equal 1 "$(exit_status out "$ROI" gcov-check --profile one.roi recursion)" &&
 	test_grep "^function fib (.*recursion.c:3): roi calls 177, gcov 354$" out &&
 	test_grep "^function main (.*recursion.c:10): roi calls 1, gcov 2$" out &&
 	test_grep "recursion.c:7: roi 88, gcov 176$" out &&
 	test_grep "^gcov-check: 2 functions, [0-9]* lines compared, [1-9][0-9]* disagreements$" out &&
-	test_equal 0 "$(status out2 "$ROI" gcov-check --profile both.roi recursion)"
+	test_equal 0 "$(exit_status out2 "$ROI" gcov-check --profile both.roi recursion)"
 '
 
 test_expect_success GCOV 'no .gcda files: a clear error' '
 	mkdir -p nodata && cd nodata &&
 	cov_link -O0 goto "$P/goto.c" &&
 	./goto && rm goto-goto.gcda &&
-	test_equal 1 "$(status out "$ROI" gcov-check goto 2>err)" &&
+	test_equal 1 "$(exit_status out "$ROI" gcov-check goto 2>err)" &&
 	test_grep "^roi: no .gcda files found next to goto (build with --coverage and run it once)$" err
 '
 
@@ -144,11 +144,11 @@ test_expect_success GCOV 'gcov failing: the .gcda named with what gcov said' '
 '
 
 test_expect_success 'usage errors exit 2; --help exits 0' '
-	test_equal 2 "$(status out "$ROI" gcov-check 2>err)" &&
+	test_equal 2 "$(exit_status out "$ROI" gcov-check 2>err)" &&
 	test_grep "missing PROGRAM" err &&
-	test_equal 2 "$(status out "$ROI" gcov-check --frobnicate x 2>err)" &&
+	test_equal 2 "$(exit_status out "$ROI" gcov-check --frobnicate x 2>err)" &&
 	test_grep "unknown option .--frobnicate." err &&
-	test_equal 2 "$(status out "$ROI" gcov-check a b 2>err)" &&
+	test_equal 2 "$(exit_status out "$ROI" gcov-check a b 2>err)" &&
 	"$ROI" gcov-check --help >out &&
 	test_grep "^usage: roi gcov-check" out
 '

@@ -14,36 +14,6 @@ operations.'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-roi.sh"
 
-# crc32 <FILE: CRC-32 (IEEE) of the input as 8 hex digits; gzip's trailer holds
-# it, little-endian, before the size.
-crc32 () {
-	gzip -c | tail -c 8 | head -c 4 | od -An -tx1 | awk '{ print $4 $3 $2 $1 }'
-}
-
-# seal BODY: BODY followed by its end line "end FNCOUNT CRC".
-seal () {
-	cat "$1" && echo "end $(grep -c '^fn ' "$1") $(crc32 <"$1")"
-}
-
-# elf_with_meta OUT JSON: an executable whose .roi.meta holds the record JSON.
-elf_with_meta () {
-	tr -d '\n' <"$2" >"$1.meta" &&
-	printf '__asm__(".pushsection .roi.meta,\\"\\",@progbits\\n.incbin \\"%s\\"\\n.byte 0\\n.popsection");\nint main(void) { return 0; }\n' \
-		"$1.meta" >"$1.c" &&
-	gcc -o "$1" "$1.c"
-}
-
-# fails STATUS PATTERN CMD...: CMD exits with STATUS (so not by a signal) and
-# prints exactly one line on stderr, which matches PATTERN.
-fails () {
-	status=$1 pattern=$2
-	shift 2
-	if "$@" >out 2>err; then got=0; else got=$?; fi
-	test_equal "$status" "$got" "exit status of '$*'" &&
-	test_equal 1 "$(wc -l <err | tr -d ' ')" "lines on stderr of '$*'" &&
-	test_grep "$pattern" err
-}
-
 test_expect_success 'fixtures: a program with metadata, its profile, a model' '
 	cat >meta.in <<-\EOF &&
 	{"roi": 1, "unit": "9f86d081884c7d65", "source": "prog.c", "compiler": "12.2.0",
@@ -165,7 +135,21 @@ test_expect_success 'an ELF without metadata' '
 
 test_expect_success 'a missing program and a missing profile' '
 	fails 1 "^roi: nothere: No such file or directory$" "$ROI" estimate nothere &&
-	fails 1 "^roi: nothere.roi: No such file or directory$" "$ROI" estimate prog nothere.roi
+	fails 1 "^roi: nothere.roi: No such file or directory$" "$ROI" estimate prog nothere.roi &&
+	mkdir -p fw && cp prog fw/lonely &&
+	fails 1 "^roi: no profile of fw/lonely: neither ./lonely.roi nor fw/lonely.roi exists; run it first (a host program writes the first at exit, .roi run. the second), or name the profile$" \
+		"$ROI" estimate fw/lonely
+'
+
+# From another directory, a profile of the same name in the current one (another program'"'"'s, a
+# stale one) must not hide the one beside the program, which names it.
+test_expect_success 'the default profile is the one that names the program' '
+	mkdir -p dir-a && cp prog dir-a/prog && cd dir-a &&
+	sed "s|^program .*|program $PWD/prog|" ../body >b && seal b >prog.roi &&
+	cd .. && mkdir -p dir-b && cd dir-b &&
+	sed "s|^program .*|program /elsewhere/prog|" ../body >b && seal b >prog.roi &&
+	"$ROI" estimate ../dir-a/prog >out &&
+	test_grep "^profile   ../dir-a/prog.roi, 1 run$" out
 '
 
 test_expect_success 'metadata records: version, indices, duplicate units' '
@@ -179,6 +163,35 @@ test_expect_success 'metadata records: version, indices, duplicate units' '
 	{ tr -d "\n" <meta.json && printf "\\0" && tr -d "\n" <meta.json; } >twice.json &&
 	elf_with_meta dup twice.json &&
 	fails 1 "^roi: dup: .roi.meta record 2: duplicate unit 9f86d081884c7d65 (also record 1)$" "$ROI" ops dup
+'
+
+# A record is read a member at a time and its functions one by one (input/jv.c, jv_pieces), each
+# parsed by cJSON alone: what the record says, and what is wrong with it, is the same whatever the
+# order of its members; the byte of a JSON error is the record's own.
+test_expect_success 'metadata records in another member order, and errors after the functions' '
+	"$ROI" ops prog | sed 1d >ops.expect &&
+	jq -c "{functions} + del(.functions)" meta.json >first.json && elf_with_meta first first.json &&
+	"$ROI" ops first | sed 1d >ops.first && test_cmp ops.expect ops.first &&
+	jq -c "del(.ops, .files) + {functions} + {ops, files}" meta.json >last.json && elf_with_meta last last.json &&
+	"$ROI" ops last | sed 1d >ops.last && test_cmp ops.expect ops.last &&
+	jq -c ". + {atomic: 3}" meta.json >late.json && elf_with_meta late late.json &&
+	fails 1 "^roi: late: .roi.meta record 1: atomic: must be true or false$" "$ROI" ops late &&
+	jq -c ". + {extra: 1}" meta.json >unknown.json && elf_with_meta unknown unknown.json &&
+	fails 1 "^roi: unknown: .roi.meta record 1: unknown key .extra.$" "$ROI" ops unknown &&
+	jq -c "{functions} + ." meta.json | sed "s/}\$/,\"functions\":[]}/" >twice.json &&
+	elf_with_meta twice-fns twice.json &&
+	fails 1 "^roi: twice-fns: .roi.meta record 1: duplicate key .functions.$" "$ROI" ops twice-fns
+'
+
+test_expect_success 'malformed JSON inside a function or after the record: the byte of the record' '
+	tr -d "\n" <meta.json | sed "s/\"succ\": \[2, 3\]/\"succ\": [2, 3}/" >bad-fn.json &&
+	at=$(grep -bo "3}" bad-fn.json | cut -d: -f1) && at=$((at + 1)) &&
+	elf_with_meta bad-fn bad-fn.json &&
+	fails 1 "^roi: bad-fn: .roi.meta record 1: malformed JSON at byte $at$" "$ROI" ops bad-fn &&
+	{ tr -d "\n" <meta.json && printf " x"; } >after.json &&
+	at=$(($(wc -c <after.json) - 1)) &&
+	elf_with_meta after after.json &&
+	fails 1 "^roi: after: .roi.meta record 1: malformed JSON at byte $at$" "$ROI" ops after
 '
 
 test_expect_success 'metadata records: what the RTL pass adds, value counters'"'"' blocks' '
@@ -278,18 +291,24 @@ test_expect_success 'malformed profile lines' '
 	fails 1 "^roi: prog:1: not a roi profile" "$ROI" estimate prog prog
 '
 
+test_expect_success 'a function named twice in a profile' '
+	{ cat body && grep "^fn " body; } >twice && seal twice >twice.roi &&
+	fails 1 "^roi: twice.roi:5: function 0 of unit 9f86d081884c7d65 appears twice (first on line 4)$" \
+		"$ROI" estimate prog twice.roi
+'
+
 test_expect_success 'a profile from another build' '
 	# another build: main multiplies twice per turn
 	sed "s/\[1, 0, 6, 1\]/[1, 0, 6, 2]/" meta.in >other.in &&
 	other=$(fn_checksum other.in 0) &&
 	sed "s/CHECKSUM/$other/" other.in >other.json && elf_with_meta other other.json &&
-	fails 1 "^roi: prog.roi: function main (unit 9f86d081884c7d65) does not match other: checksum $(cat checksum) != $other (profile from another build)$" \
+	fails 1 "^roi: prog.roi: function main (unit 9f86d081884c7d65) does not match other: checksum $(cat checksum) != $other (profile from another build: run the program again for a new one)$" \
 		"$ROI" estimate other prog.roi &&
 	sed "s/ 4 1 11 10 1$/ 3 1 11 10/" body >short && seal short >short.roi &&
 	fails 1 "^roi: short.roi: function main (unit 9f86d081884c7d65) does not match prog: 3 counters != 4 blocks" \
 		"$ROI" estimate prog short.roi &&
 	sed "s/^fn 9f86d081884c7d65/fn 0000000000000001/" body >unit && seal unit >unit.roi &&
-	fails 1 "^roi: unit.roi: unit 0000000000000001 is not in prog (profile from another build)$" \
+	fails 1 "^roi: unit.roi: unit 0000000000000001 is not in prog (profile from another build: run the program again for a new one)$" \
 		"$ROI" estimate prog unit.roi
 '
 

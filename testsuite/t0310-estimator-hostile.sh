@@ -12,9 +12,9 @@ day; the bad inputs are made from it and its profile.'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-roi.sh"
 
-# fails PATTERN CMD...: CMD exits 1 within 20 s (so not by a signal, not blocked) and prints
+# refused PATTERN CMD...: CMD exits 1 within 20 s (so not by a signal, not blocked) and prints
 # exactly one line on stderr, which matches PATTERN.
-fails () {
+refused () {
 	pattern=$1
 	shift
 	if timeout 20 "$@" >out 2>err; then got=0; else got=$?; fi
@@ -29,11 +29,6 @@ edit_meta () {
 	sed "$3" meta.bin >meta.new &&
 	! cmp -s meta.bin meta.new &&
 	objcopy --update-section .roi.meta=meta.new "$1" "$2"
-}
-
-# crc32 <FILE: CRC-32 (IEEE) of the input as 8 hex digits; gzip's trailer holds it, little-endian.
-crc32 () {
-	gzip -c | tail -c 8 | head -c 4 | od -An -tx1 | awk '{ print $4 $3 $2 $1 }'
 }
 
 # reseal IN OUT SED-SCRIPT: the profile IN edited by sed (which must change it), with a new end line
@@ -74,47 +69,47 @@ test_expect_success 'setup: a counted program, its profile, a model' '
 
 test_expect_success 'a FIFO as profile, program, model or budget file is refused, not waited on' '
 	mkfifo fifo &&
-	fails "^roi: fifo: not a regular file$" "$ROI" estimate prog fifo &&
-	fails "^roi: fifo: not a regular file$" "$ROI" estimate fifo prog.roi &&
-	fails "^roi: fifo: not a regular file$" "$ROI" ops fifo &&
-	fails "^roi: fifo: not a regular file$" "$ROI" estimate --model fifo prog prog.roi &&
-	fails "^roi: fifo: not a regular file$" "$ROI" budget check --budgets fifo prog prog.roi
+	refused "^roi: fifo: not a regular file$" "$ROI" estimate prog fifo &&
+	refused "^roi: fifo: not a regular file$" "$ROI" estimate fifo prog.roi &&
+	refused "^roi: fifo: not a regular file$" "$ROI" ops fifo &&
+	refused "^roi: fifo: not a regular file$" "$ROI" estimate --model fifo prog prog.roi &&
+	refused "^roi: fifo: not a regular file$" "$ROI" budget check --budgets fifo prog prog.roi
 '
 
 test_expect_success 'a device that never ends is refused before a byte is read' '
-	fails "^roi: /dev/zero: not a regular file$" "$ROI" estimate prog /dev/zero &&
-	fails "^roi: /dev/urandom: not a regular file$" "$ROI" estimate --model /dev/urandom prog prog.roi &&
-	fails "^roi: /dev/zero: not a regular file$" "$ROI" budget check --budgets /dev/zero prog prog.roi &&
-	fails "^roi: /dev/zero: not a regular file$" "$ROI" ops /dev/zero &&
-	fails "^roi: .: Is a directory$" "$ROI" estimate prog .
+	refused "^roi: /dev/zero: not a regular file$" "$ROI" estimate prog /dev/zero &&
+	refused "^roi: /dev/urandom: not a regular file$" "$ROI" estimate --model /dev/urandom prog prog.roi &&
+	refused "^roi: /dev/zero: not a regular file$" "$ROI" budget check --budgets /dev/zero prog prog.roi &&
+	refused "^roi: /dev/zero: not a regular file$" "$ROI" ops /dev/zero &&
+	refused "^roi: .: Is a directory$" "$ROI" estimate prog .
 '
 
 test_expect_success 'a file larger than its format can hold is refused by its size (sparse files)' '
 	truncate -s 1025M big.roi &&
-	fails "^roi: big.roi: larger than 1024 MiB" "$ROI" estimate prog big.roi &&
+	refused "^roi: big.roi: larger than 1024 MiB" "$ROI" estimate prog big.roi &&
 	truncate -s 65M big.json &&
-	fails "^roi: big.json: larger than 64 MiB" "$ROI" estimate --model big.json prog prog.roi &&
+	refused "^roi: big.json: larger than 64 MiB" "$ROI" estimate --model big.json prog prog.roi &&
 	cp budgets.txt big.txt && truncate -s 17M big.txt &&
-	fails "^roi: big.txt: larger than 16 MiB" "$ROI" budget check --budgets big.txt prog prog.roi
+	refused "^roi: big.txt: larger than 16 MiB" "$ROI" budget check --budgets big.txt prog prog.roi
 '
 
 test_expect_success 'an ELF section larger than the file is named, not "no error"' '
 	cp prog meta-past && past_end meta-past .roi.meta &&
-	fails "^roi: meta-past: damaged ELF file: section .roi.meta extends past the end of the file" \
+	refused "^roi: meta-past: damaged ELF file: section .roi.meta extends past the end of the file" \
 		"$ROI" estimate meta-past prog.roi &&
-	fails "^roi: meta-past: damaged ELF file: section .roi.meta extends past the end of the file" \
+	refused "^roi: meta-past: damaged ELF file: section .roi.meta extends past the end of the file" \
 		"$ROI" ops meta-past &&
 	cp prog names-past && past_end names-past .shstrtab &&
-	fails "^roi: names-past: damaged ELF file: section [0-9]* extends past the end of the file" "$ROI" ops names-past
+	refused "^roi: names-past: damaged ELF file: section [0-9]* extends past the end of the file" "$ROI" ops names-past
 '
 
 test_expect_success 'a key twice in a model: an error naming the file, the path and the key' '
 	sed "s/\"clock_hz\": 16000000,/\"clock_hz\": 1, &/" model.json >clock.json &&
-	fails "^roi: clock.json: duplicate key .clock_hz.$" "$ROI" estimate --model clock.json prog prog.roi &&
+	refused "^roi: clock.json: duplicate key .clock_hz.$" "$ROI" estimate --model clock.json prog prog.roi &&
 	sed "0,/\"cycles\": \([0-9.]*\)/s//\"cycles\": \1, \"cycles\": 1000/" model.json >cycles.json &&
-	fails "^roi: cycles.json: costs\[0\]: duplicate key .cycles.$" "$ROI" estimate --model cycles.json prog prog.roi &&
+	refused "^roi: cycles.json: costs\[0\]: duplicate key .cycles.$" "$ROI" estimate --model cycles.json prog prog.roi &&
 	sed "s/\"char_signed\": true/&, \"int\": 32/" model.json >abi.json &&
-	fails "^roi: abi.json: abi: duplicate key .int.$" "$ROI" estimate --model abi.json prog prog.roi
+	refused "^roi: abi.json: abi: duplicate key .int.$" "$ROI" estimate --model abi.json prog prog.roi
 '
 
 test_expect_success 'a model with two entries for the same operation: the second is not ignored silently' '
@@ -128,36 +123,36 @@ test_expect_success 'a model with two entries for the same operation: the second
 	           {"kind": "add", "type": "u16", "cycles": 5, "note": "the same add"},
 	           {"kind": "load", "type": "u16", "cycles": 4}]}
 	EOF
-	fails "^roi: twice.json: costs\[3\]: the same operation as costs\[0\] (add type=u16): one of them would be ignored$" \
+	refused "^roi: twice.json: costs\[3\]: the same operation as costs\[0\] (add type=u16): one of them would be ignored$" \
 		"$ROI" estimate --model twice.json prog prog.roi
 '
 
 test_expect_success 'a key twice in a metadata record: an error naming the record, the path and the key' '
 	edit_meta prog dup-root "s/{\"roi\":1,/{\"roi\":1,\"opt\":\"O2\",/" &&
-	fails "^roi: dup-root: .roi.meta record 1: duplicate key .opt.$" "$ROI" estimate dup-root prog.roi &&
+	refused "^roi: dup-root: .roi.meta record 1: duplicate key .opt.$" "$ROI" estimate dup-root prog.roi &&
 	edit_meta prog dup-fn "s/\"static\":false,/&\"static\":true,/" &&
-	fails "^roi: dup-fn: .roi.meta record 1: functions\[0\]: duplicate key .static.$" "$ROI" estimate dup-fn prog.roi &&
+	refused "^roi: dup-fn: .roi.meta record 1: functions\[0\]: duplicate key .static.$" "$ROI" estimate dup-fn prog.roi &&
 	edit_meta prog dup-block "s/{\"succ\":\[-1\],/&\"succ\":[],/" &&
-	fails "^roi: dup-block: .roi.meta record 1: functions\[0\].blocks\[4\]: duplicate key .succ.$" "$ROI" ops dup-block
+	refused "^roi: dup-block: .roi.meta record 1: functions\[0\].blocks\[4\]: duplicate key .succ.$" "$ROI" ops dup-block
 '
 
 test_expect_success 'JSON nested deeper than cJSON reads is said to be, with the position' '
 	awk "BEGIN { for (i = 0; i < 100000; i++) printf \"[\"; for (i = 0; i < 100000; i++) printf \"]\" }" >deep.json &&
-	fails "^roi: deep.json:1:1001: JSON nested deeper than 1000 levels$" "$ROI" estimate --model deep.json prog prog.roi &&
+	refused "^roi: deep.json:1:1001: JSON nested deeper than 1000 levels$" "$ROI" estimate --model deep.json prog prog.roi &&
 	awk "BEGIN { for (i = 0; i < 2000; i++) printf \"{\\\"a\\\":\"; printf 1; for (i = 0; i < 2000; i++) printf \"}\" }" \
 		>deep.meta && printf "\0" >>deep.meta &&
 	objcopy --update-section .roi.meta=deep.meta prog deep &&
-	fails "^roi: deep: .roi.meta record 1: JSON nested deeper than 1000 levels at byte 5000$" "$ROI" ops deep
+	refused "^roi: deep: .roi.meta record 1: JSON nested deeper than 1000 levels at byte 5000$" "$ROI" ops deep
 '
 
 test_expect_success 'a NUL byte, or the escape \\u0000 that makes one, in a model or a record' '
 	{ head -c 100 model.json && printf "\0" && tail -c +101 model.json; } >nul.json &&
-	fails "^roi: nul.json:[0-9]*:[0-9]*: NUL byte$" "$ROI" estimate --model nul.json prog prog.roi &&
+	refused "^roi: nul.json:[0-9]*:[0-9]*: NUL byte$" "$ROI" estimate --model nul.json prog prog.roi &&
 	sed "s/\"part\": \"ATmega32U4\"/\"part\": \"AT\\\\u0000mega\"/" model.json >esc.json &&
 	! cmp -s model.json esc.json &&
-	fails "^roi: esc.json:[0-9]*:[0-9]*: .u0000 in a string" "$ROI" estimate --model esc.json prog prog.roi &&
+	refused "^roi: esc.json:[0-9]*:[0-9]*: .u0000 in a string" "$ROI" estimate --model esc.json prog prog.roi &&
 	edit_meta prog esc "s/\"name\":\"main\"/\"name\":\"main\\\\u0000x\"/" &&
-	fails "^roi: esc: .roi.meta record 1: .u0000 in a string (a NUL byte would cut it short) at byte [0-9]*$" \
+	refused "^roi: esc: .roi.meta record 1: .u0000 in a string (a NUL byte would cut it short) at byte [0-9]*$" \
 		"$ROI" ops esc
 '
 
@@ -165,26 +160,26 @@ test_expect_success 'an unknown key in a record: a misspelt one drops what it ho
 	"$ROI" estimate --json prog prog.roi >est.json &&
 	test_equal 1 "$(op_count est.json jump)" "the loop jumps to its test once" &&
 	edit_meta prog jumpz "s/\"jumps\":/\"jumpz\":/" &&
-	fails "^roi: jumpz: .roi.meta record 1: functions\[0\]: unknown key .jumpz.$" "$ROI" estimate jumpz prog.roi &&
+	refused "^roi: jumpz: .roi.meta record 1: functions\[0\]: unknown key .jumpz.$" "$ROI" estimate jumpz prog.roi &&
 	edit_meta prog colour "s/{\"roi\":1,/&\"colour\":\"red\",/" &&
-	fails "^roi: colour: .roi.meta record 1: unknown key .colour.$" "$ROI" ops colour &&
+	refused "^roi: colour: .roi.meta record 1: unknown key .colour.$" "$ROI" ops colour &&
 	edit_meta prog ctyp "0,/\"ctype\":/s//\"ctyp\":/" &&
-	fails "^roi: ctyp: .roi.meta record 1: ops\[0\]: unknown key .ctyp.$" "$ROI" ops ctyp &&
+	refused "^roi: ctyp: .roi.meta record 1: ops\[0\]: unknown key .ctyp.$" "$ROI" ops ctyp &&
 	edit_meta prog labels "s/{\"succ\":\[-1\],/&\"label\":true,/" &&
-	fails "^roi: labels: .roi.meta record 1: functions\[0\].blocks\[4\]: unknown key .label.$" "$ROI" ops labels &&
+	refused "^roi: labels: .roi.meta record 1: functions\[0\].blocks\[4\]: unknown key .label.$" "$ROI" ops labels &&
 	edit_meta prog loops "s/\"parent\":-1,/&\"depth\":1,/" &&
-	fails "^roi: loops: .roi.meta record 1: functions\[0\].loops\[0\]: unknown key .depth.$" "$ROI" ops loops &&
+	refused "^roi: loops: .roi.meta record 1: functions\[0\].loops\[0\]: unknown key .depth.$" "$ROI" ops loops &&
 	edit_meta prog abi "s/\"char_signed\":/\"wchar\":32,&/" &&
-	fails "^roi: abi: .roi.meta record 1: abi: unknown key .wchar.$" "$ROI" ops abi
+	refused "^roi: abi: .roi.meta record 1: abi: unknown key .wchar.$" "$ROI" ops abi
 '
 
 test_expect_success 'an unknown key in a model, at the top, in the ABI or in an entry' '
 	sed "s/\"clock_hz\":/\"colour\": \"red\", &/" model.json >colour.json &&
-	fails "^roi: colour.json: unknown key .colour.$" "$ROI" estimate --model colour.json prog prog.roi &&
+	refused "^roi: colour.json: unknown key .colour.$" "$ROI" estimate --model colour.json prog prog.roi &&
 	sed "s/\"char_signed\":/\"wchar\": 32, &/" model.json >wchar.json &&
-	fails "^roi: wchar.json: abi: unknown key .wchar.$" "$ROI" estimate --model wchar.json prog prog.roi &&
+	refused "^roi: wchar.json: abi: unknown key .wchar.$" "$ROI" estimate --model wchar.json prog prog.roi &&
 	sed "0,/\"cycles\":/s//\"cost\": 1, &/" model.json >entry.json &&
-	fails "^roi: entry.json: costs\[0\]: unknown key .cost.$" "$ROI" estimate --model entry.json prog prog.roi
+	refused "^roi: entry.json: costs\[0\]: unknown key .cost.$" "$ROI" estimate --model entry.json prog prog.roi
 '
 
 test_expect_success 'a NUL byte in a budget file does not hide the failing budget after it' '
@@ -193,36 +188,36 @@ test_expect_success 'a NUL byte in a budget file does not hide the failing budge
 	test_equal 1 "$got" "exit status" &&
 	test_grep "^roi: nul-budget.txt:2:1: NUL byte$" err &&
 	printf "function main ops <= 1ops # \0 \n" >nul-comment.txt &&
-	fails "^roi: nul-comment.txt:1:29: NUL byte$" "$ROI" budget check --budgets nul-comment.txt prog prog.roi
+	refused "^roi: nul-comment.txt:1:29: NUL byte$" "$ROI" budget check --budgets nul-comment.txt prog prog.roi
 '
 
 test_expect_success 'a NUL byte in the program list of roi calibrate' '
 	printf "\0\nkernel-crc8\n" >list.txt &&
-	fails "^roi: list.txt:1:1: NUL byte$" "$ROI" calibrate --target avr --mcu atmega32u4 --plugin "$ROI_PLUGIN" \
+	refused "^roi: list.txt:1:1: NUL byte$" "$ROI" calibrate --target avr --mcu atmega32u4 --plugin "$ROI_PLUGIN" \
 		--base "$ROI_SRC/models/atmega32u4.json" --programs list.txt -o calibrated.json
 '
 
 test_expect_success 'an operation type no target has is an error in a budget or a model, not a pass' '
 	printf "total ops:add:i99 <= 0ops\n" >i99.txt &&
-	fails "^roi: i99.txt:1:15: unknown type .i99." "$ROI" budget check --budgets i99.txt prog prog.roi &&
+	refused "^roi: i99.txt:1:15: unknown type .i99." "$ROI" budget check --budgets i99.txt prog prog.roi &&
 	printf "total ops:load:u12 <= 0ops\n" >u12.txt &&
-	fails "^roi: u12.txt:1:16: unknown type .u12." "$ROI" budget check --budgets u12.txt prog prog.roi &&
+	refused "^roi: u12.txt:1:16: unknown type .u12." "$ROI" budget check --budgets u12.txt prog prog.roi &&
 	printf "total ops:add:f24 <= 0ops\n" >f24.txt &&
-	fails "^roi: f24.txt:1:15: unknown type .f24." "$ROI" budget check --budgets f24.txt prog prog.roi &&
+	refused "^roi: f24.txt:1:15: unknown type .f24." "$ROI" budget check --budgets f24.txt prog prog.roi &&
 	printf "total ops:add:i24 <= 0ops\ntotal ops:add:u128 <= 0ops\n" >wide.txt &&
 	"$ROI" budget check --budgets wide.txt prog prog.roi >out &&
 	sed "0,/\"type\": \"u16\"/s//\"type\": \"u99\"/" twice.json >u99.json &&
-	fails "^roi: u99.json: costs\[0\].type: unknown value .u99." "$ROI" estimate --model u99.json prog prog.roi
+	refused "^roi: u99.json: costs\[0\].type: unknown value .u99." "$ROI" estimate --model u99.json prog prog.roi
 '
 
 test_expect_success 'counts whose operations overflow 64 bits are refused, not wrapped' '
 	reseal prog.roi over.roi "s/^\(fn [^ ]* 0 [^ ]* 5 1\) 10 /\1 18446744073709551615 /" &&
-	fails "^roi: over.roi: function main (unit [0-9a-f]*): the program.s operations overflow 64 bits (damaged or edited profile?)$" \
+	refused "^roi: over.roi: function main (unit [0-9a-f]*): the program.s operations overflow 64 bits (damaged or edited profile?)$" \
 		"$ROI" estimate prog over.roi &&
-	fails "^roi: over.roi: function main (unit [0-9a-f]*): the program.s operations overflow 64 bits" \
+	refused "^roi: over.roi: function main (unit [0-9a-f]*): the program.s operations overflow 64 bits" \
 		"$ROI" report prog over.roi &&
 	printf "total ops <= 1ops\n" >one.txt &&
-	fails "^roi: over.roi: function main (unit [0-9a-f]*): the program.s operations overflow 64 bits" \
+	refused "^roi: over.roi: function main (unit [0-9a-f]*): the program.s operations overflow 64 bits" \
 		"$ROI" budget check --budgets one.txt prog over.roi &&
 	reseal prog.roi big.roi "s/^\(fn [^ ]* 0 [^ ]* 5 1\) 10 /\1 1000000000000000000 /" &&
 	"$ROI" estimate prog big.roi >out
@@ -234,26 +229,26 @@ test_expect_success 'region calls that add up to more than 64 bits are refused' 
 	ROI_OUTPUT=hooked.roi ./hooked &&
 	test_equal 2 "$(grep -c "^region " hooked.roi)" &&
 	reseal hooked.roi calls.roi "s/^\(region [^ ]* [01]\) [0-9]* /\1 9223372036854775808 /" &&
-	fails "^roi: calls.roi:[0-9]*: region 1 of unit [0-9a-f]*: the program.s region calls overflow 64 bits" \
+	refused "^roi: calls.roi:[0-9]*: region 1 of unit [0-9a-f]*: the program.s region calls overflow 64 bits" \
 		"$ROI" report hooked calls.roi
 '
 
 test_expect_success 'model numbers out of any sane range are refused at load, naming the entry' '
 	sed "0,/\"cycles\": [0-9.]*/s//\"cycles\": 1e308/" model.json >cycles.json &&
-	fails "^roi: cycles.json: costs\[0\].cycles: 1e+308 is out of range (0 to 1e+09)$" \
+	refused "^roi: cycles.json: costs\[0\].cycles: 1e+308 is out of range (0 to 1e+09)$" \
 		"$ROI" estimate --model cycles.json prog prog.roi &&
 	sed "0,/\"cycles\": [0-9.]*/s//&, \"energy_j\": 1e300/" model.json >energy.json &&
-	fails "^roi: energy.json: costs\[0\].energy_j: 1e+300 is out of range (0 to 1)$" \
+	refused "^roi: energy.json: costs\[0\].energy_j: 1e+300 is out of range (0 to 1)$" \
 		"$ROI" estimate --model energy.json prog prog.roi &&
 	sed "s/\"clock_hz\": 16000000/\"clock_hz\": 1e300/" model.json >clock.json &&
-	fails "^roi: clock.json: clock_hz: 1e+300 is out of range (1 to 1e+11)$" "$ROI" estimate --model clock.json prog prog.roi &&
+	refused "^roi: clock.json: clock_hz: 1e+300 is out of range (1 to 1e+11)$" "$ROI" estimate --model clock.json prog prog.roi &&
 	sed "s/\"energy_per_cycle_j\": [0-9.e-]*/\"energy_per_cycle_j\": 2/" model.json >epc.json &&
-	fails "^roi: epc.json: energy_per_cycle_j: 2 is out of range (0 to 0.001)$" "$ROI" estimate --model epc.json prog prog.roi
+	refused "^roi: epc.json: energy_per_cycle_j: 2 is out of range (0 to 0.001)$" "$ROI" estimate --model epc.json prog prog.roi
 '
 
 test_expect_success 'a limit with more digits than a double holds is an error, not a limit of inf' '
 	printf "total ops <= 1%0400dops\n" 0 >huge.txt &&
-	fails "^roi: huge.txt:1:14: the limit has more digits than a number can hold$" \
+	refused "^roi: huge.txt:1:14: the limit has more digits than a number can hold$" \
 		"$ROI" budget check --budgets huge.txt prog prog.roi
 '
 
@@ -273,11 +268,11 @@ test_expect_success 'costs with callees past what a double holds: an error, neve
 	# the program itself counts only some 23 x 2^50 x 8 (it fits 64 bits)
 	reseal chain.roi inf.roi "s/^\(fn [^ ]* [0-9]* [^ ]* 4\) [0-9]* [0-9]* [0-9]* [0-9]*$/\1 1 1125899906842624 1 1/" &&
 	"$ROI" estimate chain inf.roi >out &&
-	fails "^roi: inf.roi: function f[0-9]*: the cost with its callees is not a finite number" "$ROI" report chain inf.roi &&
+	refused "^roi: inf.roi: function f[0-9]*: the cost with its callees is not a finite number" "$ROI" report chain inf.roi &&
 	test_must_fail "$ROI" report --json --model model.json chain inf.roi >out 2>err &&
 	test_grep "^roi: inf.roi: function f[0-9]*: the cost with its callees is not a finite number" err &&
 	printf "function f1 ops <= 1ops\n" >f1.txt &&
-	fails "^roi: inf.roi: function f[0-9]*: the cost with its callees is not a finite number" \
+	refused "^roi: inf.roi: function f[0-9]*: the cost with its callees is not a finite number" \
 		"$ROI" budget check --budgets f1.txt chain inf.roi
 '
 

@@ -869,4 +869,17 @@ test_expect_success 'a shift amount'"'"'s count takes the byte the shift takes, 
 	done
 '
 
+# A firmware built for one part and simulated as another crashed or ran wrongly, as if the user's
+# code were at fault; avr-libc records the part in .note.gnu.avr.deviceinfo.
+test_expect_success 'a firmware built for another part than --mcu is refused, naming both' '
+	printf "int main(void) { return 0; }\n" >part.c &&
+	avr-gcc -mmcu=atmega328p -O0 -fplugin="$AVR_PLUGIN" part.c -o p328.elf &&
+	test_must_fail roi_avr p328.elf 2>err &&
+	test_grep "^roi: p328.elf: built for atmega328p (its .note.gnu.avr.deviceinfo), simulated as --mcu atmega32u4: run it with --mcu atmega328p, or build it with -mmcu=atmega32u4$" err &&
+	test_must_fail roi_avr --cycles-only p328.elf 2>err &&
+	test_grep "built for atmega328p" err &&
+	"$ROI" run --target avr --mcu atmega328p p328.elf >out &&
+	test_grep "stopped after" out
+'
+
 test_done

@@ -122,4 +122,17 @@ test_expect_success 'hooks of a callee are subtracted exactly: the caller'"'"'s 
 	test_equal "$(net report-outer.json)" "$(net report-both.json)" "outer net, hundred hooked or not"
 '
 
+# A build that only times: no function counted, one hooked. hundred() runs 3 x 2 times; each call is
+# its 100 nops plus its call and return, whatever the counters would cost, since there are none.
+test_expect_success 'a hooks-only build (count exclude function glob:*) runs and is timed' '
+	printf "count exclude function glob:*\nhooks include function hundred\n" >only.txt &&
+	avr-gcc -mmcu=atmega32u4 -Os -fplugin="$ROI_BUILD/avr/roi.so" -fplugin-arg-roi-filter=only.txt \
+		callee.c port.o -o only.elf &&
+	test_equal 0 "$("$ROI" ops --json only.elf | jq ".functions | length")" "counted functions" &&
+	"$ROI" run --target avr --mcu atmega32u4 only.elf >out &&
+	test_equal 6 "$(awk "\$1 == \"region\" { print \$4 }" only.elf.roi)" "calls of hundred" &&
+	"$ROI" report only.elf >report &&
+	test_grep "^  hundred  *function .* 6  .*not counted (filter)" report
+'
+
 test_done

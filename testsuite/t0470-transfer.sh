@@ -172,7 +172,7 @@ test_expect_success 'no location in common, another build'"'"'s profile, missing
 	test_must_fail "$ROI" transfer fir.elf ./matrix 2>err1 &&
 	test_grep "^roi: ./matrix and fir.elf have no source location in common (not builds of the same sources?)$" err1 &&
 	test_must_fail "$ROI" transfer matrix.elf ./matrix ./fir.roi 2>err2 &&
-	test_grep "^roi: ./fir.roi: unit [0-9a-f]* is not in ./matrix (profile from another build)$" err2 &&
+	test_grep "^roi: ./fir.roi: unit [0-9a-f]* is not in ./matrix (profile from another build: run the program again for a new one)$" err2 &&
 	{ "$ROI" transfer matrix.elf 2>err3; test_equal 2 $? "exit status"; } &&
 	test_grep "needs a FIRMWARE and a PROGRAM" err3
 '

@@ -100,6 +100,22 @@ test_expect_success 'the metadata says which rules matched' '
 	test_cmp expect matched
 '
 
+# A rule one or two letters from a function of the unit is a typo, said while compiling; a name
+# far from every function here may be another unit's, and stays quiet until roi estimate, which
+# sees the whole program and also says what was meant.
+test_expect_success 'a misspelled function: did you mean, at compile time and from roi estimate' '
+	printf "count exclude function myfooo\ncount exclude function mainly\ncount exclude function glob:fooo*\n" >t.txt &&
+	gcc -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=t.txt -c names.c 2>err &&
+	test_grep "^cc1: warning: .*/t.txt:1: rule .count exclude function myfooo. matched no function of this unit; did you mean .myfoo.?" err &&
+	test_equal 1 "$(grep -c warning err)" "warnings: mainly and the glob are no typos of this unit" &&
+	printf "int foo(int);\nint main(void) { return foo(1) - 2; }\n" >m.c &&
+	roi_link tm m.c names.c -fplugin-arg-roi-filter=t.txt 2>/dev/null && ./tm &&
+	"$ROI" estimate tm >/dev/null 2>err &&
+	test_grep "^roi: warning: .*t.txt:1: rule .count exclude function myfooo. matched nothing in tm; did you mean .myfoo.?$" err &&
+	test_grep "^roi: warning: .*t.txt:2: rule .count exclude function mainly. matched nothing in tm; did you mean .main.?$" err &&
+	test_grep "^roi: warning: .*t.txt:3: rule .count exclude function glob:fooo\*. matched nothing in tm$" err
+'
+
 # bad FILTER-TEXT EXPECTED-MESSAGE
 bad () {
 	printf "$1" >bad.txt &&

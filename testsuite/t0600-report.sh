@@ -11,38 +11,6 @@ of very different cost, and every way out of a function or a loop.'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-roi.sh"
 
-# crc32 <FILE: CRC-32 (IEEE) of the input as 8 hex digits, from gzip's trailer.
-crc32 () {
-	gzip -c | tail -c 8 | head -c 4 | od -An -tx1 | awk '{ print $4 $3 $2 $1 }'
-}
-
-# seal BODY: BODY followed by its end line "end FNCOUNT CRC".
-seal () {
-	cat "$1" && echo "end $(grep -c '^fn ' "$1") $(crc32 <"$1")"
-}
-
-# elf_with_meta OUT JSON...: an executable whose .roi.meta holds one record per JSON file.
-elf_with_meta () {
-	out=$1 && shift && n=0 && : >"$out.c" &&
-	for json in "$@"; do
-		n=$((n + 1)) && tr -d '\n' <"$json" >"$out.$n.meta" &&
-		printf '__asm__(".pushsection .roi.meta,\\"\\",@progbits\\n.incbin \\"%s\\"\\n.byte 0\\n.popsection");\n' \
-			"$out.$n.meta" >>"$out.c" || return 1
-	done &&
-	echo "int main(void) { return 0; }" >>"$out.c" &&
-	gcc -o "$out" "$out.c"
-}
-
-# fails STATUS PATTERN CMD...: CMD exits with STATUS and prints one line on stderr matching PATTERN.
-fails () {
-	status=$1 pattern=$2
-	shift 2
-	if "$@" >out 2>err; then got=0; else got=$?; fi
-	test_equal "$status" "$got" "exit status of '$*'" &&
-	test_equal 1 "$(wc -l <err | tr -d ' ')" "lines on stderr of '$*'" &&
-	test_grep "$pattern" err
-}
-
 # node JSON ID [FIELD]: FIELD (default the whole node) of the node with that id in a report.
 node () {
 	jq -c --arg id "$2" "[.. | objects | select(.id? == \$id and .kind? != null)][0]${3:+ | $3}" "$1"
@@ -327,7 +295,7 @@ bad_profile () {
 
 test_expect_success 'profile: region and hook-cost lines are read strictly' '
 	bad_profile "s/^region 1111111111111111 1 /region 1111111111111111 5 /" \
-		"^roi: bad.roi:9: region 5 of unit 1111111111111111 is not in fx (profile from another build)$" &&
+		"^roi: bad.roi:9: region 5 of unit 1111111111111111 is not in fx (profile from another build: run the program again for a new one)$" &&
 	bad_profile "9s/ ns\$/ cycles/" "^roi: bad.roi:9: time unit .cycles. differs from the .ns. of line 4$" &&
 	bad_profile "9s/ ns\$/ ms/" "^roi: bad.roi:9: time unit .ms. is not .ns. or .cycles.$" &&
 	bad_profile "9s/ 90000 / 9x /" "^roi: bad.roi:9: total .9x. is not a decimal number" &&
@@ -414,7 +382,7 @@ test_expect_success HOOKS 'an unmatched rule and an excluded function in a real 
 	printf "%s\n" "count exclude function mix" "count exclude function mixx" >g.txt &&
 	build_tl g.txt &&
 	"$ROI" report tl >out 2>err &&
-	test_grep "^roi: warning: .*g.txt:2: rule '\''count exclude function mixx'\'' matched nothing in tl$" err &&
+	test_grep "^roi: warning: .*g.txt:2: rule '\''count exclude function mixx'\'' matched nothing in tl; did you mean '\''mix'\''?$" err &&
 	test_equal 1 "$(wc -l <err | tr -d " ")" &&
 	test_grep "^excluded  mix: not counted (filter), their cost is not included$" out &&
 	"$ROI" report --suggest --region main:32 tl >out 2>/dev/null &&
@@ -478,6 +446,23 @@ test_expect_success HOOKS 'at -O2 too: no unbalanced exit, hook calls equal the 
 	"$ROI" report --json hp2 >r2.json &&
 	jq -e "[.. | objects | select(.region? | type == \"object\") | select(.region.ran)] | length > 3" r2.json &&
 	test_equal 0 "$(jq "[.. | objects | select(.region? | type == \"object\") | select(.region.calls != .calls)] | length" r2.json)"
+'
+
+# At -Os the outer loop'"'"'s header holds nothing with a location; the loop is still named by the
+# first line of its statements, the for on line 21 of matrix.c, and that name works in a filter
+# and a budget: 1 entry, its header run 3 times (m = 0, 1, 2), by hand.
+test_expect_success HOOKS 'a loop whose header has no location is named by its first line, and that name works' '
+	gcc -Os -fplugin="$ROI_PLUGIN" "$EXAMPLES/matrix/matrix.c" "$ROI_LIB" -o mos &&
+	ROI_OUTPUT=mos.roi ./mos && "$ROI" report mos mos.roi >rep &&
+	test_grep "^    main:21  *loop  *1 .*header ran 3 times" rep &&
+	! grep -q "main:0 " rep &&
+	echo "hooks include loop $EXAMPLES/matrix/matrix.c:21" >l21.txt &&
+	gcc -Os -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-filter=l21.txt "$EXAMPLES/matrix/matrix.c" "$ROI_LIB" -o mos21 &&
+	ROI_OUTPUT=mos21.roi ./mos21 && "$ROI" report mos21 mos21.roi >rep21 &&
+	test_grep "^    main:21  *loop  *1 .* 1  " rep21 &&
+	echo "region main:21 ops per run <= 2000ops" >b21.txt &&
+	"$ROI" budget check --budgets b21.txt mos21 mos21.roi >bud &&
+	test_grep "PASS" bud
 '
 
 test_done

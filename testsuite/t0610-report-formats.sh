@@ -52,16 +52,6 @@ text_cycles () {
 	sed -n 's/^total .*ops[^,]*, \([0-9.]*\) cycles.*/\1/p' "$1"
 }
 
-# fails STATUS PATTERN CMD...: CMD exits with STATUS and prints one line on stderr matching PATTERN.
-fails () {
-	status=$1 pattern=$2
-	shift 2
-	if "$@" >out 2>err; then got=0; else got=$?; fi
-	test_equal "$status" "$got" "exit status of '$*'" &&
-	test_equal 1 "$(wc -l <err | tr -d ' ')" "lines on stderr of '$*'" &&
-	test_grep "$pattern" err
-}
-
 # within A B D [K]: |A - B x K| <= D (K defaults to 1): figures rounded to whole units of a scale.
 within () {
 	awk -v a="$1" -v b="$2" -v d="$3" -v k="${4:-1}" 'BEGIN { x = a - b * k; if (x < 0) x = -x; exit !(x <= d) }' ||

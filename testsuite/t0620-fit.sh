@@ -20,23 +20,6 @@ profile joined with the build its program line names.'
 
 MODEL=$ROI_SRC/models/atmega32u4-O0.json
 
-# status WANT CMD...: CMD exits with status WANT (its stdout in out, stderr in err).
-status () {
-	want=$1
-	shift
-	if "$@" >out 2>err; then got=0; else got=$?; fi
-	test_equal "$want" "$got" "exit status of '$*'"
-}
-
-# fails STATUS PATTERN CMD...: CMD exits with STATUS and prints one line on stderr matching PATTERN.
-fails () {
-	want=$1 pattern=$2
-	shift 2
-	status "$want" "$@" &&
-	test_equal 1 "$(wc -l <err | tr -d ' ')" "lines on stderr of '$*'" &&
-	test_grep "$pattern" err
-}
-
 # runs PROG SIZE...: PROG run once at each size into its own profile, PROG-SIZE.roi ("4,5" gives
 # the program the arguments 4 5 and the profile PROG-4,5.roi).
 runs () {
@@ -413,7 +396,7 @@ test_expect_success 'usage errors exit 2 with one line; --help exits 0' '
 
 test_expect_success 'bad input exits 1 with one line naming the file' '
 	fails 1 "nosuch.roi" "$ROI" fit rec n=2:rec-2.roi n=3:nosuch.roi &&
-	fails 1 "scan-4.roi: unit [0-9a-f]* is not in rec (profile from another build)" "$ROI" fit rec n=2:rec-2.roi n=4:scan-4.roi &&
+	fails 1 "scan-4.roi: unit [0-9a-f]* is not in rec (profile from another build: run the program again for a new one)" "$ROI" fit rec n=2:rec-2.roi n=4:scan-4.roi &&
 	fails 1 "nosuch" "$ROI" fit nosuch $(points rec n 2 3)
 '
 

@@ -24,14 +24,6 @@ int main(void)
 }
 CEOF
 
-# status WANT CMD...: CMD exits with status WANT (its stdout in out, stderr in err).
-status () {
-	want=$1
-	shift
-	if "$@" >out 2>err; then got=0; else got=$?; fi
-	test_equal "$want" "$got" "exit status of '$*'"
-}
-
 # close A B: two numbers agree to 1e-9 relative (printing rounds the last digit).
 close () {
 	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (a < 0 ? -a : a);

@@ -20,14 +20,6 @@ if command -v cmake >/dev/null 2>&1; then
 	test_set_prereq CMAKE
 fi
 
-# status WANT CMD...: CMD exits with status WANT (its stdout in out, stderr in err).
-status () {
-	want=$1
-	shift
-	if "$@" >out 2>err; then got=0; else got=$?; fi
-	test_equal "$want" "$got" "exit status of '$*'"
-}
-
 calc () {
 	awk "BEGIN { printf \"%.17g\", $1 }"
 }

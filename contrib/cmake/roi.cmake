@@ -2,12 +2,13 @@
 #
 # In a firmware project configured for its cross compiler (avr-gcc, arm-none-eabi-gcc):
 #
-#   set(ROI_DIR /path/to/roi)                       # a roi tree built with 'make all-targets'
-#   include(${ROI_DIR}/contrib/cmake/roi.cmake)
+#   find_package(roi REQUIRED)                      # an installed roi (CMAKE_PREFIX_PATH=PREFIX)
+#   # or: set(ROI_DIR /path/to/roi) and include(${ROI_DIR}/contrib/cmake/roi.cmake), a roi tree
+#   # built with 'make all-targets
 #   roi_energy_check(app
 #     SOURCES  src/main.c src/sensor.c              # compiled with the plugin
 #     BUDGETS  ${CMAKE_CURRENT_SOURCE_DIR}/budgets.txt
-#     MODEL    ${ROI_DIR}/models/atmega32u4.json
+#     MODEL    atmega32u4                           # a model's name, or a path
 #     MCU      atmega32u4)                          # avr: -mmcu and the simavr core
 #
 # then 'cmake --build . --target energy-check' builds an instrumented variant of the firmware
@@ -28,10 +29,25 @@
 
 cmake_minimum_required(VERSION 3.13)
 
-if(NOT DEFINED ROI_DIR)
-  get_filename_component(ROI_DIR "${CMAKE_CURRENT_LIST_DIR}/../.." ABSOLUTE)
+# Where roi's files are: a source tree (this file is TREE/contrib/cmake/roi.cmake) or an installed
+# roi (PREFIX/share/roi/cmake/roi.cmake; roiConfig.cmake includes it).
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/../../gcc-plugin")
+  if(NOT DEFINED ROI_DIR)
+    get_filename_component(ROI_DIR "${CMAKE_CURRENT_LIST_DIR}/../.." ABSOLUTE)
+  endif()
+  set(ROI "${ROI_DIR}/build/bin/roi" CACHE FILEPATH "the roi command")
+  set(ROI_PLUGIN_AVR "${ROI_DIR}/build/avr/roi.so")
+  set(ROI_PLUGIN_ARM "${ROI_DIR}/build/arm/roi.so")
+  set(ROI_PORTS "${ROI_DIR}/runtime/ports")
+  set(ROI_BOARDS "${ROI_DIR}/contrib/cortex-m")
+else()
+  get_filename_component(ROI_PREFIX "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+  set(ROI "${ROI_PREFIX}/bin/roi" CACHE FILEPATH "the roi command")
+  set(ROI_PLUGIN_AVR "${ROI_PREFIX}/lib/roi/plugin/avr/roi.so")
+  set(ROI_PLUGIN_ARM "${ROI_PREFIX}/lib/roi/plugin/arm/roi.so")
+  set(ROI_PORTS "${ROI_PREFIX}/share/roi/ports")
+  set(ROI_BOARDS "${ROI_PREFIX}/share/roi/cortex-m")
 endif()
-set(ROI "${ROI_DIR}/build/bin/roi" CACHE FILEPATH "the roi command")
 
 function(roi_energy_check name)
   cmake_parse_arguments(R "" "TARGET;MCU;FREQ;OPT;MODEL;BUDGETS;FILTER"
@@ -56,18 +72,18 @@ function(roi_energy_check name)
   set(plain ${R_PLAIN_SOURCES})
   set(link_options "")
   if(R_TARGET STREQUAL "avr")
-    set(plugin "${ROI_DIR}/build/avr/roi.so")
+    set(plugin "${ROI_PLUGIN_AVR}")
     set(arch -mmcu=${R_MCU})
     set(run_options --target avr --mcu ${R_MCU} --freq ${R_FREQ})
     if(R_FILTER)
       # the port is built -Os, as runtime/ports/ says, whatever OPT is
-      add_library(${fw}-port OBJECT "${ROI_DIR}/runtime/ports/roi-region-simavr.c")
+      add_library(${fw}-port OBJECT "${ROI_PORTS}/roi-region-simavr.c")
       target_compile_options(${fw}-port PRIVATE ${arch} -Os)
       set(port $<TARGET_OBJECTS:${fw}-port>)
     endif()
   elseif(R_TARGET STREQUAL "cortex-m")
-    set(board "${ROI_DIR}/contrib/cortex-m/mps2-an386")
-    set(plugin "${ROI_DIR}/build/arm/roi.so")
+    set(board "${ROI_BOARDS}/mps2-an386")
+    set(plugin "${ROI_PLUGIN_ARM}")
     set(arch -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16)
     list(APPEND plain "${board}/startup.c")
     set(link_options -T "${board}/mps2-an386.ld" -nostartfiles --specs=nano.specs --specs=rdimon.specs)

@@ -2,14 +2,14 @@
 #
 # A firmware project's Makefile sets a few variables and includes this file:
 #
-#   ROI_DIR       := /path/to/roi                   # a roi tree built with 'make all-targets'
 #   ROI_TARGET    := avr                            # avr (simavr) or cortex-m (QEMU mps2-an386)
 #   ROI_MCU       := atmega32u4                     # avr: -mmcu and the simavr core
-#   ROI_MODEL     := $(ROI_DIR)/models/atmega32u4.json
+#   ROI_MODEL     := atmega32u4                     # a model's name, or a path
 #   ROI_FIRMWARES := app                            # one or more firmware names
 #   app_SOURCES   := src/main.c src/sensor.c        # compiled with the plugin
 #   app_BUDGETS   := budgets.txt
-#   include $(ROI_DIR)/contrib/make/roi.mk
+#   include $(shell pkg-config --variable=makedir roi)/roi.mk    # an installed roi
+#   # or: include /path/to/roi/contrib/make/roi.mk, a roi tree built with 'make all-targets'
 #
 # and 'make energy-check' builds an instrumented variant of each firmware (beside the project's
 # own build, which stays untouched), runs it in the simulator and checks its budgets: one line per
@@ -35,8 +35,23 @@
 # ROI_CHECK_FLAGS (e.g. --strict, --measured), ROI_JUNIT (yes).
 
 ROI_MK_DIR      := $(dir $(lastword $(MAKEFILE_LIST)))
+# Where roi's files are: a source tree (this file is TREE/contrib/make/roi.mk) or an installed roi
+# (PREFIX/share/roi/make/roi.mk).
+ifneq ($(wildcard $(ROI_MK_DIR)../../gcc-plugin),)
 ROI_DIR         ?= $(abspath $(ROI_MK_DIR)../..)
 ROI             ?= $(ROI_DIR)/build/bin/roi
+roi_plugin_avr  := $(ROI_DIR)/build/avr/roi.so
+roi_plugin_arm  := $(ROI_DIR)/build/arm/roi.so
+roi_ports       := $(ROI_DIR)/runtime/ports
+roi_boards      := $(ROI_DIR)/contrib/cortex-m
+else
+ROI_PREFIX      ?= $(abspath $(ROI_MK_DIR)../../..)
+ROI             ?= $(ROI_PREFIX)/bin/roi
+roi_plugin_avr  := $(ROI_PREFIX)/lib/roi/plugin/avr/roi.so
+roi_plugin_arm  := $(ROI_PREFIX)/lib/roi/plugin/arm/roi.so
+roi_ports       := $(ROI_PREFIX)/share/roi/ports
+roi_boards      := $(ROI_PREFIX)/share/roi/cortex-m
+endif
 ROI_TARGET      ?= avr
 ROI_MCU         ?= atmega32u4
 ROI_FREQ        ?= 16000000
@@ -51,16 +66,16 @@ roi_saved_goal := $(.DEFAULT_GOAL)
 
 ifeq ($(ROI_TARGET),avr)
 ROI_FW_CC       ?= avr-gcc
-ROI_FW_PLUGIN   ?= $(ROI_DIR)/build/avr/roi.so
+ROI_FW_PLUGIN   ?= $(roi_plugin_avr)
 roi_arch        := -mmcu=$(ROI_MCU)
 roi_ldflags     :=
 roi_plain_extra :=
-roi_hook_port   := $(ROI_DIR)/runtime/ports/roi-region-simavr.c
+roi_hook_port   := $(roi_ports)/roi-region-simavr.c
 roi_run         := --target avr --mcu $(ROI_MCU) --freq $(ROI_FREQ)
 else ifeq ($(ROI_TARGET),cortex-m)
 ROI_FW_CC       ?= arm-none-eabi-gcc
-ROI_FW_PLUGIN   ?= $(ROI_DIR)/build/arm/roi.so
-roi_board       := $(ROI_DIR)/contrib/cortex-m/mps2-an386
+ROI_FW_PLUGIN   ?= $(roi_plugin_arm)
+roi_board       := $(roi_boards)/mps2-an386
 roi_arch        := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 roi_ldflags     := -T $(roi_board)/mps2-an386.ld -nostartfiles --specs=nano.specs --specs=rdimon.specs
 roi_plain_extra := $(roi_board)/startup.c

@@ -38,6 +38,8 @@ int roi_options(int argc, char **argv, const struct roi_option *opts, size_t nop
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
 			return 1;
+		if (strcmp(a, "--version") == 0)
+			return 2;
 		if (a[1] == '-') {
 			const char *eq = strchr(a + 2, '=');
 			o = find(opts, nopts, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2), 0);
@@ -63,6 +65,11 @@ int roi_options(int argc, char **argv, const struct roi_option *opts, size_t nop
 		*o->value = value;
 	}
 	return 0;
+}
+
+void roi_print_version(FILE *out)
+{
+	fprintf(out, "roi %s\n", ROI_VERSION);
 }
 
 int roi_usage_error(const char *cmd, const char *fmt, ...)
@@ -108,8 +115,11 @@ int roi_command_options(int argc, char **argv, const struct roi_option *opts, si
 	struct roi_err err;
 	int rc = roi_options(argc, argv, opts, nopts, pos, maxpos, npos, &err);
 
-	if (rc == 1) {
-		fputs(usage, stdout);
+	if (rc == 1 || rc == 2) {
+		if (rc == 1)
+			fputs(usage, stdout);
+		else
+			roi_print_version(stdout);
 		*status = ROI_EXIT_OK;
 		return -1;
 	}

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "base/err.h"
 
@@ -17,17 +18,19 @@ struct roi_option {
 };
 
 /* Parses argv[1..argc-1] (argv[0] is the command's name). Options may come anywhere before "--";
- * other arguments go to pos[], at most maxpos of them. Returns 0; 1 when -h/--help was given;
- * -1 with a one-line message ("unknown option '--x'", "unexpected argument 'y'") otherwise. */
+ * other arguments go to pos[], at most maxpos of them. Returns 0; 1 when -h/--help was given, 2
+ * for --version; -1 with a one-line message ("unknown option '--x'", "unexpected argument 'y'") otherwise. */
 int roi_options(int argc, char **argv, const struct roi_option *opts, size_t nopts, const char **pos, int maxpos,
 		int *npos, struct roi_err *err);
 
-/* roi_options and what every command does with its outcome: -h/--help prints usage (exit
- * status ROI_EXIT_OK), a bad option is a usage error (ROI_EXIT_USAGE). Returns 0 when the command
+/* roi_options and what every command does with its outcome: -h/--help prints usage, --version
+ * the version (exit status ROI_EXIT_OK), a bad option is a usage error (ROI_EXIT_USAGE). Returns 0 when the command
  * goes on, -1 when it should return *status. */
 int roi_command_options(int argc, char **argv, const struct roi_option *opts, size_t nopts, const char **pos,
 			int maxpos, int *npos, const char *usage, int *status);
 
+/* "roi VERSION" (the VERSION file of the tree it was built from). */
+void roi_print_version(FILE *out);
 /* "roi CMD: MSG (see 'roi CMD --help')" on stderr; returns ROI_EXIT_USAGE. */
 int roi_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "roi: MSG" on stderr; returns ROI_EXIT_DATA. */

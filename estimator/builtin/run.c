@@ -16,6 +16,7 @@
 #include "input/meta.h"
 #include "run/avr_counted.h"
 #include "run/common.h"
+#include "run/part.h"
 #include "run/qemu.h"
 #include "run/regions.h"
 
@@ -263,7 +264,7 @@ int cmd_run(int argc, char **argv)
 		/* The truth an estimate is checked against: the same firmware built without the
 		 * plugin, simulated to the cycle; no metadata, no counters, no profile. */
 		if (roi_avr_check_mcu(mcu, &err) != 0 || roi_run_check_elf(pos[0], &roi_avr_target, &err) != 0 ||
-		    roi_avr_run(&run, &err) != 0)
+		    roi_avr_check_part(pos[0], mcu, &err) != 0 || roi_avr_run(&run, &err) != 0)
 			goto fail;
 		if (run.stop == ROI_AVR_LIMIT) {
 			roi_err_set(&err, "%s: no stop after %llu cycles (--max-cycles); the firmware may loop forever",
@@ -278,7 +279,9 @@ int cmd_run(int argc, char **argv)
 		roi_err_set(&err, "%s: %s", pos[0], strerror(errno));
 		goto fail;
 	}
-	if (roi_avr_run_counted(&run, &elf, &prog, &counts, saturated, &err) != 0 ||
+	if (roi_avr_check_mcu(mcu, &err) != 0 || roi_run_check_elf(pos[0], &roi_avr_target, &err) != 0 ||
+	    roi_avr_check_part(pos[0], mcu, &err) != 0 ||
+	    roi_avr_run_counted(&run, &elf, &prog, &counts, saturated, &err) != 0 ||
 	    roi_avr_regions(&prog, elf, &run, &counts, &err) != 0 || (roi_avr_hook_cost(&run, &counts), false) ||
 	    roi_run_write_profile(output, program, &prog, &counts, &err) != 0)
 		goto fail;

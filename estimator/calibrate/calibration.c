@@ -10,23 +10,9 @@
 #include <unistd.h>
 
 #include "base/arena.h"
+#include "base/datadir.h"
 #include "base/readfile.h"
 #include "calibrate/calibration.h"
-
-/* The directory this roi lives in: the build tree's build/bin, or PREFIX/bin. */
-static char *self_dir(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	char *slash = strrchr(buf, '/');
-	if (slash)
-		*slash = '\0';
-	return strdup(buf);
-}
 
 static bool exists(const char *path)
 {
@@ -35,17 +21,14 @@ static bool exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-/* The plugin for cc: next to this roi in the build tree, else installed in cc's plugin directory. */
+/* The plugin for cc: next to this roi in the build tree or its installed tree (roi_data_path), else
+ * in cc's plugin directory. */
 static char *default_plugin(const char *cc)
 {
-	char *dir = self_dir(), path[PATH_MAX];
+	char *mine = roi_data_path("build/avr/roi.so", "lib/roi/plugin/avr/roi.so"), path[PATH_MAX];
 
-	if (dir) {
-		snprintf(path, sizeof path, "%s/../avr/roi.so", dir);
-		free(dir);
-		if (exists(path))
-			return realpath(path, NULL);
-	}
+	if (mine)
+		return mine;
 	char cmd[PATH_MAX];
 	snprintf(cmd, sizeof cmd, "'%s' -print-file-name=plugin 2>/dev/null", cc);
 	FILE *f = popen(cmd, "r");
@@ -61,16 +44,7 @@ static char *default_plugin(const char *cc)
 
 static char *default_corpus(void)
 {
-	char *dir = self_dir(), path[PATH_MAX];
-
-	if (!dir)
-		return NULL;
-	snprintf(path, sizeof path, "%s/../../contrib/calibration", dir);
-	free(dir);
-	if (exists(path))
-		return realpath(path, NULL);
-	snprintf(path, sizeof path, "%s", ROI_DATADIR "/calibration");
-	return exists(path) ? strdup(path) : NULL;
+	return roi_data_path("contrib/calibration", "share/roi/calibration");
 }
 
 /* "avr-gcc 5.4.0": what the model's compiler field says, as the estimator compares it. */
@@ -215,7 +189,7 @@ int roi_calibration_prepare(struct roi_calibration *cal, const struct roi_calibr
 	{
 		size_t len;
 		char *text;
-		if (roi_read_file(a->base, ROI_MAX_MODEL, &text, &len, err) != 0)
+		if (roi_read_file(cal->bm.path, ROI_MAX_MODEL, &text, &len, err) != 0)
 			return -1;
 		cal->base = cJSON_ParseWithLength(text, len);
 		free(text);

@@ -24,7 +24,7 @@ struct roi_calibration_args {
 	const char *opt;                /* "-O0" */
 	const char *base;               /* the base model (--base) */
 	const char *plugin;             /* roi.so for cc; default: build/avr/roi.so next to this roi, else cc's */
-	const char *corpus;             /* default: contrib/calibration of this roi's tree, else ROI_DATADIR's */
+	const char *corpus;             /* default: contrib/calibration of this roi's tree, else the installed share/roi/calibration */
 	const char *programs;           /* only the programs this file names */
 	const char *freq;               /* default: the base model's clock */
 	const char *work;               /* where the ELF files go; default: a temporary directory */

@@ -5,6 +5,10 @@
 #include "base/arena.h"
 #include "input/counts.h"
 
+/* After a join that fails because the profile is another build's: a rebuilt program whose old
+ * profile is still there. */
+#define ANOTHER_BUILD " (profile from another build: run the program again for a new one)"
+
 void roi_counts_init(struct roi_counts *c, const struct roi_program *prog)
 {
 	c->block = roi_xrealloc(NULL, prog->nblocks, sizeof *c->block);
@@ -81,19 +85,19 @@ int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const 
 		const struct roi_function *fn;
 
 		if (!u)
-			return roi_err_set(err, "%s: unit %016llx is not in %s (profile from another build)", prof->path,
+			return roi_err_set(err, "%s: unit %016llx is not in %s" ANOTHER_BUILD, prof->path,
 					   (unsigned long long)pf->rec.unit, prog->path);
 		if (pf->rec.index >= u->nfunctions)
-			return roi_err_set(err, "%s: function %u of unit %s is not in %s (profile from another build)",
+			return roi_err_set(err, "%s: function %u of unit %s is not in %s" ANOTHER_BUILD,
 					   prof->path, (unsigned)pf->rec.index, u->id_hex, prog->path);
 		fn = &u->functions[pf->rec.index];
 		if (pf->rec.checksum != fn->checksum)
-			return roi_err_set(err, "%s: function %s (unit %s) does not match %s: checksum 0x%08x != 0x%08x "
-					   "(profile from another build)", prof->path, fn->name, u->id_hex, prog->path,
+			return roi_err_set(err, "%s: function %s (unit %s) does not match %s: checksum 0x%08x != 0x%08x"
+					   ANOTHER_BUILD, prof->path, fn->name, u->id_hex, prog->path,
 					   (unsigned)pf->rec.checksum, (unsigned)fn->checksum);
 		if (pf->rec.ncounters != fn->nblocks)
-			return roi_err_set(err, "%s: function %s (unit %s) does not match %s: %zu counters != %zu blocks "
-					   "(profile from another build)", prof->path, fn->name, u->id_hex, prog->path,
+			return roi_err_set(err, "%s: function %s (unit %s) does not match %s: %zu counters != %zu blocks"
+					   ANOTHER_BUILD, prof->path, fn->name, u->id_hex, prog->path,
 					   (size_t)pf->rec.ncounters, fn->nblocks);
 		if ((what = add_function(&sums, fn, pf->counts)))
 			return roi_err_set(err, "%s: function %s (unit %s): the program's %s overflow 64 bits (damaged or "
@@ -107,7 +111,7 @@ int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const 
 		const struct roi_unit *u = roi_program_unit(prog, pr->rec.unit);
 
 		if (!u || pr->rec.index >= u->nregions)
-			return roi_err_set(err, "%s:%u: region %u of unit %016llx is not in %s (profile from another build)",
+			return roi_err_set(err, "%s:%u: region %u of unit %016llx is not in %s" ANOTHER_BUILD,
 					   prof->path, pr->line, (unsigned)pr->rec.index, (unsigned long long)pr->rec.unit,
 					   prog->path);
 		if (__builtin_add_overflow(region_calls, pr->rec.calls, &region_calls))

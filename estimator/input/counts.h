@@ -41,7 +41,7 @@ void roi_counts_free(struct roi_counts *c);
 
 /* Joins: every profile function must exist in the program with the same checksum and counter
  * count, else "PROFILE: function NAME (unit U) does not match PROGRAM: checksum 0xP != 0xM
- * (profile from another build)" (profile's value first); every region line must name a region of
+ * (profile from another build: run the program again for a new one)" (profile's value first); every region line must name a region of
  * the program, else "PROFILE:LINE: region I of unit U is not in PROGRAM (profile from another
  * build)". Functions of the program absent from
  * the profile count 0 and are flagged in present[]; the caller decides whether to warn. Counts whose

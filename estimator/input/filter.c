@@ -5,6 +5,7 @@
 #include "base/arena.h"
 #include "base/cli.h"
 #include "input/filter.h"
+#include "../../gcc-plugin/roi-spell.h"
 
 static int by_path_line(const void *a, const void *b)
 {
@@ -52,13 +53,48 @@ size_t roi_filter_unmatched(const struct roi_program *p, struct roi_unmatched_ru
 	return k;
 }
 
+/* The name of the program's functions, counted or excluded, a rule on a function's name (its last
+ * word, not a glob:) may have meant: one or two letters away, the closest; NULL when none is. */
+static const char *meant(const struct roi_program *p, const char *text)
+{
+	const char *name = strrchr(text, ' '), *best = NULL;
+
+	if (!name || !strstr(text, " function ") || strncmp(name + 1, "glob:", 5) == 0)
+		return NULL;
+	name++;
+	unsigned limit = roi_spell_limit(name), best_d = limit + 1;
+	for (size_t u = 0; u < p->nunits; u++) {
+		for (size_t f = 0; f < p->units[u].nfunctions; f++) {
+			unsigned d = roi_edit_distance(name, p->units[u].functions[f].name, limit);
+
+			if (d < best_d) {
+				best_d = d;
+				best = p->units[u].functions[f].name;
+			}
+		}
+		for (size_t e = 0; e < p->units[u].nexcluded; e++) {
+			unsigned d = roi_edit_distance(name, p->units[u].excluded[e].name, limit);
+
+			if (d < best_d) {
+				best_d = d;
+				best = p->units[u].excluded[e].name;
+			}
+		}
+	}
+	return best;
+}
+
 void roi_filter_warn_unmatched(const struct roi_program *p)
 {
 	struct roi_unmatched_rule *r;
 	size_t n = roi_filter_unmatched(p, &r);
 
-	for (size_t i = 0; i < n; i++)
-		roi_warn("%s:%u: rule '%s' matched nothing in %s", r[i].path, r[i].line, r[i].text, p->path);
+	for (size_t i = 0; i < n; i++) {
+		const char *m = meant(p, r[i].text);
+
+		roi_warn("%s:%u: rule '%s' matched nothing in %s%s%s%s", r[i].path, r[i].line, r[i].text, p->path,
+			 m ? "; did you mean '" : "", m ? m : "", m ? "'?" : "");
+	}
 	free(r);
 }
 

@@ -6,7 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "../../gcc-plugin/roi-checksum.h"
+#include "input/checksum.h"
 #include "input/elffile.h"
 #include "input/jv.h"
 #include "input/meta.h"
@@ -80,16 +80,26 @@ static int parse_op(const struct jv *v, const cJSON *o, const char *w, struct ro
 	return 0;
 }
 
-/* An array of fixed-length integer tuples: lines [file, line] and ops [op, file, line, n]. */
-static int parse_tuple(const struct jv *v, const cJSON *t, const char *w, int len, const long long *max,
-		       long long *out)
+/* A fixed-length integer tuple, element `index` of the array `member` of the object at where: lines
+ * [file, line], ops [op, file, line, n] and the like. Records have millions of them: their paths
+ * are made only for a message. */
+static int parse_tuple(const struct jv *v, const cJSON *t, const char *where, const char *member, size_t index,
+		       int len, const long long *max, long long *out)
 {
-	char ew[320];
+	char w[320], ew[340];
 	int i = 0;
 	const cJSON *x;
 
+	if (cJSON_IsArray(t)) {
+		for (x = t->child; x && i < len && jv_integer_ok(x, 0, max[i], &out[i]); x = x->next)
+			i++;
+		if (!x && i == len)
+			return 0;
+	}
+	jv_index(w, sizeof w, where, member, index);
 	if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) != len)
 		return jv_fail(v, w, "must be an array of %d integers", len);
+	i = 0;
 	cJSON_ArrayForEach(x, t) {
 		snprintf(ew, sizeof ew, "%s[%d]", w, i);
 		if (jv_integer_item(v, x, ew, 0, max[i], &out[i]) != 0)
@@ -99,13 +109,23 @@ static int parse_tuple(const struct jv *v, const cJSON *t, const char *w, int le
 	return 0;
 }
 
+/* Element i of the array `member` of the object at where, an integer in [min, max]. */
+static int index_item(const struct jv *v, const cJSON *x, const char *where, const char *member, size_t i,
+		      long long min, long long max, long long *out)
+{
+	char ew[400];
+
+	if (jv_integer_ok(x, min, max, out))
+		return 0;
+	return jv_integer_item(v, x, jv_index(ew, sizeof ew, where, member, i), min, max, out);
+}
+
 static int parse_block(const struct jv *v, const cJSON *b, const char *w, const struct roi_unit *u,
 		       size_t nblocks, struct roi_block *blk)
 {
 	const cJSON *succ, *lines, *ops, *x;
 	const long long line_max[2] = {(long long)u->nfiles - 1, INT_MAX};
 	const long long row_max[4] = {(long long)u->nops - 1, (long long)u->nfiles - 1, INT_MAX, 1LL << 53};
-	char ew[320];
 	size_t i;
 
 	if (jv_object(v, b, w) || jv_keys(v, b, w, block_keys) || jv_array(v, b, w, "succ", true, &succ) ||
@@ -117,8 +137,7 @@ static int parse_block(const struct jv *v, const cJSON *b, const char *w, const 
 	i = 0;
 	cJSON_ArrayForEach(x, succ) {
 		long long k;
-		snprintf(ew, sizeof ew, "%s.succ[%zu]", w, i);
-		if (jv_integer_item(v, x, ew, -1, (long long)nblocks - 1, &k) != 0)
+		if (index_item(v, x, w, "succ", i, -1, (long long)nblocks - 1, &k) != 0)
 			return -1;
 		s[i++] = (int)k;
 	}
@@ -129,8 +148,7 @@ static int parse_block(const struct jv *v, const cJSON *b, const char *w, const 
 	i = 0;
 	cJSON_ArrayForEach(x, lines) {
 		long long t[2];
-		snprintf(ew, sizeof ew, "%s.lines[%zu]", w, i);
-		if (parse_tuple(v, x, ew, 2, line_max, t) != 0)
+		if (parse_tuple(v, x, w, "lines", i, 2, line_max, t) != 0)
 			return -1;
 		l[i++] = (struct roi_line){(unsigned)t[0], (unsigned)t[1]};
 	}
@@ -141,8 +159,7 @@ static int parse_block(const struct jv *v, const cJSON *b, const char *w, const 
 	i = 0;
 	cJSON_ArrayForEach(x, ops) {
 		long long t[4];
-		snprintf(ew, sizeof ew, "%s.ops[%zu]", w, i);
-		if (parse_tuple(v, x, ew, 4, row_max, t) != 0)
+		if (parse_tuple(v, x, w, "ops", i, 4, row_max, t) != 0)
 			return -1;
 		r[i++] = (struct roi_op_row){(unsigned)t[0], (unsigned)t[1], (unsigned)t[2], (uint64_t)t[3]};
 	}
@@ -164,14 +181,12 @@ static int parse_index_list(const struct jv *v, const cJSON *a, const char *w, l
 			    size_t *n)
 {
 	const cJSON *x;
-	char ew[400];
 
 	*out = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(a), sizeof **out);
 	*n = 0;
 	cJSON_ArrayForEach(x, a) {
 		long long k;
-		snprintf(ew, sizeof ew, "%s[%zu]", w, *n);
-		if (jv_integer_item(v, x, ew, 0, max, &k) != 0)
+		if (index_item(v, x, w, NULL, *n, 0, max, &k) != 0)
 			return -1;
 		(*out)[(*n)++] = (size_t)k;
 	}
@@ -323,12 +338,12 @@ static int add_rtl_rows(const struct jv *v, const cJSON *rows, const char *w, co
 	cJSON_ArrayForEach(x, rows) {
 		long long t[4];
 
-		snprintf(ew, sizeof ew, "%s.%s[%zu]", w, member, i++);
-		if (parse_tuple(v, x, ew, 4, max, t) != 0)
+		if (parse_tuple(v, x, w, member, i, 4, max, t) != 0)
 			return -1;
 		struct roi_block *b = &blk[t[0]];
 		if (b->value)
-			return jv_fail(v, ew, "block %lld is a value counter", t[0]);
+			return jv_fail(v, jv_index(ew, sizeof ew, w, member, i), "block %lld is a value counter", t[0]);
+		i++;
 		struct roi_op_row row = {synthetic_op(u, ops, kind, NULL), (unsigned)t[1], (unsigned)t[2], (uint64_t)t[3]};
 		add_rows(v->arena, b, false, &row, 1);
 	}
@@ -357,14 +372,12 @@ static int add_tables(const struct jv *v, const cJSON *tables, const char *w, st
 		      struct roi_op *ops, struct roi_function *fn, struct roi_block *blk)
 {
 	const cJSON *x;
-	char ew[320];
 	size_t i = 0;
 
 	cJSON_ArrayForEach(x, tables) {
 		long long b;
 
-		snprintf(ew, sizeof ew, "%s.tables[%zu]", w, i++);
-		if (jv_integer_item(v, x, ew, 0, (long long)fn->nblocks - 1, &b) != 0)
+		if (index_item(v, x, w, "tables", i++, 0, (long long)fn->nblocks - 1, &b) != 0)
 			return -1;
 		/* (the loader's own rows, in its arena: const only to their readers) */
 		struct roi_op_row *rows = (struct roi_op_row *)blk[b].ops;
@@ -382,14 +395,12 @@ static int parse_locs(const struct jv *v, const cJSON *locs, const char *w, cons
 	const long long max[5] = {(long long)fn->nblocks - 1, (long long)u->nfiles - 1, INT_MAX, INT_MAX, INT_MAX};
 	struct roi_loc *l = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(locs), sizeof *l);
 	const cJSON *x;
-	char ew[320];
 	size_t i = 0;
 
 	cJSON_ArrayForEach(x, locs) {
 		long long t[5];
 
-		snprintf(ew, sizeof ew, "%s.locs[%zu]", w, i);
-		if (parse_tuple(v, x, ew, 5, max, t) != 0)
+		if (parse_tuple(v, x, w, "locs", i, 5, max, t) != 0)
 			return -1;
 		l[i++] = (struct roi_loc){(size_t)t[0], (unsigned)t[1], (unsigned)t[2], (unsigned)t[3], (unsigned)t[4]};
 	}
@@ -400,8 +411,10 @@ static int parse_locs(const struct jv *v, const cJSON *locs, const char *w, cons
 }
 
 /* The function's checksum as the plugin computed it (gcc-plugin/roi-checksum.h), from its blocks and
- * the operations they name as read here, before the loader adds rows of its own. */
-static uint32_t blocks_checksum(const struct roi_function *fn, const struct roi_block *blk, const struct roi_op *ops)
+ * the operations they name as read here, before the loader adds rows of its own. Each operation's
+ * part of a row is prepared the first time a row names it (prep, one per slot of ops). */
+static uint32_t blocks_checksum(const struct roi_function *fn, const struct roi_block *blk, const struct roi_op *ops,
+				struct roi_checksum_prepared *prep)
 {
 	struct roi_checksum c;
 
@@ -415,23 +428,28 @@ static uint32_t blocks_checksum(const struct roi_function *fn, const struct roi_
 		for (size_t k = 0; k < b->nlines; k++)
 			roi_checksum_line(&c, b->lines[k].file, b->lines[k].line);
 		for (size_t k = 0; k < b->nops; k++) {
-			const struct roi_op *o = &ops[b->ops[k].op];
-			const struct roi_checksum_op op = {
-				.kind = o->kind, .type = o->type, .ctype = o->ctype, .from = o->from,
-				.from_ctype = o->from_ctype, .access = o->access, .operand = o->operand,
-				.callee = o->callee, .code = o->code, .is_volatile = o->is_volatile,
-				.direct = o->direct, .builtin = o->builtin, .internal = o->internal,
-				.subscripts = o->subscripts, .promoted = o->promoted, .cases = o->cases,
-				.bytes = o->bytes,
-			};
-			roi_checksum_row(&c, b->ops[k].file, b->ops[k].line, b->ops[k].n, &op);
+			struct roi_checksum_prepared *p = &prep[b->ops[k].op];
+
+			if (!p->ready) {
+				const struct roi_op *o = &ops[b->ops[k].op];
+				const struct roi_checksum_op op = {
+					.kind = o->kind, .type = o->type, .ctype = o->ctype, .from = o->from,
+					.from_ctype = o->from_ctype, .access = o->access, .operand = o->operand,
+					.callee = o->callee, .code = o->code, .is_volatile = o->is_volatile,
+					.direct = o->direct, .builtin = o->builtin, .internal = o->internal,
+					.subscripts = o->subscripts, .promoted = o->promoted, .cases = o->cases,
+					.bytes = o->bytes,
+				};
+				roi_checksum_prepare(p, &op);
+			}
+			roi_checksum_row_prepared(&c, b->ops[k].file, b->ops[k].line, b->ops[k].n, p);
 		}
 	}
 	return c.crc;
 }
 
 static int parse_function(const struct jv *v, const cJSON *f, const char *w, struct roi_unit *u,
-			  struct roi_op *ops, struct roi_function *fn)
+			  struct roi_op *ops, struct roi_checksum_prepared *prep, struct roi_function *fn)
 {
 	const cJSON *blocks, *b, *inlined = NULL;
 	const char *checksum;
@@ -471,26 +489,26 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		return jv_fail(v, w, "blocks: empty (block 0 is the entry block)");
 	struct roi_block *blk = roi_arena_array(v->arena, fn->nblocks, sizeof *blk);
 	cJSON_ArrayForEach(b, blocks) {
-		snprintf(bw, sizeof bw, "%s.blocks[%zu]", w, i);
-		if (parse_block(v, b, bw, u, fn->nblocks, &blk[i]) != 0)
+		if (parse_block(v, b, jv_index(bw, sizeof bw, w, "blocks", i), u, fn->nblocks, &blk[i]) != 0)
 			return -1;
 		i++;
 	}
 	if (blk[0].value)
 		return jv_fail(v, w, "blocks[0]: the entry block is not a value counter");
 	for (i = 0; i < fn->nblocks; i++) {
-		snprintf(bw, sizeof bw, "%s.blocks[%zu]", w, i);
 		if (blk[i].site >= 0 && blk[blk[i].site].value)
-			return jv_fail(v, bw, "block: %lld is a value counter, not a block", blk[i].site);
+			return jv_fail(v, jv_index(bw, sizeof bw, w, "blocks", i), "block: %lld is a value counter, not a block",
+				       blk[i].site);
 		for (size_t s = 0; s < blk[i].nsucc; s++)
 			if (blk[i].succ[s] >= 0 && blk[blk[i].succ[s]].value)
-				return jv_fail(v, bw, "succ: %d is a value counter, not a block", blk[i].succ[s]);
+				return jv_fail(v, jv_index(bw, sizeof bw, w, "blocks", i),
+					       "succ: %d is a value counter, not a block", blk[i].succ[s]);
 	}
 	/* The profile is joined by this checksum: it must be the record's own, not a number that came
 	 * with edited blocks or operations (docs/formats.md: the RTL pass's members are not in it).
 	 * The fuzzers cannot forge a CRC: in their build a mismatch is let through, so that what reads
 	 * the blocks after this still sees every mutation of them (the Makefile's FUZZ_CFLAGS). */
-	uint32_t computed = blocks_checksum(fn, blk, ops);
+	uint32_t computed = blocks_checksum(fn, blk, ops, prep);
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 	computed = fn->checksum;
 #endif
@@ -628,7 +646,18 @@ static int parse_excluded(const struct jv *v, const cJSON *excluded, struct roi_
 	return 0;
 }
 
-static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
+/* What reading a unit's functions needs from the members before them: the op table (with room for
+ * the ops the loader adds) and each operation's checksum part, prepared on first use. */
+struct unit_ops {
+	struct roi_op *ops;
+	size_t capacity;
+	struct roi_checksum_prepared *prep;
+};
+
+/* The unit's members but "functions", in root. functions_array: "functions" is an array the
+ * caller reads (else root holds it, or it is missing, and that is an error here). */
+static int parse_unit_head(const struct jv *v, const cJSON *root, bool functions_array, struct roi_unit *u,
+			   struct unit_ops *uo)
 {
 	static const char *const runtimes[] = {"host", "none", NULL};
 	const cJSON *files, *ops, *fns, *x;
@@ -637,8 +666,6 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 	char w[64];
 	size_t i;
 
-	if (jv_object(v, root, ""))
-		return -1;
 	if (!cJSON_GetObjectItemCaseSensitive(root, "roi"))
 		return jv_fail(v, "", "missing 'roi' (not a roi metadata record)");
 	if (jv_integer(v, root, "", "roi", true, 0, INT_MAX, &version))
@@ -663,7 +690,8 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 	    jv_bool(v, root, "", "debug", false, &u->debug) ||
 	    jv_string(v, root, "", "runtime", true, &u->runtime) || jv_one_of(v, "", "runtime", u->runtime, runtimes) ||
 	    roi_abi_parse(v, root, "", "abi", &u->abi) || jv_array(v, root, "", "files", true, &files) ||
-	    jv_array(v, root, "", "ops", true, &ops) || jv_array(v, root, "", "functions", true, &fns))
+	    jv_array(v, root, "", "ops", true, &ops) ||
+	    (!functions_array && jv_array(v, root, "", "functions", true, &fns)))
 		return -1;
 	if (bits != 16 && bits != 32 && bits != 64)
 		return jv_fail(v, "counter_bits", "%lld is not 16, 32 or 64", bits);
@@ -686,36 +714,159 @@ static int parse_unit(const struct jv *v, const cJSON *root, struct roi_unit *u)
 		const cJSON *kind = cJSON_GetObjectItemCaseSensitive(x, "kind");
 		switches += cJSON_IsString(kind) && kind->valuestring && strcmp(kind->valuestring, "switch") == 0;
 	}
-	struct roi_op *o =
-		roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(ops) + nadded() + SMALL_FRAME + switches, sizeof *o);
+	uo->capacity = (size_t)cJSON_GetArraySize(ops) + nadded() + SMALL_FRAME + switches;
+	uo->ops = roi_arena_array(v->arena, uo->capacity, sizeof *uo->ops);
 	i = 0;
 	cJSON_ArrayForEach(x, ops) {
-		snprintf(w, sizeof w, "ops[%zu]", i);
-		if (parse_op(v, x, w, &o[i]) != 0)
+		if (parse_op(v, x, jv_index(w, sizeof w, "", "ops", i), &uo->ops[i]) != 0)
 			return -1;
 		i++;
 	}
-	u->ops = o;
+	u->ops = uo->ops;
 	u->nops = i;
+	uo->prep = roi_xrealloc(NULL, uo->capacity, sizeof *uo->prep);
+	memset(uo->prep, 0, uo->capacity * sizeof *uo->prep);
+	return 0;
+}
 
-	struct roi_function *fn = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(fns), sizeof *fn);
-	i = 0;
-	cJSON_ArrayForEach(x, fns) {
-		snprintf(w, sizeof w, "functions[%zu]", i);
-		fn[i].index = i;
-		if (parse_function(v, x, w, u, o, &fn[i]) != 0)
-			return -1;
-		i++;
+/* The elements of the array "functions", d in it: each parsed alone (jv_pieces), in the scratch
+ * that the next one reuses. */
+static int parse_functions(const struct jv *v, struct jv_pieces *d, struct roi_unit *u, struct unit_ops *uo)
+{
+	struct roi_function *fn = NULL;
+	size_t n = 0, cap = 0;
+	char w[64];
+	int rc;
+
+	while ((rc = jv_pieces_next(d)) > 0) {
+		const cJSON *x = jv_pieces_value(d, jv_index(w, sizeof w, "", "functions", d->index), true);
+
+		if (!x)
+			break;
+		if (n == cap)
+			fn = roi_xrealloc(fn, cap = cap ? 2 * cap : 64, sizeof *fn);
+		memset(&fn[n], 0, sizeof *fn);
+		fn[n].index = n;
+		if (parse_function(v, x, w, u, uo->ops, uo->prep, &fn[n]) != 0)
+			break;
+		n++;
+		jv_pieces_reset(d);
 	}
-	u->functions = fn;
-	u->nfunctions = i;
+	if (rc == 0) {
+		struct roi_function *kept = roi_arena_array(v->arena, n, sizeof *kept);
 
+		if (n)
+			memcpy(kept, fn, n * sizeof *fn);
+		u->functions = kept;
+		u->nfunctions = n;
+	}
+	free(fn);
+	return rc == 0 ? 0 : -1;
+}
+
+/* The members after the functions: regions (which name functions), the filter, what it left out. */
+static int parse_unit_tail(const struct jv *v, const cJSON *root, struct roi_unit *u)
+{
 	const cJSON *regions = NULL, *excluded = NULL;
+
 	if (jv_array(v, root, "", "regions", false, &regions) || (regions && parse_regions(v, regions, u)) ||
 	    parse_filter(v, root, u) || jv_array(v, root, "", "excluded", false, &excluded) ||
 	    (excluded && parse_excluded(v, excluded, u)))
 		return -1;
 	return 0;
+}
+
+/* Whether root has every member parse_unit_head requires, so that it can read the unit's head
+ * before the functions that follow. */
+static bool head_keys_read(const cJSON *root)
+{
+	static const char *const required[] = {
+		"roi", "unit", "source", "compiler", "target", "opt", "counter_bits", "runtime", "abi", "files", "ops", NULL,
+	};
+
+	for (size_t i = 0; required[i]; i++)
+		if (!cJSON_GetObjectItemCaseSensitive(root, required[i]))
+			return false;
+	return true;
+}
+
+/* After the functions were read with the head before them: the members that came after them, which
+ * may be unknown keys or the head's optional ones. */
+static int late_head_keys(const struct jv *v, const cJSON *root, struct roi_unit *u)
+{
+	return jv_keys(v, root, "", unit_keys) || jv_string(v, root, "", "source_abs", false, &u->source_abs) ||
+	       jv_bool(v, root, "", "atomic", false, &u->atomic) || jv_bool(v, root, "", "debug", false, &u->debug)
+		       ? -1 : 0;
+}
+
+/* A record, text[0, len), read a member at a time (jv_pieces): the members but "functions" into a
+ * small tree, the functions one by one as soon as the head before them is read (the plugin writes
+ * every member the head requires first; a record in another order has its functions read twice,
+ * once for their syntax and once after the rest). */
+static int parse_unit(const struct jv *v, const char *text, size_t len, struct roi_unit *u)
+{
+	struct jv_pieces d;
+	struct unit_ops uo = {0};
+	cJSON *whole, *root = NULL;
+	const char *key, *deferred = NULL;
+	bool functions_array = false, head = false;
+	int rc = jv_pieces_begin(&d, v, text, len, &whole);
+
+	if (rc != 0) {
+		if (rc > 0)
+			jv_object(v, whole, "");
+		cJSON_Delete(whole);
+		return -1;
+	}
+	rc = -1;
+	root = cJSON_CreateObject();
+	if (!root) {
+		jv_fail(v, "", "out of memory");
+		goto out;
+	}
+	int more;
+	while ((more = jv_pieces_member(&d, &key)) > 0) {
+		if (strcmp(key, "functions") == 0 && jv_pieces_array(&d)) {
+			functions_array = true;
+			if (head_keys_read(root)) {
+				if (parse_unit_head(v, root, true, u, &uo) != 0 || parse_functions(v, &d, u, &uo) != 0)
+					goto out;
+				head = true;
+				continue;
+			}
+			deferred = d.p;
+			while ((more = jv_pieces_next(&d)) > 0) {
+				char w[64];
+				if (!jv_pieces_value(&d, jv_index(w, sizeof w, "", "functions", d.index), true))
+					goto out;
+				jv_pieces_reset(&d);
+			}
+			if (more < 0)
+				goto out;
+			continue;
+		}
+		cJSON *value = jv_pieces_value(&d, key, false);
+		if (!value)
+			goto out;
+		cJSON_AddItemToObject(root, key, value);
+	}
+	if (more < 0)
+		goto out;
+	if (head ? late_head_keys(v, root, u) != 0 : parse_unit_head(v, root, functions_array, u, &uo) != 0)
+		goto out;
+	if (deferred) {
+		d.p = deferred;
+		d.depth = 2;
+		d.nelements = 0;
+		if (parse_functions(v, &d, u, &uo) != 0)
+			goto out;
+	}
+	rc = parse_unit_tail(v, root, u);
+out:
+	free(uo.prep);
+	cJSON_Delete(root);
+	jv_pieces_end(&d);
+	return rc;
 }
 
 int roi_program_from_records(const char *path, const char *const *text, size_t n, struct roi_program *prog,
@@ -729,16 +880,10 @@ int roi_program_from_records(const char *path, const char *const *text, size_t n
 	for (size_t r = 0; r < n; r++) {
 		char prefix[1024];
 		struct jv v = {err, prefix, &prog->arena};
-		cJSON *root;
-		int rc;
 
 		snprintf(prefix, sizeof prefix, "%s: .roi.meta record %zu", path, r + 1);
-		if (!(root = jv_parse(&v, text[r], strlen(text[r]), false)))
-			return -1;
 		units[r].record = r + 1;
-		rc = parse_unit(&v, root, &units[r]);
-		cJSON_Delete(root);
-		if (rc != 0)
+		if (parse_unit(&v, text[r], strlen(text[r]), &units[r]) != 0)
 			return -1;
 		for (size_t k = 0; k < r; k++)
 			if (units[k].id == units[r].id)

@@ -1,10 +1,13 @@
 /* input/model.c — loading cost models and looking costs up, see model.h. */
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "base/datadir.h"
 #include "base/readfile.h"
 #include "input/jv.h"
 #include "input/model.h"
@@ -241,17 +244,57 @@ int roi_model_parse(const char *path, const char *text, size_t len, struct roi_m
 	return rc;
 }
 
+/* A model given by name ("atmega32u4-Os"): one of roi's own, models/NAME.json of its tree or of its
+ * installed share/roi/models. NULL, with the error naming what is there, when there is none. */
+static char *model_by_name(const char *name, struct roi_err *err)
+{
+	char *dir = roi_data_path("models", "share/roi/models"), *path = NULL, list[512] = "";
+	glob_t g;
+
+	if (dir) {
+		size_t n = strlen(dir) + strlen(name) + 8;
+		path = malloc(n);
+		if (!path)
+			abort();
+		snprintf(path, n, "%s/%s.json", dir, name);
+		if (access(path, F_OK) == 0) {
+			free(dir);
+			return path;
+		}
+		snprintf(path, n, "%s/*.json", dir);
+		if (glob(path, 0, NULL, &g) == 0) {
+			for (size_t i = 0; i < g.gl_pathc; i++) {
+				const char *base = strrchr(g.gl_pathv[i], '/') + 1;
+				size_t used = strlen(list);
+				snprintf(list + used, sizeof list - used, "%s%.*s", used ? ", " : "",
+					 (int)(strlen(base) - 5), base);
+			}
+			globfree(&g);
+		}
+		free(path);
+	}
+	roi_err_set(err, "%s: no such file, and no model of that name (%s%s)", name,
+		    list[0] ? "roi's models: " : "roi's models were not found", list);
+	free(dir);
+	return NULL;
+}
+
 int roi_model_load(const char *path, struct roi_model *m, struct roi_err *err)
 {
-	char *text;
+	char *text, *named = NULL;
 	size_t len;
 	int rc;
 
 	memset(m, 0, sizeof *m);
-	if (roi_read_file(path, ROI_MAX_MODEL, &text, &len, err) != 0)
+	/* A name rather than a path: no slash, no such file. */
+	if (!strchr(path, '/') && access(path, F_OK) != 0 && !(path = named = model_by_name(path, err)))
 		return -1;
-	rc = roi_model_parse(path, text, len, m, err);
-	free(text);
+	rc = roi_read_file(path, ROI_MAX_MODEL, &text, &len, err);
+	if (rc == 0) {
+		rc = roi_model_parse(path, text, len, m, err);
+		free(text);
+	}
+	free(named);
 	return rc;
 }
 

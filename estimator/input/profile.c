@@ -10,61 +10,54 @@
 
 #include "../../runtime/roi-profile-io.c"
 
-static int cmp_region(const void *a, const void *b)
-{
-	const struct roi_profile_region *x = *(const struct roi_profile_region *const *)a;
-	const struct roi_profile_region *y = *(const struct roi_profile_region *const *)b;
+/* A record's key and line, for finding one named twice. */
+struct key {
+	uint64_t unit;
+	uint32_t index;
+	unsigned line;
+};
 
-	if (x->rec.unit != y->rec.unit)
-		return x->rec.unit < y->rec.unit ? -1 : 1;
-	if (x->rec.index != y->rec.index)
-		return x->rec.index < y->rec.index ? -1 : 1;
+static int by_key(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	if (x->unit != y->unit)
+		return x->unit < y->unit ? -1 : 1;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-static int check_region_duplicates(const char *path, const struct roi_profile_region *r, size_t n,
-				   struct roi_err *err)
+/* No WHAT ("function", "region") of the same unit and index twice among keys[0, n), which it sorts. */
+static int check_twice(const char *path, const char *what, struct key *keys, size_t n, struct roi_err *err)
 {
-	const struct roi_profile_region **s = roi_xrealloc(NULL, n, sizeof *s);
-	int rc = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s[i] = &r[i];
-	qsort(s, n, sizeof *s, cmp_region);
-	for (size_t i = 1; i < n && rc == 0; i++)
-		if (s[i]->rec.unit == s[i - 1]->rec.unit && s[i]->rec.index == s[i - 1]->rec.index)
-			rc = roi_err_set(err, "%s:%u: region %u of unit %016llx appears twice (first on line %u)", path,
-					 s[i]->line, (unsigned)s[i]->rec.index, (unsigned long long)s[i]->rec.unit, s[i - 1]->line);
-	free(s);
-	return rc;
+	if (n > 1)
+		qsort(keys, n, sizeof *keys, by_key);
+	for (size_t i = 1; i < n; i++)
+		if (keys[i].unit == keys[i - 1].unit && keys[i].index == keys[i - 1].index)
+			return roi_err_set(err, "%s:%u: %s %u of unit %016llx appears twice (first on line %u)", path,
+					   keys[i].line, what, (unsigned)keys[i].index, (unsigned long long)keys[i].unit,
+					   keys[i - 1].line);
+	return 0;
 }
 
-static int cmp_fn(const void *a, const void *b)
+static int check_duplicates(const struct roi_profile *prof, struct roi_err *err)
 {
-	const struct roi_profile_fn *x = *(const struct roi_profile_fn *const *)a;
-	const struct roi_profile_fn *y = *(const struct roi_profile_fn *const *)b;
+	size_t n = prof->nfns > prof->timing.nregions ? prof->nfns : prof->timing.nregions;
+	struct key *keys = roi_xrealloc(NULL, n ? n : 1, sizeof *keys);
+	int rc;
 
-	if (x->rec.unit != y->rec.unit)
-		return x->rec.unit < y->rec.unit ? -1 : 1;
-	if (x->rec.index != y->rec.index)
-		return x->rec.index < y->rec.index ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
-}
+	for (size_t i = 0; i < prof->nfns; i++)
+		keys[i] = (struct key){prof->fns[i].rec.unit, prof->fns[i].rec.index, prof->fns[i].line};
+	rc = check_twice(prof->path, "function", keys, prof->nfns, err);
+	for (size_t i = 0; rc == 0 && i < prof->timing.nregions; i++) {
+		const struct roi_profile_region *r = &prof->timing.regions[i];
 
-static int check_duplicates(const char *path, const struct roi_profile_fn *fns, size_t n, struct roi_err *err)
-{
-	const struct roi_profile_fn **s = roi_xrealloc(NULL, n, sizeof *s);
-	int rc = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s[i] = &fns[i];
-	qsort(s, n, sizeof *s, cmp_fn);
-	for (size_t i = 1; i < n && rc == 0; i++)
-		if (s[i]->rec.unit == s[i - 1]->rec.unit && s[i]->rec.index == s[i - 1]->rec.index)
-			rc = roi_err_set(err, "%s:%u: function %u of unit %016llx appears twice (first on line %u)",
-					 path, s[i]->line, (unsigned)s[i]->rec.index, (unsigned long long)s[i]->rec.unit,
-					 s[i - 1]->line);
-	free(s);
+		keys[i] = (struct key){r->rec.unit, r->rec.index, r->line};
+	}
+	if (rc == 0)
+		rc = check_twice(prof->path, "region", keys, prof->timing.nregions, err);
+	free(keys);
 	return rc;
 }
 
@@ -134,9 +127,7 @@ int roi_profile_parse(const char *path, const char *data, size_t size, struct ro
 	}
 	free(fns);
 	free(regions);
-	if (rc < 0 || check_duplicates(path, prof->fns, prof->nfns, err) != 0)
-		return -1;
-	return check_region_duplicates(path, prof->timing.regions, prof->timing.nregions, err);
+	return rc < 0 ? -1 : check_duplicates(prof, err);
 }
 
 int roi_profile_load(const char *path, struct roi_profile *prof, struct roi_err *err)
@@ -164,24 +155,21 @@ int roi_profile_write(FILE *out, const char *program, uint64_t runs, const char 
 		      struct roi_err *err)
 {
 	const char *unit = timing && timing->unit ? timing->unit : "ns";
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
+	struct roi_pf_out o = {0};
 
-	if (!m)
-		return roi_err_set(err, "out of memory");
-	__roi_pf_put_header(m, program, runs, transferred);
+	__roi_pf_put_header(&o, program, runs, transferred);
 	if (timing && timing->has_hook_cost)
-		__roi_pf_put_hook_cost(m, timing->hook_cost, timing->hook_inside, unit);
+		__roi_pf_put_hook_cost(&o, timing->hook_cost, timing->hook_inside, unit);
 	for (size_t i = 0; i < nfns; i++)
-		__roi_pf_put_fn(m, &fns[i].rec, fns[i].counts);
+		__roi_pf_put_fn(&o, &fns[i].rec, fns[i].counts);
 	for (size_t i = 0; timing && i < timing->nregions; i++)
-		__roi_pf_put_region(m, &timing->regions[i].rec, unit);
-	if (fclose(m) != 0) {
-		free(text);
+		__roi_pf_put_region(&o, &timing->regions[i].rec, unit);
+	__roi_pf_put_end(&o, nfns);
+	if (o.failed) {
+		free(o.text);
 		return roi_err_set(err, "out of memory");
 	}
-	int ok = fwrite(text, 1, len, out) == len && __roi_pf_put_end(out, nfns, text, len) > 0;
-	free(text);
+	int ok = fwrite(o.text, 1, o.len, out) == o.len;
+	free(o.text);
 	return ok ? 0 : roi_err_set(err, "cannot write the profile");
 }

@@ -1,4 +1,6 @@
 /* input/session.c — a run's inputs loaded in one call, see session.h. */
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,31 +9,58 @@
 #include "input/checks.h"
 #include "input/session.h"
 
-/* The profile of PROGRAM when none is named: ./<basename>.roi (where a host program writes it),
- * else <PROGRAM>.roi (where 'roi run' writes it, next to the firmware) if that one exists.
- * Malloc'd; NULL when out of memory. */
-static char *default_profile(const char *program)
+/* Whether the profile at path says it is PROGRAM's (its "program" line, which the runtime writes
+ * as the absolute path): a same-named profile in the current directory may be another program's. */
+static bool names_program(const char *path, const char *program)
+{
+	char line[PATH_MAX + 16], real[PATH_MAX];
+	FILE *f = fopen(path, "r");
+	bool yes = false;
+
+	if (!f)
+		return false;
+	if (fgets(line, sizeof line, f) && fgets(line, sizeof line, f) && strncmp(line, "program ", 8) == 0 &&
+	    realpath(program, real)) {
+		line[strcspn(line, "\n")] = '\0';
+		yes = strcmp(line + 8, real) == 0;
+	}
+	fclose(f);
+	return yes;
+}
+
+/* The profile of PROGRAM when none is named: ./<basename>.roi (where a host program writes it) or
+ * <PROGRAM>.roi (where 'roi run' writes it, next to the firmware): the one that names PROGRAM,
+ * else the first that exists. NULL with the error naming both places when neither does. */
+static char *default_profile(const char *program, struct roi_err *err)
 {
 	const char *base = strrchr(program, '/');
 	size_t n = strlen(program) + 8;
-	char *path = malloc(n);
+	char *here = malloc(n), *beside = malloc(n);
 
-	if (!path)
-		return NULL;
-	snprintf(path, n, "./%s.roi", base ? base + 1 : program);
-	if (access(path, F_OK) != 0) {
-		char *beside = malloc(n);
-
-		if (beside) {
-			snprintf(beside, n, "%s.roi", program);
-			if (access(beside, F_OK) == 0) {
-				free(path);
-				return beside;
-			}
-			free(beside);
-		}
+	if (!here || !beside)
+		abort();
+	snprintf(here, n, "./%s.roi", base ? base + 1 : program);
+	snprintf(beside, n, "%s.roi", program);
+	bool has_here = access(here, F_OK) == 0, has_beside = access(beside, F_OK) == 0;
+	if (has_here && (!has_beside || strcmp(here, beside) == 0 || names_program(here, program) ||
+			 !names_program(beside, program))) {
+		free(beside);
+		return here;
 	}
-	return path;
+	if (has_beside) {
+		free(here);
+		return beside;
+	}
+	if (!base)      /* the same file */
+		roi_err_set(err, "no profile of %s: %s does not exist; run it first (a host program writes it at "
+			    "exit, 'roi run' a firmware's), or name the profile", program, here);
+	else
+		roi_err_set(err, "no profile of %s: neither %s nor %s exists; run it first (a host program "
+			    "writes the first at exit, 'roi run' the second), or name the profile", program, here,
+			    beside);
+	free(here);
+	free(beside);
+	return NULL;
 }
 
 int roi_session_load(struct roi_session *s, const struct roi_session_args *a, struct roi_err *err)
@@ -42,9 +71,9 @@ int roi_session_load(struct roi_session *s, const struct roi_session_args *a, st
 	if (a->program && roi_program_load(a->program, &s->prog, err) != 0)
 		return -1;
 	if (!s->profile_path) {
-		s->profile_path = s->def = default_profile(a->program);
+		s->profile_path = s->def = default_profile(a->program, err);
 		if (!s->def)
-			return roi_err_set(err, "out of memory");
+			return -1;
 	}
 	if (roi_profile_load(s->profile_path, &s->prof, err) != 0)
 		return -1;

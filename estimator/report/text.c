@@ -99,16 +99,36 @@ static void ops_section(FILE *out, const struct roi_estimate *e, bool unmodelled
 		: m ? "operations" : "operations (counts only)", &t);
 }
 
-static bool ambiguous(const struct roi_estimate *e, const struct roi_function *fn)
+/* Functions by name, file and line. */
+static int by_place(const void *a, const void *b)
 {
-	for (size_t i = 0; i < e->nfns; i++) {
-		const struct roi_function *g = e->fns[i].fn;
+	const struct roi_function *f = (*(const struct roi_fn_total *const *)a)->fn;
+	const struct roi_function *g = (*(const struct roi_fn_total *const *)b)->fn;
+	int c = strcmp(f->name, g->name);
 
-		if (g != fn && g->line == fn->line && strcmp(g->name, fn->name) == 0 &&
-		    strcmp(g->unit->files[g->file], fn->unit->files[fn->file]) == 0)
-			return true;
+	if (!c)
+		c = strcmp(f->unit->files[f->file], g->unit->files[g->file]);
+	return c ? c : (f->line > g->line) - (f->line < g->line);
+}
+
+/* Which of e->fns only their unit tells apart: another has the same name, file and line (the same
+ * source compiled into two units). Found by sorting once, not by a search per function, which
+ * made the text quadratic in the functions. */
+static bool *ambiguous_fns(const struct roi_estimate *e)
+{
+	const struct roi_fn_total **sorted = roi_xrealloc(NULL, e->nfns, sizeof *sorted);
+	bool *ambiguous = roi_xrealloc(NULL, e->nfns, sizeof *ambiguous);
+
+	for (size_t i = 0; i < e->nfns; i++) {
+		sorted[i] = &e->fns[i];
+		ambiguous[i] = false;
 	}
-	return false;
+	qsort(sorted, e->nfns, sizeof *sorted, by_place);
+	for (size_t i = 1; i < e->nfns; i++)
+		if (by_place(&sorted[i - 1], &sorted[i]) == 0)
+			ambiguous[sorted[i - 1] - e->fns] = ambiguous[sorted[i] - e->fns] = true;
+	free(sorted);
+	return ambiguous;
 }
 
 static void functions_section(FILE *out, const struct roi_estimate *e, size_t top)
@@ -116,6 +136,7 @@ static void functions_section(FILE *out, const struct roi_estimate *e, size_t to
 	const struct roi_model *m = e->model;
 	struct roi_table t;
 	char where[512], calls[CELL], ops[CELL], cyc[CELL], ej[CELL], share[CELL];
+	bool *ambiguous = ambiguous_fns(e);
 
 	roi_table_init(&t, m ? "llrrrrrl" : "llrrrl");
 	if (m)
@@ -128,8 +149,8 @@ static void functions_section(FILE *out, const struct roi_estimate *e, size_t to
 
 		/* The same source compiled into two units gives functions only the unit tells apart. */
 		snprintf(note, sizeof note, "%s%s%s", f->profiled ? "" : "no counts in the profile",
-			 ambiguous(e, f->fn) && !f->profiled ? ", " : "", ambiguous(e, f->fn) ? "unit " : "");
-		if (ambiguous(e, f->fn))
+			 ambiguous[i] && !f->profiled ? ", " : "", ambiguous[i] ? "unit " : "");
+		if (ambiguous[i])
 			strncat(note, f->fn->unit->id_hex, sizeof note - strlen(note) - 1);
 
 		snprintf(where, sizeof where, "%s:%u", f->fn->unit->files[f->fn->file], f->fn->line);
@@ -143,6 +164,7 @@ static void functions_section(FILE *out, const struct roi_estimate *e, size_t to
 			roi_table_row(&t, f->fn->name, where, calls, ops,
 				      roi_fmt_share((double)f->ops, (double)e->total_ops, share, sizeof share), note);
 	}
+	free(ambiguous);
 	section(out, "functions", &t);
 	more(out, e->nfns, top, "functions");
 }

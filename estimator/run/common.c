@@ -67,8 +67,11 @@ int roi_run_open(const char *path, const struct roi_run_target *t, struct roi_el
 {
 	if (roi_run_open_elf(path, t, elf, err) != 0 || roi_program_load(path, prog, err) != 0)
 		return -1;
-	if (prog->nfunctions == 0)
-		return roi_err_set(err, "%s: the roi metadata lists no functions: nothing to count", path);
+	/* A build that only times regions (count exclude function glob:*, hooks include ...) counts
+	 * nothing and is measured all the same. */
+	if (prog->nfunctions == 0 && prog->nregions == 0)
+		return roi_err_set(err, "%s: the roi metadata lists no functions and no regions: nothing to count "
+				   "or time", path);
 	return 0;
 }
 
