@@ -15,6 +15,7 @@
 #   make bench      overhead benchmark (figures printed, not asserted)
 #   make bench-accuracy  leave-one-out estimate errors against simavr, -O0 and -Os
 #   make bench-stm32  the derived STM32F401RE model beside QEMU's instruction counts
+#   make bench-stack  roi stack's worst case against simavr's peak on the corpus, -O0 and -Os
 #   make models     calibrate models/atmega32u4-O{0,1,2,s}.json on contrib/calibration
 #   make install    PREFIX=/usr/local DESTDIR=  everything under DESTDIR/PREFIX; make uninstall
 #   make install-plugins  also into the compilers' own plugin folders (-fplugin=roi by name)
@@ -74,7 +75,7 @@ ARM_PLUGIN  := $(BUILD)/arm/roi.so
 HOST_LIB    := $(BUILD)/host/libroi.a
 ROI_BIN     := $(BUILD)/bin/roi
 
-.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-torture-avr check-csmith check-asan bench-accuracy bench-stm32 fuzz fuzz-build bench man install uninstall install-plugins uninstall-plugins clean
+.PHONY: all avr arm all-targets deps deps-all demo check check-torture check-torture-avr check-csmith check-asan bench-accuracy bench-stm32 bench-stack fuzz fuzz-build bench man install uninstall install-plugins uninstall-plugins clean
 all: $(HOST_PLUGIN) $(HOST_LIB) $(ROI_BIN)
 avr: $(AVR_PLUGIN)
 arm: $(ARM_PLUGIN)
@@ -167,6 +168,12 @@ bench-accuracy: deps-all
 bench-stm32: deps-all
 	@$(MAKE) --no-print-directory all arm
 	@sh bench/stm32-qemu.sh
+
+# The corpus at -O0 and -Os: roi stack's worst case against the peak simavr measures, and the
+# metadata's stack figures against -fstack-usage. bench/results/stack.json keeps the table.
+bench-stack: deps-all
+	@$(MAKE) --no-print-directory all avr arm
+	@bash bench/stack.sh -O0 -Os
 
 # ---- GCC's own execute tests: all of them, at -O0 and -O2, plus roi gcov-check ----
 # (t0500 runs every 8th in make check.) The summary is bench/results/torture.json.

@@ -14,14 +14,16 @@
  *   price/      what a run costs: the estimate by operation, function and line, the function →
  *               loop → line hierarchy, two runs matched (roi compare)
  *   report/     every output for people and tools: text, JSON, callgrind, lcov and gcov's JSON,
- *               folded stacks, HTML, and the outputs of roi ops, compare, budget (JUnit XML too)
- *               and fit
+ *               folded stacks, HTML, and the outputs of roi ops, compare, budget (JUnit XML too),
+ *               fit and stack
  *
  * and a folder for each command that does more than price a run, between price and report:
  *
  *   run/        firmware run in simavr (AVR) and QEMU (Cortex-M), its counters read out (roi run)
  *   calibrate/  a cost model fitted to simavr's exact cycles of a corpus (roi calibrate)
- *   budget/     budget files read and checked against a run (roi budget)
+ *   stack/      the static stack: frames, the call graph read from the machine code, the
+ *               worst-case depth from each root, the RAM margin (roi stack)
+ *   budget/     budget files read and checked against a run and the static stack (roi budget)
  *   gcov/       gcov's line counts from roi's block counts, and roi's counts against gcov's
  *               (roi gcov-check; report/ uses the line counts too)
  *   transfer/   a host run's counts carried onto a firmware build of the same sources (roi transfer)
@@ -43,5 +45,6 @@ int cmd_gcov_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_budget(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
+int cmd_stack(int argc, char **argv);
 
 #endif

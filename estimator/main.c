@@ -19,6 +19,7 @@ static const struct command {
 	{"run", cmd_run, "run a firmware in a simulator (--target avr: simavr) and write its profile"},
 	{"transfer", cmd_transfer, "a firmware's profile from a run of another build of the same sources (host)"},
 	{"budget", cmd_budget, "check cycle, time, energy and operation budgets (CI: JUnit XML); diff them across builds"},
+	{"stack", cmd_stack, "will the stack fit: frames, worst-case depth from main and each interrupt, RAM margin; the call graph"},
 	{"fit", cmd_fit, "how cost grows with the input: forms fitted to runs at several sizes, predicted at another"},
 	{"calibrate", cmd_calibrate, "fit a cost model to simavr's exact cycle counts of a corpus of programs"},
 };

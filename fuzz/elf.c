@@ -3,8 +3,9 @@
  *
  * roi opens whatever path it is given: a truncated link, a stripped firmware, a file that is no ELF
  * at all. Every step the commands take is taken here: open, machine checks of both runners, the
- * .roi.meta records and the program they describe, symbol lookup and code size, and the runners'
- * search for each function's counter array. The bytes are handed to libelf as a file, as the
+ * .roi.meta records and the program they describe, symbol lookup and code size, the runners'
+ * search for each function's counter array, and roi stack's reading of the sections, symbols,
+ * machine code (AVR, Thumb) and RAM notes, with its JSON. The bytes are handed to libelf as a file, as the
  * commands do, through a memory file. */
 #include <elf.h>
 #include <stdint.h>
@@ -16,7 +17,9 @@
 
 #include "input/elffile.h"
 #include "input/meta.h"
+#include "report/stack.h"
 #include "run/common.h"
+#include "stack/stack.h"
 
 static const struct roi_run_target targets[] = {
 	{"avr", "AVR", EM_AVR, false, NULL, true},
@@ -74,8 +77,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < rec.n; i++)
 			if (strlen(rec.text[i]) != rec.len[i])
 				abort();
-		if (roi_program_from_records(path, rec.text, rec.n, &prog, &err) == 0)
+		if (roi_program_from_records(path, rec.text, rec.n, &prog, &err) == 0) {
+			struct roi_stack s;
+
 			counters(elf, &prog);
+			if (roi_stack_build(&s, &prog, &err) == 0)
+				cJSON_Delete(roi_stack_json(&s));
+			else if (strchr(err.msg, '\n'))
+				abort();
+			roi_stack_free(&s);
+		}
 		roi_program_free(&prog);
 		roi_records_free(&rec);
 	}

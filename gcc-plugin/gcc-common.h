@@ -197,6 +197,51 @@ roi_frame_size (void)
 #endif
 }
 
+/* The bytes of stack the current function uses, as -fstack-usage prints it
+   (GCC's output_stack_usage): the static part the prologue allocates (on
+   AVR and x86 with the return address the call pushed), plus what it pushes
+   after the prologue (arguments) and allocates dynamically.  *DYNAMIC: 0
+   static, 1 bounded (the figure is a bound), 2 unbounded (alloca or a VLA
+   of a run-time size: the figure is a lower bound).  False when GCC did not
+   compute it (a naked function; a target without the figure).  Needs
+   flag_stack_usage_info from the function's start (plugin_init sets it).  */
+static inline bool
+roi_stack_usage (long *bytes, int *dynamic)
+{
+  if (!cfun->su || cfun->su->static_stack_size < 0)
+    return false;
+  HOST_WIDE_INT n = cfun->su->static_stack_size;
+  *dynamic = 0;
+#if GCCPLUGIN_VERSION >= 8000
+  HOST_WIDE_INT pushed;
+  if (maybe_ne (cfun->su->pushed_stack_size, 0))
+    {
+      if (cfun->su->pushed_stack_size.is_constant (&pushed))
+	*dynamic = 1;
+      else
+	{
+	  pushed = constant_lower_bound (cfun->su->pushed_stack_size);
+	  *dynamic = 2;
+	}
+      n += pushed;
+    }
+#else
+  if (cfun->su->pushed_stack_size != 0)
+    {
+      n += cfun->su->pushed_stack_size;
+      *dynamic = 1;
+    }
+#endif
+  if (cfun->su->dynamic_stack_size != 0 || cfun->su->has_unbounded_dynamic_stack_size)
+    {
+      if (*dynamic != 2)
+	*dynamic = cfun->su->has_unbounded_dynamic_stack_size ? 2 : 1;
+      n += cfun->su->dynamic_stack_size;
+    }
+  *bytes = (long) n;
+  return true;
+}
+
 /* The size of machine mode MODE in bytes: a poly_int since GCC 8, constant on
    every target roi knows.  */
 #define ROI_MODE_BYTES(MODE) roi_mode_bytes_ (GET_MODE_SIZE (MODE))

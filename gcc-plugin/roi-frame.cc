@@ -12,7 +12,11 @@
  * the operations "save", once per register per call, and "frame", once per
  * call of a function with a frame.  The same pass describes what the
  * allocator and the expansion add inside the blocks: spills (roi-spills.cc),
- * jumps and jump tables (roi-jumps.cc).  */
+ * jumps and jump tables (roi-jumps.cc).  And the bytes of stack the
+ * function takes, GCC's own figure, the one -fstack-usage prints ("stack"):
+ * "saved" and "frame" leave out the return address, ARM's link register and
+ * alignment padding, and an interrupt handler's pushes of call-used
+ * registers; roi stack adds up the figures along the call graph.  */
 #include "roi-frame.h"
 #include "roi-jumps.h"
 #include "roi-meta.h"
@@ -21,6 +25,41 @@
 #include "rtl.h"
 #include "df.h"
 #include "emit-rtl.h"
+
+/* -fstack-usage or -Wstack-usage given: GCC's own report is the user's.  */
+static bool stack_usage_asked;
+
+static bool
+is_naked (tree decl)
+{
+  /* on the declaration (ARM, x86) or its type (AVR) */
+  return lookup_attribute ("naked", DECL_ATTRIBUTES (decl)) != NULL_TREE
+	 || lookup_attribute ("naked", TYPE_ATTRIBUTES (TREE_TYPE (decl))) != NULL_TREE;
+}
+
+/* Before each pass: a naked function has no prologue, and GCC, once it has
+   made the prologue, would warn that it cannot compute a stack use nobody
+   asked it for; 0 keeps it quiet (the pass leaves "stack" out).  The figure
+   is made anew when the function is expanded, so only just before.  */
+static void
+on_pass_execution (void *gcc_data, void *user_data)
+{
+  const opt_pass *pass = (const opt_pass *) gcc_data;
+  if (!stack_usage_asked && cfun && cfun->su && pass && pass->name
+      && strcmp (pass->name, "pro_and_epilogue") == 0 && is_naked (cfun->decl))
+    cfun->su->static_stack_size = 0;
+}
+
+void
+roi_frame_register (const char *plugin_name)
+{
+  /* GCC computes each function's stack use, what -fstack-usage prints, only
+     when asked (cfun->su is made with the function); the code is the same
+     with it or without. */
+  stack_usage_asked = flag_stack_usage_info;
+  flag_stack_usage_info = true;
+  register_callback (plugin_name, PLUGIN_PASS_EXECUTION, on_pass_execution, NULL);
+}
 
 /* The hard registers the prologue saves: those the function sets or uses that
    a call must preserve (the backends' own test, e.g. avr_regs_to_save), and
@@ -63,6 +102,15 @@ roi_frame_execute (function *fun)
   add_member_unless_empty (&members, "adjust", &adjust);
   add_member_unless_empty (&members, "tables", &tables);
   roi_buf_printf (&members, ",\"jumps\":%s", jumps.text);
+  long stack;
+  int dynamic;
+  if (!is_naked (fun->decl) && roi_stack_usage (&stack, &dynamic))
+    {
+      roi_buf_printf (&members, ",\"stack\":%ld", stack);
+      if (dynamic)
+	roi_buf_printf (&members, ",\"stack_dynamic\":\"%s\"", dynamic == 1 ? "bounded" : "unbounded");
+    }
+
   roi_meta_set_frame (fun->decl, saved_registers (), roi_frame_size (), members.text);
   free (spills.text);
   free (far.text);

@@ -8,4 +8,8 @@
 
 opt_pass *make_roi_frame_pass (void);
 
+/* Has GCC compute every function's stack use, which the pass records: called
+   from plugin_init, before the unit's first function.  */
+void roi_frame_register (const char *plugin_name);
+
 #endif /* ROI_FRAME_H */

@@ -253,6 +253,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 		     (void *) roi_gc_roots);
   add_pass (plugin_name, make_roi_pass (), "optimized", PASS_POS_INSERT_BEFORE);
   add_pass (plugin_name, make_roi_frame_pass (), "bbro", PASS_POS_INSERT_AFTER);
+  roi_frame_register (plugin_name);
   if (roi_opts.block_lines)
     add_pass (plugin_name, make_roi_block_lines_pass (), "final", PASS_POS_INSERT_BEFORE);
   add_pass (plugin_name, make_roi_exec_pass (), "final", PASS_POS_INSERT_BEFORE);

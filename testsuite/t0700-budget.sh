@@ -192,9 +192,9 @@ test_expect_success 'mistakes: FILE:LINE:COL and what was expected, every one of
 	status 1 "$ROI" budget check --model "$MODEL" --budgets bad.txt steps &&
 	cat >expect <<-\EOF &&
 	roi: bad.txt:1:1: expected '"'"'total'"'"', '"'"'function'"'"' or '"'"'region'"'"', got '"'"'totl'"'"'
-	roi: bad.txt:2:7: expected a quantity: cycles, time, energy, ops or ops:KIND, got '"'"'power'"'"'
+	roi: bad.txt:2:7: expected a quantity: cycles, time, energy, ops, ops:KIND, stack or ram-margin, got '"'"'power'"'"'
 	roi: bad.txt:3:18: the total run has no calls: '"'"'per run'"'"' only
-	roi: bad.txt:4:18: unknown unit '"'"'MJ'"'"' (units: ns, us, ms, s, nJ, uJ, mJ, J, cycles or ops)
+	roi: bad.txt:4:18: unknown unit '"'"'MJ'"'"' (units: ns, us, ms, s, nJ, uJ, mJ, J, cycles, ops, bytes, B or KiB)
 	roi: bad.txt:5:18: an energy limit is in nJ, uJ, mJ or J, got '"'"'ms'"'"' (time)
 	roi: bad.txt:6:14: expected '"'"'<='"'"' and the limit, got '"'"'1mJ'"'"'
 	roi: bad.txt:7:17: expected a number (the limit), got '"'"'mJ'"'"'

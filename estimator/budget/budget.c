@@ -52,9 +52,10 @@ static const struct unit {
 	{"mJ", ROI_BUDGET_ENERGY, 1e-3}, {"J", ROI_BUDGET_ENERGY, 1},
 	{"cycles", ROI_BUDGET_CYCLES, 1},
 	{"ops", ROI_BUDGET_OPS, 1},
+	{"bytes", ROI_BUDGET_STACK, 1}, {"B", ROI_BUDGET_STACK, 1}, {"KiB", ROI_BUDGET_STACK, 1024},
 };
 
-static const char *const quantity_names[] = {"cycles", "time", "energy", "ops"};
+static const char *const quantity_names[] = {"cycles", "time", "energy", "ops", "stack", "ram-margin"};
 
 /* What a limit of each quantity may be written in. */
 static const char *const units_of[] = {
@@ -62,15 +63,39 @@ static const char *const units_of[] = {
 	[ROI_BUDGET_TIME] = "ns, us, ms or s",
 	[ROI_BUDGET_ENERGY] = "nJ, uJ, mJ or J",
 	[ROI_BUDGET_OPS] = "ops",
+	[ROI_BUDGET_STACK] = "bytes, B or KiB",
+	[ROI_BUDGET_RAM_MARGIN] = "bytes, B or KiB",
 };
 
-#define ALL_UNITS "ns, us, ms, s, nJ, uJ, mJ, J, cycles or ops"
+#define ALL_UNITS "ns, us, ms, s, nJ, uJ, mJ, J, cycles, ops, bytes, B or KiB"
 
 const char *roi_budget_unit(enum roi_budget_quantity q)
 {
-	static const char *const base[] = {"cycles", "s", "J", "ops"};
+	static const char *const base[] = {"cycles", "s", "J", "ops", "bytes", "bytes"};
 
 	return base[q];
+}
+
+bool roi_budget_is_static(const struct roi_budget *b)
+{
+	return b->quantity == ROI_BUDGET_STACK || b->quantity == ROI_BUDGET_RAM_MARGIN;
+}
+
+bool roi_budget_file_static(const struct roi_budget_file *bf)
+{
+	for (size_t i = 0; i < bf->nbudgets; i++)
+		if (!roi_budget_is_static(&bf->budgets[i]))
+			return false;
+	return true;
+}
+
+const char *roi_budget_describe(const struct roi_budget *b, char *buf, size_t size)
+{
+	char s[512], q[128];
+
+	snprintf(buf, size, "%s %s%s%s", roi_budget_subject_name(b, s, sizeof s), roi_budget_quantity_name(b, q, sizeof q),
+		 roi_budget_is_static(b) ? "" : " ", roi_budget_is_static(b) ? "" : roi_budget_per_name(b));
+	return buf;
 }
 
 const char *roi_budget_quantity_name(const struct roi_budget *b, char *buf, size_t size)
@@ -240,10 +265,11 @@ static bool amount(struct line_ctx *c, enum roi_budget_quantity q, const char *w
 		roi_diag(c->d, c->path, c->line, unit_col, "unknown unit '%s' (units: " ALL_UNITS ")", unit_s);
 		return false;
 	}
-	if (u->q != q) {
+	if (u->q != (q == ROI_BUDGET_RAM_MARGIN ? ROI_BUDGET_STACK : q)) {
 		roi_diag(c->d, c->path, c->line, unit_col, "%s %s %s is in %s, got '%s' (%s)",
-			 q == ROI_BUDGET_CYCLES || q == ROI_BUDGET_TIME ? "a" : "an", quantity_names[q], what, units_of[q],
-			 unit_s, u->q == ROI_BUDGET_CYCLES || u->q == ROI_BUDGET_OPS ? "a count" : quantity_names[u->q]);
+			 q == ROI_BUDGET_ENERGY || q == ROI_BUDGET_OPS ? "an" : "a", quantity_names[q], what, units_of[q],
+			 unit_s, u->q == ROI_BUDGET_CYCLES || u->q == ROI_BUDGET_OPS ? "a count"
+				 : u->q == ROI_BUDGET_STACK ? "bytes" : quantity_names[u->q]);
 		return false;
 	}
 	if (!isfinite(v)) {
@@ -304,9 +330,19 @@ static bool quantity(struct line_ctx *c, struct roi_budget *b)
 	const struct word *w = next(c);
 
 	b->quantity_col = col_of(c, w);
-	for (int q = 0; w && q < 4; q++)
+	for (int q = 0; w && q < 6; q++)
 		if (kw(w, quantity_names[q])) {
 			b->quantity = (enum roi_budget_quantity)q;
+			if (q == ROI_BUDGET_STACK && b->subject == ROI_BUDGET_REGION) {
+				roi_diag(c->d, c->path, c->line, b->subject_col, "a loop has no stack of its own: limit its "
+					 "function's ('function NAME stack') or the total's");
+				return false;
+			}
+			if (q == ROI_BUDGET_RAM_MARGIN && b->subject != ROI_BUDGET_TOTAL) {
+				roi_diag(c->d, c->path, c->line, b->subject_col, "the RAM margin is the whole program's: "
+					 "'total ram-margin >= AMOUNT'");
+				return false;
+			}
 			return true;
 		}
 	if (w && strncasecmp(w->s, "ops:", 4) == 0) {
@@ -329,7 +365,7 @@ static bool quantity(struct line_ctx *c, struct roi_budget *b)
 		b->type = type;
 		return true;
 	}
-	return expected(c, w, "a quantity: cycles, time, energy, ops or ops:KIND");
+	return expected(c, w, "a quantity: cycles, time, energy, ops, ops:KIND, stack or ram-margin");
 }
 
 static bool per(struct line_ctx *c, struct roi_budget *b)
@@ -339,6 +375,11 @@ static bool per(struct line_ctx *c, struct roi_budget *b)
 	b->per = ROI_BUDGET_PER_RUN;
 	if (!kw(peek(c), "per"))
 		return true;
+	if (roi_budget_is_static(b)) {
+		roi_diag(c->d, c->path, c->line, peek(c)->col, "a %s budget has no 'per': it is the deepest the stack "
+			 "gets, not a sum", quantity_names[b->quantity]);
+		return false;
+	}
 	next(c);
 	w = next(c);
 	if (kw(w, "run"))
@@ -374,18 +415,19 @@ static bool warning(struct line_ctx *c, struct roi_budget *b, const struct word 
 			return false;
 		}
 		b->warn_pct = pct;
-		b->warn_at = b->limit * (1 - pct / 100);
+		b->warn_at = b->limit * (b->floor ? 1 + pct / 100 : 1 - pct / 100);
 		return true;
 	}
 	if (!w || !n)
-		return expected(c, w, "a margin after 'warn': a percentage of the limit (10%) or an amount below it");
+		return expected(c, w, b->floor ? "a margin after 'warn': a percentage of the limit (10%) or an amount "
+				"above it" : "a margin after 'warn': a percentage of the limit (10%) or an amount below it");
 	unsigned col = w->col;
 	if (!amount(c, b->quantity, "warning level", &b->warn_at))
 		return false;
-	if (b->warn_at >= b->limit) {
+	if (b->floor ? b->warn_at <= b->limit : b->warn_at >= b->limit) {
 		char at[64], lim[64];
-		roi_diag(c->d, c->path, c->line, col, "the warning level %s is not below the limit %s",
-			 roi_budget_fmt(b->quantity, b->warn_at, at, sizeof at),
+		roi_diag(c->d, c->path, c->line, col, "the warning level %s is not %s the limit %s",
+			 roi_budget_fmt(b->quantity, b->warn_at, at, sizeof at), b->floor ? "above" : "below",
 			 roi_budget_fmt(b->quantity, b->limit, lim, sizeof lim));
 		return false;
 	}
@@ -419,6 +461,11 @@ static bool tail(struct line_ctx *c, struct roi_budget *b)
 			}
 			if (!f)
 				return expected(c, f, "a model file after 'model'");
+			if (roi_budget_is_static(b)) {
+				roi_diag(c->d, c->path, c->line, w->col, "a %s budget takes no model: it is read from "
+					 "the program", quantity_names[b->quantity]);
+				return false;
+			}
 			b->model = model_path(c->a, c->path, f->s);
 			b->model_col = f->col;
 		} else {
@@ -437,8 +484,17 @@ static bool parse_budget(struct line_ctx *c, struct roi_budget *b)
 	if (!subject(c, b) || !quantity(c, b) || !per(c, b))
 		return false;
 	w = next(c);
-	if (!w || strcmp(w->s, "<=") != 0)
+	if (b->quantity == ROI_BUDGET_RAM_MARGIN) {
+		if (!w || strcmp(w->s, ">=") != 0)
+			return expected(c, w, "'>=' and the bytes that must be left (the RAM margin is a floor)");
+		b->floor = true;
+	} else if (w && strcmp(w->s, ">=") == 0) {
+		roi_diag(c->d, c->path, c->line, w->col, "a %s budget is a ceiling: '<=' and the limit ('>=' is for "
+			 "ram-margin)", quantity_names[b->quantity]);
+		return false;
+	} else if (!w || strcmp(w->s, "<=") != 0) {
 		return expected(c, w, "'<=' and the limit");
+	}
 	return amount(c, b->quantity, "limit", &b->limit) && tail(c, b);
 }
 

@@ -2,6 +2,8 @@
  *
  *     function fir  cycles per call <= 160000cycles  warn 10%
  *     total         energy per run  <= 1.5mJ         model ../models/atmega32u4.json
+ *     function main stack           <= 512bytes
+ *     total         ram-margin      >= 256bytes      (a floor: the RAM left at the deepest)
  *
  * Parsing needs no program: syntax, units and duplicates are checked here; whether a subject
  * exists in the program is budget_eval's job. Every mistake is a diagnostic
@@ -17,7 +19,10 @@
 #include "base/err.h"
 
 enum roi_budget_subject { ROI_BUDGET_TOTAL, ROI_BUDGET_FUNCTION, ROI_BUDGET_REGION };
-enum roi_budget_quantity { ROI_BUDGET_CYCLES, ROI_BUDGET_TIME, ROI_BUDGET_ENERGY, ROI_BUDGET_OPS };
+/* STACK and RAM_MARGIN are static: read from the program (stack/stack.h), not from a run. */
+enum roi_budget_quantity {
+	ROI_BUDGET_CYCLES, ROI_BUDGET_TIME, ROI_BUDGET_ENERGY, ROI_BUDGET_OPS, ROI_BUDGET_STACK, ROI_BUDGET_RAM_MARGIN
+};
 enum roi_budget_per { ROI_BUDGET_PER_RUN, ROI_BUDGET_PER_CALL };
 
 struct roi_budget {
@@ -29,11 +34,13 @@ struct roi_budget {
 	enum roi_budget_quantity quantity;
 	const char *kind, *type;        /* ops:KIND[:TYPE]; NULL: every operation (of every type) */
 	unsigned quantity_col;
-	enum roi_budget_per per;        /* default: per run */
-	double limit;                   /* in the quantity's base unit: cycles, s, J, ops */
+	enum roi_budget_per per;        /* default: per run; static quantities have none */
+	bool floor;                     /* ">=": the figure must stay at least the limit (ram-margin) */
+	double limit;                   /* in the quantity's base unit: cycles, s, J, ops, bytes */
 	bool has_warn;
 	double warn_pct;                /* > 0 when the margin was given in percent */
-	double warn_at;                 /* WARN above this (base unit); from warn_pct when given so */
+	double warn_at;                 /* WARN above this (below it for a floor; base unit); from
+					 * warn_pct when given so */
 	const char *model;              /* 'model FILE', relative paths taken from the budget file's
 					 * directory; NULL: the command's --model */
 	unsigned model_col;
@@ -68,9 +75,16 @@ void roi_budget_parse(const char *path, const char *text, size_t size, struct ro
 		      struct roi_diags *diags);
 void roi_budget_free(struct roi_budget_file *bf);
 
-/* "cycles", "time", "energy", "ops", "ops:mul", "ops:mul:u16" */
+/* Whether a budget's figure is read from the program alone: stack, ram-margin. */
+bool roi_budget_is_static(const struct roi_budget *b);
+/* Whether every budget of the file is: then no run is needed. */
+bool roi_budget_file_static(const struct roi_budget_file *bf);
+/* "function fir cycles per call", "function main stack", "total ram-margin" */
+const char *roi_budget_describe(const struct roi_budget *b, char *buf, size_t size);
+
+/* "cycles", "time", "energy", "ops", "ops:mul", "ops:mul:u16", "stack", "ram-margin" */
 const char *roi_budget_quantity_name(const struct roi_budget *b, char *buf, size_t size);
-/* The base unit a quantity is measured in: "cycles", "s", "J", "ops". */
+/* The base unit a quantity is measured in: "cycles", "s", "J", "ops", "bytes". */
 const char *roi_budget_unit(enum roi_budget_quantity q);
 /* "total", "function fir", "region fir:26" */
 const char *roi_budget_subject_name(const struct roi_budget *b, char *buf, size_t size);

@@ -345,6 +345,78 @@ static int evaluate(struct roi_budget_eval *ev, struct roi_budget_result *r, str
 	return 0;
 }
 
+/* ---- static budgets: stack and ram-margin ---- */
+
+#define LOWER_BOUND (ROI_STACK_RECURSIVE | ROI_STACK_INDIRECT | ROI_STACK_UNKNOWN | ROI_STACK_DYNAMIC | \
+		     ROI_STACK_NESTING)
+
+/* The figure of a stack or ram-margin budget: false with a diagnostic (or r->missing) when the
+ * program has no such function, no main or no RAM size. */
+static bool evaluate_static(struct roi_budget_eval *ev, const struct roi_budget_file *bf, struct roi_budget_result *r,
+			    const struct roi_budget_options *opt, struct roi_diags *diags)
+{
+	const struct roi_budget *b = r->b;
+	const struct roi_stack *s = &ev->stack;
+	const char *why = NULL;
+	double v = 0;
+
+	r->id = b->name ? b->name : "total";
+	if (b->quantity == ROI_BUDGET_RAM_MARGIN) {
+		if (!s->ram.known)
+			why = roi_arena_printf(&ev->arena, "no RAM size in %s (roi reads it from an AVR ELF's "
+					       ".note.gnu.avr.deviceinfo or a Cortex-M vector table)", s->path);
+		v = (double)s->ram.margin;
+		r->stack_flags = s->worst_below & LOWER_BOUND;
+	} else if (b->subject == ROI_BUDGET_TOTAL) {
+		if (s->main_root < 0)
+			why = roi_arena_printf(&ev->arena, "no main in %s: no worst case", s->path);
+		v = (double)s->worst_depth;
+		r->stack_flags = s->worst_below & LOWER_BOUND;
+	} else {
+		bool ambiguous;
+		const struct roi_stack_fn *f = roi_stack_find(s, b->name, &ambiguous);
+
+		if (!f)
+			why = roi_arena_printf(&ev->arena, "no function '%s' in %s (names match exactly)", b->name, s->path);
+		else if (ambiguous)
+			why = roi_arena_printf(&ev->arena, "function '%s' is ambiguous in %s: several functions of that "
+					       "name", b->name, s->path);
+		else {
+			size_t k = (size_t)(f - s->fns);
+			v = (double)f->depth;
+			r->stack_flags = f->below & LOWER_BOUND;
+			/* a handler's: with what the interrupt pushed before it (a Cortex-M's exception frame) */
+			for (size_t i = 0; i < s->nroots; i++)
+				if (s->roots[i].fn == k)
+					v = (double)s->roots[i].depth;
+		}
+	}
+	if (why) {
+		if (opt->allow_missing) {
+			r->missing = why;
+			ev->nmissing++;
+		} else {
+			roi_diag(diags, bf->path, b->line, b->subject_col, "%s", why);
+		}
+		return false;
+	}
+	r->present = true;
+	r->divisor = 1;
+	r->estimate = r->value = v;
+	r->unmeasured = "a static figure: roi run does not measure the stack yet";
+	if (b->limit > 0)
+		r->margin_pct = 100 * (b->floor ? v - b->limit : b->limit - v) / b->limit;
+	else
+		r->margin_pct = NAN;
+	if (r->stack_flags || (b->floor ? v < b->limit : v > b->limit))
+		r->status = ROI_BUDGET_FAIL;
+	else if (b->has_warn && (b->floor ? v < b->warn_at : v > b->warn_at))
+		r->status = ROI_BUDGET_WARN;
+	else
+		r->status = ROI_BUDGET_PASS;
+	return true;
+}
+
 /* Finds what a budget is about. false when it is not in the program: then a diagnostic, or with
  * allow_missing, r->missing. */
 static bool resolve(struct roi_budget_eval *ev, const struct roi_budget_file *bf, struct roi_budget_result *r,
@@ -428,13 +500,23 @@ int roi_budget_evaluate(struct roi_budget_eval *ev, const struct roi_budget_file
 
 	memset(ev, 0, sizeof *ev);
 	ev->in = in;
-	/* the model-less view first: resolve() asks it whether a subject ran */
-	if (!model_for(ev, NULL, err))
-		return -1;
-	def = opt->model ? model_for(ev, opt->model, err) : NULL;
-	if (opt->model && !def)
-		return -1;
-	roi_check_inputs(&in->prog, &in->counts, in->profile_path, def ? &def->model : NULL);
+	if (!roi_budget_file_static(bf)) {
+		/* the model-less view first: resolve() asks it whether a subject ran */
+		if (!model_for(ev, NULL, err))
+			return -1;
+		def = opt->model ? model_for(ev, opt->model, err) : NULL;
+		if (opt->model && !def)
+			return -1;
+		roi_check_inputs(&in->prog, &in->counts, in->profile_path, def ? &def->model : NULL);
+	}
+	for (size_t i = 0; i < bf->nbudgets && !ev->have_stack; i++)
+		if (roi_budget_is_static(&bf->budgets[i])) {
+			if (roi_stack_build(&ev->stack, &in->prog, err) != 0) {
+				roi_stack_free(&ev->stack);
+				return -1;
+			}
+			ev->have_stack = true;
+		}
 
 	ev->results = roi_arena_array(&ev->arena, bf->nbudgets ? bf->nbudgets : 1, sizeof *ev->results);
 	subjects = roi_arena_array(&ev->arena, bf->nbudgets ? bf->nbudgets : 1, sizeof *subjects);
@@ -447,6 +529,14 @@ int roi_budget_evaluate(struct roi_budget_eval *ev, const struct roi_budget_file
 		struct roi_err merr;
 
 		r->b = b;
+		if (roi_budget_is_static(b)) {
+			if (evaluate_static(ev, bf, r, opt, diags)) {
+				ev->npass += r->status == ROI_BUDGET_PASS;
+				ev->nwarn += r->status == ROI_BUDGET_WARN;
+				ev->nfail += r->status == ROI_BUDGET_FAIL;
+			}
+			continue;
+		}
 		if (!resolve(ev, bf, r, &subjects[i], opt, diags))
 			continue;
 		/* one budget per subject: fir.c:26 and fir:26 are the same loop */
@@ -506,6 +596,8 @@ void roi_budget_eval_free(struct roi_budget_eval *ev)
 		free(m);
 	}
 	free(ev->models);
+	if (ev->have_stack)
+		roi_stack_free(&ev->stack);
 	roi_arena_free(&ev->arena);
 	memset(ev, 0, sizeof *ev);
 }

@@ -3,7 +3,9 @@
  * Each budget's subject is looked up in the program's metadata (a subject that is not there is
  * an error, never a pass), its cost taken from roi report's hierarchy (hier.h: inclusive of
  * callees), divided by the runs or the calls, and, with --measured, set beside what the region
- * hooks measured. */
+ * hooks measured. Stack and RAM-margin budgets are the program's static figures (stack.h): no run
+ * is needed for them, and a figure roi can only bound from one side (recursion, an indirect
+ * call, a frame it cannot tell) fails, as it cannot be shown to hold. */
 #ifndef ROI_BUDGET_EVAL_H
 #define ROI_BUDGET_EVAL_H
 
@@ -20,6 +22,7 @@
 #include "input/session.h"
 #include "price/estimate.h"
 #include "price/hier.h"
+#include "stack/stack.h"
 
 enum roi_budget_status { ROI_BUDGET_PASS, ROI_BUDGET_WARN, ROI_BUDGET_FAIL };
 
@@ -63,13 +66,19 @@ struct roi_budget_result {
 	const char *unmeasured;         /* why there is no measured figure */
 	bool used_measured;             /* value is the measured figure */
 	double value;                   /* the figure checked */
-	double margin_pct;              /* (limit - value) / limit x 100; NAN for a limit of 0 */
+	double margin_pct;              /* (limit - value) / limit x 100 (value - limit for a floor);
+					 * NAN for a limit of 0 */
+	unsigned stack_flags;           /* stack, ram-margin: why the figure is only a bound (stack.h's
+					 * ROI_STACK_*); 0 when it is complete */
 	enum roi_budget_status status;
 };
 
 /* One program and profile with every budget evaluated. */
 struct roi_budget_eval {
-	const struct roi_session *in;           /* the program, the profile and their counts */
+	const struct roi_session *in;           /* the program, the profile and their counts (no
+						 * profile when every budget is static) */
+	bool have_stack;
+	struct roi_stack stack;                 /* for stack and ram-margin budgets */
 	struct roi_budget_model **models;       /* one per model path, and the first without a model */
 	size_t nmodels;
 	struct roi_budget_result *results;      /* one per budget, in file order */

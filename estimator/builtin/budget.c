@@ -20,11 +20,12 @@ static const char usage[] =
 	"                       [--new-program ELF] OLD_PROFILE NEW_PROFILE\n"
 	"\n"
 	"check: every budget of FILE (one limit per line on the cycles, time, energy or operations of\n"
-	"the whole run, a function or a loop; docs/budgets.md) against the run of PROGRAM in PROFILE\n"
-	"(default as for roi estimate): one line each with the estimate, the limit, the margin left and\n"
-	"PASS, WARN or FAIL. Exit status 3 when a budget failed (or, with --strict, warned), 1 when\n"
-	"the check could not run (a mistake in FILE, a subject not in PROGRAM, bad input), 2 for a\n"
-	"usage error, else 0.\n"
+	"the whole run, a function or a loop, or on the stack and the RAM margin; docs/budgets.md)\n"
+	"against the run of PROGRAM in PROFILE (default as for roi estimate; none needed when every\n"
+	"budget is a stack or ram-margin one, which roi stack reads from PROGRAM): one line each with\n"
+	"the estimate, the limit, the margin left and PASS, WARN or FAIL. Exit status 3 when a budget\n"
+	"failed (or, with --strict, warned), 1 when the check could not run (a mistake in FILE, a\n"
+	"subject not in PROGRAM, bad input), 2 for a usage error, else 0.\n"
 	"diff: each budget's figure in two runs (two builds: a merge request against its base), which\n"
 	"moved and by how much. Each profile's program is the one its \"program\" line names unless\n"
 	"--old-program/--new-program say otherwise.\n"
@@ -86,10 +87,18 @@ static int check(const char *cmd, const struct args *a)
 	if (a->npos < 1)
 		return roi_usage_error(cmd, "missing PROGRAM");
 	status = load_budgets(a, &bf, &d);
-	if (status == 0 &&
-	    roi_session_load(&in, &(struct roi_session_args){a->pos[0], a->npos > 1 ? a->pos[1] : NULL, NULL, false},
-			     &err) != 0) {
+	if (status == 0 && a->npos < 2 && roi_budget_file_static(&bf)) {
+		/* stack and ram-margin budgets only: the program is all they read */
+		in.program_path = a->pos[0];
+		if (roi_program_load(a->pos[0], &in.prog, &err) != 0)
+			status = roi_data_error(&err);
+	} else if (status == 0 &&
+		   roi_session_load(&in, &(struct roi_session_args){a->pos[0], a->npos > 1 ? a->pos[1] : NULL, NULL,
+								    false}, &err) != 0) {
 		status = roi_data_error(&err);
+	}
+	if (status != 0) {
+		/* (the outcome is printed) */
 	} else if (status == 0 && roi_budget_evaluate(&ev, &bf, &in, &opt, &d, &err) != 0) {
 		status = roi_data_error(&err);
 		roi_budget_eval_free(&ev);

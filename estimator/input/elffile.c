@@ -125,6 +125,8 @@ void roi_elf_info(const struct roi_elf *e, struct roi_elf_info *info)
 	info->little_endian = eh.e_ident[EI_DATA] == ELFDATA2LSB;
 	info->relocatable = eh.e_type == ET_REL;
 	info->flags = eh.e_flags;
+
+	info->entry = eh.e_entry;
 }
 
 static const char *section_name(const struct roi_elf *e, Elf_Scn *scn, GElf_Shdr *sh)
@@ -478,4 +480,89 @@ int roi_elf_image_crc(struct roi_elf *e, uint32_t *crc, struct roi_err *err)
 				*crc = __roi_crc32(*crc, d->d_buf, d->d_size);
 	}
 	return 0;
+}
+
+int roi_elf_sections(struct roi_elf *e, struct roi_elf_section **out, size_t *n, struct roi_err *err)
+{
+	Elf_Scn *scn = NULL;
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name = section_name(e, scn, &sh);
+		Elf_Data *d;
+
+		if (name && contents_in_file(e, scn, &sh, name, err) != 0) {
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+		d = name && sh.sh_type != SHT_NOBITS ? elf_getdata(scn, NULL) : NULL;
+		if (!name || (sh.sh_type != SHT_NOBITS && !d)) {
+			free(*out);
+			*out = NULL;
+			return damaged(e, err);
+		}
+		if (*n == cap)
+			*out = roi_xrealloc(*out, cap = 2 * cap + 16, sizeof **out);
+		(*out)[(*n)++] = (struct roi_elf_section){
+			.name = name, .addr = sh.sh_addr, .size = sh.sh_size,
+			.alloc = sh.sh_flags & SHF_ALLOC, .write = sh.sh_flags & SHF_WRITE,
+			.exec = sh.sh_flags & SHF_EXECINSTR,
+			.data = sh.sh_type == SHT_NOBITS || d->d_size < sh.sh_size ? NULL : d->d_buf,
+		};
+	}
+	return 0;
+}
+
+int roi_elf_symbols(struct roi_elf *e, struct roi_elf_sym **out, size_t *n, struct roi_err *err)
+{
+	Elf_Scn *scn = NULL;
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh))
+			goto bad;
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		if (contents_in_file(e, scn, &sh, elf_strptr(e->elf, e->shstrndx, sh.sh_name), err) != 0 ||
+		    names_in_file(e, &sh, err) != 0) {
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+		d = elf_getdata(scn, NULL);
+		if (!d || !sh.sh_entsize)
+			goto bad;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (!gelf_getsym(d, (int)i, &s))
+				goto bad;
+			name = elf_strptr(e->elf, sh.sh_link, s.st_name);
+			if (!name || !*name || s.st_shndx == SHN_UNDEF)
+				continue;
+			if (*n == cap)
+				*out = roi_xrealloc(*out, cap = 2 * cap + 64, sizeof **out);
+			(*out)[(*n)++] = (struct roi_elf_sym){
+				.name = name, .value = s.st_value, .size = s.st_size,
+				.type = GELF_ST_TYPE(s.st_info), .local = GELF_ST_BIND(s.st_info) == STB_LOCAL,
+				.weak = GELF_ST_BIND(s.st_info) == STB_WEAK,
+				.shndx = s.st_shndx,
+			};
+		}
+	}
+	return 0;
+bad:
+	free(*out);
+	*out = NULL;
+	return damaged(e, err);
 }

@@ -16,7 +16,8 @@ struct roi_elf_info {
 	unsigned bits;          /* 32 or 64 */
 	bool little_endian;
 	bool relocatable;       /* ET_REL: an object file, addresses are not final */
-	unsigned flags;         /* e_flags (AVR: the architecture, EF_AVR_MACH) */
+	unsigned flags;         /* e_flags: AVR's core family, ARM's EABI version */
+	uint64_t entry;         /* e_entry */
 };
 
 struct roi_symbol {
@@ -73,6 +74,32 @@ int roi_elf_each_symbol(struct roi_elf *elf, roi_symbol_visit visit, void *ctx, 
 typedef int (*roi_code_visit)(void *ctx, const char *name, uint64_t addr, const void *data, size_t size,
 			      struct roi_err *err);
 int roi_elf_each_code(struct roi_elf *elf, roi_code_visit visit, void *ctx, struct roi_err *err);
+
+/* A section as roi stack reads it: its header, and its contents while the file is open. */
+struct roi_elf_section {
+	const char *name;
+	uint64_t addr, size;
+	bool alloc, write, exec;
+	const unsigned char *data;      /* NULL for SHT_NOBITS (.bss) */
+};
+
+/* Every section but the null one, in order (out[i] is section i + 1, as symbols index them): *out
+ * is malloc'd (free it), its names and contents valid while elf is open. Errors: "PATH: damaged
+ * ELF file: ...". */
+int roi_elf_sections(struct roi_elf *elf, struct roi_elf_section **out, size_t *n, struct roi_err *err);
+
+/* A defined symbol of .symtab. */
+struct roi_elf_sym {
+	const char *name;               /* valid while elf is open */
+	uint64_t value, size;
+	unsigned type;                  /* STT_FUNC, STT_OBJECT, STT_NOTYPE, ... */
+	bool local, weak;
+	unsigned shndx;                 /* its section's index, or SHN_ABS ... */
+};
+
+/* Every defined symbol with a name, in table order: *out is malloc'd (free it). No symbol table
+ * is no error: *n is 0. */
+int roi_elf_symbols(struct roi_elf *elf, struct roi_elf_sym **out, size_t *n, struct roi_err *err);
 
 /* Bytes of code: the sizes of the allocated, executable sections added up. */
 int roi_elf_code_size(struct roi_elf *elf, uint64_t *bytes, struct roi_err *err);

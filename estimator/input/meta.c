@@ -36,8 +36,8 @@ static const char *const op_keys[] = {
 	"callee", "direct", "builtin", "internal", "code", "cases", "bytes", NULL,
 };
 static const char *const function_keys[] = {
-	"name", "asm", "file", "line", "static", "counters", "checksum", "inlined", "saved", "frame", "spills", "far",
-	"adjust", "jumps", "tables", "loops", "locs", "blocks", NULL,
+	"name", "asm", "file", "line", "static", "counters", "checksum", "inlined", "saved", "frame", "stack",
+	"stack_dynamic", "spills", "far", "adjust", "jumps", "tables", "loops", "locs", "blocks", NULL,
 };
 static const char *const block_keys[] = {"succ", "lines", "ops", "labels", "value", "block", NULL};
 static const char *const loop_keys[] = {"header", "parent", "file", "line", "blocks", NULL};
@@ -524,6 +524,17 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		return -1;
 	if (saved > 0 || frame > 0)
 		add_frame_ops(u, ops, fn, &blk[0], saved, frame, v->arena);
+	static const char *const dynamic[] = {"bounded", "unbounded", NULL};
+	const char *stack_dynamic = NULL;
+	fn->stack = -1;
+	if (jv_integer(v, f, w, "stack", false, 0, INT32_MAX, &fn->stack) != 0 ||
+	    jv_string(v, f, w, "stack_dynamic", false, &stack_dynamic) != 0 ||
+	    (stack_dynamic && jv_one_of(v, w, "stack_dynamic", stack_dynamic, dynamic) != 0))
+		return -1;
+	if (stack_dynamic && fn->stack < 0)
+		return jv_fail(v, w, "stack_dynamic without stack");
+	fn->stack_dynamic = !stack_dynamic ? ROI_STACK_STATIC
+			    : strcmp(stack_dynamic, "bounded") == 0 ? ROI_STACK_BOUNDED : ROI_STACK_UNBOUNDED;
 	for (size_t m = 0; m < sizeof rtl_rows / sizeof *rtl_rows; m++) {
 		const cJSON *rows = NULL;
 		if (jv_array(v, f, w, rtl_rows[m].member, false, &rows) != 0 ||

@@ -73,6 +73,14 @@ struct roi_loop {
 	size_t nblocks;
 };
 
+/* What GCC says of a function's stack figure (-fstack-usage's "static", "dynamic,bounded",
+ * "dynamic"). */
+enum roi_stack_kind {
+	ROI_STACK_STATIC,               /* the prologue's allocation, exactly */
+	ROI_STACK_BOUNDED,              /* with arguments pushed or a bounded alloca: a bound */
+	ROI_STACK_UNBOUNDED,            /* alloca or a VLA of a run-time size: a lower bound */
+};
+
 struct roi_function {
 	const struct roi_unit *unit;
 	size_t index;                   /* position in the unit's functions = profile INDEX */
@@ -91,6 +99,10 @@ struct roi_function {
 	const struct roi_loop *loops;   /* the loop nest (optional field: has_loops) */
 	size_t nloops;
 	bool has_loops;
+	long long stack;                /* bytes of stack a call takes, GCC's -fstack-usage figure
+					 * (metadata "stack"); -1: not recorded (an older record, a
+					 * naked function) */
+	enum roi_stack_kind stack_dynamic;
 	size_t gindex;                  /* position among all functions of the program */
 	size_t gblock0;                 /* program-wide number of block 0 (see struct roi_counts) */
 };

@@ -9,7 +9,7 @@
 static void budget_json(cJSON *o, const struct roi_budget_file *bf, const struct roi_budget *b)
 {
 	static const char *const subjects[] = {"total", "function", "region"};
-	static const char *const quantities[] = {"cycles", "time", "energy", "ops"};
+	static const char *const quantities[] = {"cycles", "time", "energy", "ops", "stack", "ram-margin"};
 
 	cJSON_AddStringToObject(o, "file", bf->path);
 	cJSON_AddNumberToObject(o, "line", b->line);
@@ -19,8 +19,9 @@ static void budget_json(cJSON *o, const struct roi_budget_file *bf, const struct
 	cJSON_AddStringToObject(o, "quantity", quantities[b->quantity]);
 	roi_json_string_or_null(o, "op_kind", b->kind);
 	roi_json_string_or_null(o, "op_type", b->type);
-	cJSON_AddStringToObject(o, "per", b->per == ROI_BUDGET_PER_CALL ? "call" : "run");
+	roi_json_string_or_null(o, "per", roi_budget_is_static(b) ? NULL : b->per == ROI_BUDGET_PER_CALL ? "call" : "run");
 	cJSON_AddStringToObject(o, "unit", roi_budget_unit(b->quantity));
+	cJSON_AddStringToObject(o, "compare", b->floor ? ">=" : "<=");
 	cJSON_AddNumberToObject(o, "limit", b->limit);
 	roi_json_number_or_null(o, "warn_at", b->has_warn, b->warn_at);
 	roi_json_number_or_null(o, "warn_pct", b->warn_pct > 0, b->warn_pct);
@@ -33,6 +34,17 @@ static void figures_json(cJSON *o, const struct roi_budget_result *r)
 	roi_json_string_or_null(o, "model", r->model ? r->model->path : NULL);
 	cJSON_AddNumberToObject(o, r->b->per == ROI_BUDGET_PER_CALL ? "calls" : "runs", r->divisor);
 	cJSON_AddNumberToObject(o, "estimate", r->estimate);
+	if (roi_budget_is_static(r->b)) {
+		/* a bound only: why (stack.h's flags) */
+		cJSON *f = cJSON_AddArrayToObject(o, "bound");
+		static const struct { unsigned flag; const char *name; } names[] = {
+			{ROI_STACK_RECURSIVE, "recursive"}, {ROI_STACK_INDIRECT, "indirect"}, {ROI_STACK_UNKNOWN, "unknown"},
+			{ROI_STACK_DYNAMIC, "dynamic"}, {ROI_STACK_NESTING, "nesting"},
+		};
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (r->stack_flags & names[i].flag)
+				cJSON_AddItemToArray(f, cJSON_CreateString(names[i].name));
+	}
 	roi_json_number_or_null(o, "measured", r->has_measured, r->measured);
 	roi_json_number_or_null(o, "measured_calls", r->has_measured, r->measured_calls);
 	roi_json_string_or_null(o, "unmeasured", r->has_measured ? NULL : r->unmeasured);
@@ -50,7 +62,15 @@ cJSON *roi_budget_check_json(const struct roi_budget_file *bf, const struct roi_
 	cJSON_AddNumberToObject(o, "roi_budget", 1);
 	cJSON_AddStringToObject(o, "command", "check");
 	cJSON_AddStringToObject(o, "program", ev->in->prog.path);
-	roi_source_json(o, &(struct roi_source){ev->in->profile_path, ev->in->counts.runs, ev->in->counts.transferred});
+	if (ev->in->profile_path) {
+		roi_source_json(o, &(struct roi_source){ev->in->profile_path, ev->in->counts.runs,
+							 ev->in->counts.transferred});
+	} else {
+		/* every budget static: no run */
+		cJSON_AddNullToObject(o, "profile");
+		cJSON_AddNumberToObject(o, "runs", 0);
+		cJSON_AddNullToObject(o, "transferred_from");
+	}
 	cJSON_AddStringToObject(o, "budgets", bf->path);
 	cJSON_AddBoolToObject(o, "measured", measured);
 	cJSON_AddBoolToObject(o, "strict", strict);

@@ -91,10 +91,9 @@ static void summary(char *buf, size_t size, const struct roi_budget_result *r)
 /* A stable name for CI histories: the budget itself, not its line (lines move when one is added). */
 static void case_name(char *buf, size_t size, const struct roi_budget *b)
 {
-	char s[512], q[128];
+	char d[700];
 
-	snprintf(buf, size, "%s %s %s%s%s", roi_budget_subject_name(b, s, sizeof s), roi_budget_quantity_name(b, q, sizeof q),
-		 roi_budget_per_name(b), b->model ? " model " : "", b->model ? b->model : "");
+	snprintf(buf, size, "%s%s%s", roi_budget_describe(b, d, sizeof d), b->model ? " model " : "", b->model ? b->model : "");
 }
 
 void roi_budget_junit(FILE *out, const struct roi_budget_file *bf, const struct roi_budget_eval *ev, bool strict)
@@ -117,7 +116,8 @@ void roi_budget_junit(FILE *out, const struct roi_budget_file *bf, const struct 
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", ev->nresults, failures);
 	fputs("    <properties>\n", out);
 	property(out, "program", ev->in->prog.path);
-	property(out, "profile", ev->in->profile_path);
+	if (ev->in->profile_path)
+		property(out, "profile", ev->in->profile_path);
 	if (ev->in->counts.transferred)
 		property(out, "transferred_from", ev->in->counts.transferred);
 	for (size_t i = 0; i < ev->nmodels; i++)

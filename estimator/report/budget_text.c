@@ -10,14 +10,20 @@
 
 #define CELL 96
 
-/* "function fir cycles per call" */
+/* "function fir cycles per call", "total ram-margin" */
 static const char *describe(const struct roi_budget *b, char *buf, size_t size)
 {
-	char s[512], q[128];
+	return roi_budget_describe(b, buf, size);
+}
 
-	snprintf(buf, size, "%s %s %s", roi_budget_subject_name(b, s, sizeof s), roi_budget_quantity_name(b, q, sizeof q),
-		 roi_budget_per_name(b));
-	return buf;
+/* The note of a stack or ram-margin figure roi can only bound: "at least 40 bytes: recursive". */
+static void bound_note(const struct roi_budget_result *r, char *buf, size_t size)
+{
+	char v[CELL], flags[160];
+
+	roi_stack_flags_text(r->stack_flags, flags, sizeof flags);
+	snprintf(buf, size, "%s %s (%s): roi cannot bound it", r->b->quantity == ROI_BUDGET_STACK ? "at least" : "at most",
+		 roi_budget_fmt(r->b->quantity, r->value, v, sizeof v), flags);
 }
 
 static const char *fmt_margin(const struct roi_budget_result *r, char *buf, size_t size)
@@ -70,8 +76,13 @@ void roi_budget_check_text(FILE *out, const struct roi_budget_file *bf, const st
 	char where[512], what[512], est[CELL], meas[CELL], lim[CELL], margin[CELL], note[512];
 
 	fprintf(out, "program   %s\n", ev->in->prog.path);
-	roi_source_text(out, &(struct roi_source){ev->in->profile_path, ev->in->counts.runs, ev->in->counts.transferred});
-	header_models(out, ev);
+	if (ev->in->profile_path) {
+		roi_source_text(out, &(struct roi_source){ev->in->profile_path, ev->in->counts.runs,
+							   ev->in->counts.transferred});
+		header_models(out, ev);
+	} else {
+		fprintf(out, "profile   none: every budget is static (stack, ram-margin)\n");
+	}
 	fprintf(out, "budgets   %s, %zu budget%s%s\n", bf->path, bf->nbudgets, bf->nbudgets == 1 ? "" : "s",
 		measured ? "; measured figures checked where hooks measured them" : "");
 	fputc('\n', out);
@@ -99,12 +110,15 @@ void roi_budget_check_text(FILE *out, const struct roi_budget_file *bf, const st
 			if (b->warn_pct > 0)
 				snprintf(note, sizeof note, "within %g%% of the limit", b->warn_pct);
 			else
-				snprintf(note, sizeof note, "above the warning level %s",
+				snprintf(note, sizeof note, "%s the warning level %s", b->floor ? "below" : "above",
 					 roi_budget_fmt(b->quantity, b->warn_at, at, sizeof at));
+		} else if (r->status == ROI_BUDGET_FAIL && r->stack_flags) {
+			bound_note(r, note, sizeof note);
 		} else if (r->status == ROI_BUDGET_FAIL) {
 			char over[CELL];
-			snprintf(note, sizeof note, "over by %s",
-				 roi_budget_fmt(b->quantity, r->value - b->limit, over, sizeof over));
+			snprintf(note, sizeof note, "%s by %s", b->floor ? "short" : "over",
+				 roi_budget_fmt(b->quantity, b->floor ? b->limit - r->value : r->value - b->limit, over,
+						sizeof over));
 		}
 		if (measured) {
 			size_t n = strlen(note);
