@@ -55,6 +55,8 @@ void roi_avr_decode(const uint8_t *code, size_t avail, uint64_t addr, enum roi_a
 			in->is_nop = true;
 		} else if ((op & 0xff00) == 0x0100) {
 			set(in, "movw", ROI_MI_OP, 1);
+			in->rd = 2 * ((op >> 4) & 0xf);
+			in->wide = true;
 		} else if ((op & 0xff00) == 0x0200 || (op & 0xff00) == 0x0300) {
 			set(in, "muls", ROI_MI_OP, 2);          /* muls, mulsu, fmul, fmuls, fmulsu */
 		} else {
@@ -106,6 +108,8 @@ void roi_avr_decode(const uint8_t *code, size_t avail, uint64_t addr, enum roi_a
 		break;
 	case 0xb:
 		set(in, op & 0x0800 ? "out" : "in", ROI_MI_OP, 1);
+		in->rd = d5;
+		in->io = (op & 0xf) | ((op >> 5) & 0x30);
 		return;
 	case 0xc:
 	case 0xd:
@@ -114,9 +118,12 @@ void roi_avr_decode(const uint8_t *code, size_t avail, uint64_t addr, enum roi_a
 			set(in, "rjmp", in->target == addr ? ROI_MI_STOP : ROI_MI_JUMP, 2);
 		} else {
 			set(in, "rcall", ROI_MI_CALL, 3 + pcx);
-			/* "rcall .+0" makes two bytes of stack frame: a push of the PC, no call */
-			if (in->target == addr + 2)
+			/* "rcall .+0" makes two bytes of stack frame (three with a 22-bit PC): a push of
+			 * the PC, no call */
+			if (in->target == addr + 2) {
 				set(in, "rcall", ROI_MI_OP, 3 + pcx);
+				in->sp_push = core == ROI_AVR_PC22 ? 3 : 2;
+			}
 		}
 		return;
 	case 0xe:
@@ -165,6 +172,7 @@ void roi_avr_decode(const uint8_t *code, size_t avail, uint64_t addr, enum roi_a
 			return;                                 /* xch, las, lac, lat: xmega only */
 		case 0xf:
 			set(in, store ? "push" : "pop", ROI_MI_OP, 2);
+			in->sp_push = store ? 1 : -1;
 			return;
 		}
 		return;
@@ -210,6 +218,7 @@ void roi_avr_decode(const uint8_t *code, size_t avail, uint64_t addr, enum roi_a
 			}
 			if ((op & 0xff0f) == 0x9408)
 				set(in, op & 0x0080 ? "bclr" : "bset", ROI_MI_OP, 1);
+			in->enables_irq = op == 0x9478;        /* sei: bset 7 */
 			return;
 		}
 		if (low == 0x9) {

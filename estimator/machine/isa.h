@@ -46,13 +46,19 @@ struct roi_minsn {
 	const char *name;       /* the mnemonic */
 	/* AVR */
 	enum roi_mreg_op reg_op;
-	unsigned rd;            /* its register (sbiw/adiw: the pair's low one) */
+	unsigned rd;            /* its register (sbiw/adiw/movw: the pair's low one; out: the one written) */
+	unsigned io;            /* in/out: the I/O address (0x3d SPL, 0x3e SPH) */
 	int imm;
 	bool wide;              /* sbiw/adiw: the register pair */
 	bool shifts, memory;    /* shifts or rotates a register; loads or stores */
 	bool is_nop;
 	bool table;             /* a jump into a routine that dispatches through a table (avr-gcc's
 				 * __tablejump2__): its targets are the block's successors (flow.c) */
+	/* the stack, for roi stack (stack/code.c) */
+	int sp_push;            /* bytes it puts on the stack by a constant (AVR push, "rcall ."; Thumb push,
+				 * vpush, str Rt, [sp, #-4]!, sub sp, #K), negative for AVR's pop */
+	bool sp_by_register;    /* Thumb: moves SP down by an amount in a register */
+	bool enables_irq;       /* sei, cpsie i: an interrupt can nest from here on */
 	/* ARM */
 	bool in_it;             /* conditional: inside an IT block */
 	bool conditional;       /* its IT condition may fail (then it costs 1 and does nothing) */

@@ -40,6 +40,24 @@ static int64_t sext(uint32_t v, unsigned width)
 	return (int64_t)(int32_t)(v << (32 - width)) >> (32 - width);
 }
 
+/* ThumbExpandImm: a data-processing instruction's 12-bit immediate as its 32-bit value. */
+static uint32_t expand_imm(unsigned imm12)
+{
+	uint32_t imm8 = imm12 & 0xff;
+
+	if ((imm12 & 0xc00) == 0) {
+		switch (imm12 >> 8 & 3) {
+		case 0: return imm8;
+		case 1: return imm8 << 16 | imm8;
+		case 2: return imm8 << 24 | imm8 << 8;
+		default: return imm8 << 24 | imm8 << 16 | imm8 << 8 | imm8;
+		}
+	}
+	uint32_t v = 0x80 | (imm12 & 0x7f);
+	unsigned rot = imm12 >> 7 & 0x1f;
+	return v >> rot | v << (32 - rot);
+}
+
 /* A load or store of one register: 2 cycles, 1 pipelined after a single load. */
 static void single(struct roi_minsn *in, struct roi_thumb_state *st, const char *name, bool load)
 {
@@ -83,6 +101,12 @@ static void decode16(uint16_t h, struct roi_minsn *in, struct roi_thumb_state *s
 	} else if ((h & 0xfe00) == 0xb400) {            /* PUSH */
 		set(in, "push", ROI_MI_OP, 1 + bits(h & 0xff) + ((h >> 8) & 1));
 		in->memory = true;
+		in->sp_push = 4 * (int)(bits(h & 0xff) + ((h >> 8) & 1));
+	} else if ((h & 0xff80) == 0xb080) {            /* SUB SP, SP, #imm7 */
+		in->sp_push = 4 * (h & 0x7f);
+	} else if (h == 0xb662) {                       /* CPSIE I */
+		set(in, "cpsie", ROI_MI_OP, 1);
+		in->enables_irq = true;
 	} else if ((h & 0xff00) == 0xbf00) {            /* IT, hints */
 		if (h & 0xf) {
 			unsigned mask = h & 0xf;
@@ -181,6 +205,8 @@ static void decode32(uint16_t h1, uint16_t h2, struct roi_minsn *in, struct roi_
 		else
 			set(in, load ? "ldm" : "stm", ROI_MI_OP, 1 + n);
 		in->memory = true;
+		if (h1 == 0xe92d)                               /* STMDB SP!: PUSH.W */
+			in->sp_push = 4 * (int)bits(h2 & 0x5fff);
 		return;
 	}
 	if ((h1 & 0xfe00) == 0xf800) {                          /* loads and stores of one register */
@@ -195,6 +221,8 @@ static void decode32(uint16_t h1, uint16_t h2, struct roi_minsn *in, struct roi_
 			set(in, "pld", ROI_MI_OP, 1);   /* PLD, PLI: hints */
 		} else {
 			single(in, st, load ? "ldr.w" : "str.w", load);
+			if (h1 == 0xf84d && (h2 & 0x0fff) == 0x0d04)   /* STR Rt, [SP, #-4]! */
+				in->sp_push = 4;
 		}
 		return;
 	}
@@ -225,6 +253,8 @@ static void decode32(uint16_t h1, uint16_t h2, struct roi_minsn *in, struct roi_
 			else
 				set(in, h1 & 0x10 ? "vldm" : "vstm", ROI_MI_OP, 1 + (h2 & 0xff));
 			in->memory = true;
+			if ((h1 & 0xffbf) == 0xed2d)                    /* VPUSH */
+				in->sp_push = 4 * (h2 & 0xff);
 			return;
 		}
 		if ((h1 & 0xff00) == 0xee00 && !(h2 & 0x10)) {  /* data processing */
@@ -241,6 +271,12 @@ static void decode32(uint16_t h1, uint16_t h2, struct roi_minsn *in, struct roi_
 		set(in, "vmov/vmrs", ROI_MI_OP, 1);
 		return;
 	}
+	if ((h1 & 0xfbef) == 0xf1ad && (h2 & 0x8f00) == 0x0d00)        /* SUB.W SP, SP, #const */
+		in->sp_push = (int)expand_imm((h1 >> 10 & 1) << 11 | (h2 >> 12 & 7) << 8 | (h2 & 0xff));
+	else if ((h1 & 0xfbff) == 0xf2ad && (h2 & 0x8f00) == 0x0d00)   /* SUBW SP, SP, #imm12 */
+		in->sp_push = (int)((h1 >> 10 & 1) << 11 | (h2 >> 12 & 7) << 8 | (h2 & 0xff));
+	else if (h1 == 0xebad && (h2 & 0x0f00) == 0x0d00)               /* SUB.W SP, SP, Rm */
+		in->sp_by_register = true;
 }
 
 void roi_thumb_decode(const uint8_t *code, size_t avail, uint64_t addr, struct roi_thumb_state *st,
