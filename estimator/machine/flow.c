@@ -1071,8 +1071,6 @@ static void build_equations(struct graph *g)
 
 static void set_edge(struct graph *g, size_t e, double x, size_t **work, size_t *nwork, size_t *cwork)
 {
-	if (getenv("ROI_FLOW_DEBUG") && strcmp(getenv("ROI_FLOW_DEBUG"), g->f->fn->asm_name) == 0)
-		fprintf(stderr, "set e%zu = %g\n", e, x);
 	if (x < 0) {
 		if (x < -0.5)
 			g->f->off++;
@@ -1193,26 +1191,6 @@ void roi_mfunc_solve(struct roi_mfunc *f, const struct roi_mcode *plain, const s
 	solve_all(&g, NULL, 0, 0);
 	while (guess(&g))
 		;
-	if (getenv("ROI_FLOW_DEBUG") && strcmp(getenv("ROI_FLOW_DEBUG"), f->fn->asm_name) == 0) {         /* DEV ONLY */
-		for (size_t b = 0; b < f->fn->nblocks; b++)
-			fprintf(stderr, "block %zu region %ld code %d count %llu\n", b, g.region[b], g.has_code[b],
-				(unsigned long long)roi_block_count(counts, f->fn, b));
-		for (size_t k = 0; k < g.np; k++)
-			fprintf(stderr, "piece %zu [%llx..%llx] owner %ld entry %d\n", k,
-				(unsigned long long)f->ins[g.p[k].first].addr, (unsigned long long)f->ins[g.p[k].last].addr,
-				g.p[k].owner, g.p[k].entry);
-		for (size_t e = 0; e < g.ne; e++)
-			fprintf(stderr, "edge %zu: %ld -> %ld kind %d x %.1f\n", e, g.e[e].from, g.e[e].to, g.e[e].kind, g.e[e].x);
-		for (size_t i = 0; i < g.nq; i++) {
-			double sum = 0;
-			fprintf(stderr, "eq %zu rhs %.1f:", i, g.q[i].rhs);
-			for (size_t t = 0; t < g.q[i].n; t++) {
-				fprintf(stderr, " %+g*e%zu", g.q[i].t[t].coef, g.q[i].t[t].edge);
-				sum += g.q[i].t[t].coef * g.e[g.q[i].t[t].edge].x;
-			}
-			fprintf(stderr, "%s\n", fabs(sum - g.q[i].rhs) > 0.5 ? "  OFF" : "");
-		}
-	}
 	/* equations the solution misses: code a count does not describe (moved, merged) */
 	for (size_t i = 0; i < g.nq; i++) {
 		double sum = 0;

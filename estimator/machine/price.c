@@ -489,16 +489,6 @@ int roi_machine_estimate(struct roi_machine_estimate *e, const struct roi_progra
 		}
 	for (size_t i = 0; i < e->nfns; i++)
 		price_function(&g, &e->fns[i]);
-	if (getenv("ROI_MACHINE_DUMP")) {       /* DEV ONLY: remove */
-		FILE *d = fopen(getenv("ROI_MACHINE_DUMP"), "w");
-		for (size_t i = 0; d && i < e->nfns; i++)
-			for (size_t k = 0; k < e->fns[i].code.nins; k++)
-				fprintf(d, "%llx %.1f %.1f %ld %s %.1f\n", (unsigned long long)e->fns[i].code.ins[k].addr,
-					e->fns[i].code.count[k], e->fns[i].code.taken[k], e->fns[i].code.owner[k],
-					e->fns[i].code.ins[k].name, e->fns[i].code.ins[k].cycles * (e->fns[i].code.count[k] - e->fns[i].code.taken[k]) + e->fns[i].code.ins[k].taken * e->fns[i].code.taken[k]);
-		if (d)
-			fclose(d);
-	}
 	price_sites(&g);
 	price_exit(e, &plain);
 
