@@ -5,7 +5,7 @@
  * for ld/ldd/lds/st/std/sts, push/pop, adiw/sbiw, mul and its kin, cbi/sbi, rjmp and ijmp; three for
  * lpm/elpm and jmp; rcall and icall 3, call, ret and reti 4 with a 16-bit PC (one more each with a
  * 22-bit PC); a branch 1 not taken and 2 taken; a skip 1, 2 over a one-word instruction and 3 over
- * a two-word one. testsuite/t0620-machine-avr.sh checks each against simavr. */
+ * a two-word one. testsuite/t0490-machine-avr.sh checks the sums against simavr. */
 #include <string.h>
 
 #include "machine/isa.h"

@@ -1,5 +1,5 @@
 /* machine/price.h — a run priced from the firmware's own instructions (roi estimate --price
- * machine, docs/accuracy.md "Machine-code pricing").
+ * machine, docs/machine.md).
  *
  * Each counted function's instructions in the plain firmware run as often as flow.h works out
  * from the block counts, and cost what the core's timing table says (isa.h): AVR exactly as the

@@ -60,7 +60,7 @@ void roi_machine_text(FILE *out, const struct roi_machine_estimate *e, const str
 		e->aligned ? " (aligned: its code has nops the plain build lacks)" : "");
 	if (e->arch == ROI_MARCH_ARM)
 		fprintf(out, "note      no cycle-exact Cortex-M simulator checks these cycles; the instruction count is "
-			"checked against QEMU's (docs/accuracy.md)\n");
+			"checked against QEMU's (docs/machine.md)\n");
 	flow_note(out, e);
 
 	fprintf(out, "\nfunctions\n");
