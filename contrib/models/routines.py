@@ -165,6 +165,10 @@ def specs():
                  'volatile int32_t r;\n')
         out.append(dict(name=name, decls=decls, body='%s a = A[k]; %s b = B[k]; r = (int32_t) a * (int32_t) b;'
                         % (CT[ta], CT[tb])))
+    # a signed 16-bit operand times a 32-bit one (avr-gcc: (int32_t) i16 * i32); it tests the sign
+    out.append(dict(name='__mulshisi3', decls=table('A', 'i16', TYP['i16'][:RUNS]) +
+                    table('B', 'i32', TYP['i32'][:RUNS]) + 'volatile int32_t r;\n',
+                    body='int16_t a = A[k]; int32_t b = B[k]; r = a * b;'))
     out.append(dict(name='__muluhisi3', decls=table('A', 'u32', TYP['u32'][:RUNS]) + 'volatile uint32_t r;\n',
                     body='r = A[k] * 1000UL;'))
     # 64-bit shifts by a run-time amount: passes of a byte, then of a bit
@@ -283,6 +287,9 @@ def insert(path, entries):
         text = f.read()
     m = json.loads(text)
     if 'routines' in m:
+        # a routine measured again replaces its entry; the others stay (--only)
+        again = set(e['routine'] for e in entries)
+        entries = [e for e in m['routines'] if e['routine'] not in again] + entries
         m.pop('routines')
         m.pop('routines_source', None)
         # rewrite from the parsed document, keeping the other members' order
