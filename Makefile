@@ -13,7 +13,9 @@
 #   make fuzz FUZZ_SECONDS=60  libFuzzer on every reader of outside data (fuzz/), each
 #                   target FUZZ_SECONDS in turn; fails on any crash, leak or sanitizer report
 #   make bench      overhead benchmark (figures printed, not asserted)
-#   make bench-accuracy  leave-one-out estimate errors against simavr, -O0 and -Os
+#   make bench-accuracy  leave-one-out estimate errors against simavr, -O0 and -Os; machine-code
+#                   pricing's (--price machine) at -O0, -O1, -O2, -Os, and on Cortex-M its
+#                   instructions against QEMU's
 #   make bench-stm32  the derived STM32F401RE model beside QEMU's instruction counts
 #   make bench-stack  roi stack's worst case against simavr's peak on the corpus, -O0 and -Os
 #   make models     calibrate models/atmega32u4-O{0,1,2,s}.json on contrib/calibration
@@ -157,11 +159,12 @@ models: deps-all
 			{ tail -1 $(BUILD)/models-O$$o.log >&2; exit 1; }; \
 	done
 
-# Leave-one-out: each program estimated with a model fitted without it.
-# The table is printed; bench/results/accuracy.json keeps it.
+# Leave-one-out: each program estimated with a model fitted without it; then machine-code pricing,
+# which fits nothing. The tables are printed; bench/results/accuracy.json and machine.json keep them.
 bench-accuracy: deps-all
-	@$(MAKE) --no-print-directory all avr
+	@$(MAKE) --no-print-directory all avr arm
 	@bash bench/accuracy.sh -O0 -Os
+	@bash bench/machine.sh -O0 -O1 -O2 -Os
 
 # The corpus at -O0 on mps2-an386 (Cortex-M4) in QEMU: estimated cycles per executed instruction.
 # bench/results/stm32-qemu.json keeps the table.
