@@ -67,7 +67,8 @@ static long block_of(const struct roi_mcode *blocks, const struct roi_function *
 	return (long)l->line - 1;
 }
 
-/* Two instructions that are the same but for where they jump (the code around them moved). */
+/* Two instructions that are the same but for where they jump or find their literal (the code
+ * around them moved). */
 static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, const struct roi_mcode *b,
 		      const struct roi_minsn *y)
 {
@@ -80,6 +81,8 @@ static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, cons
 		return false;
 	if (x->has_target && y->has_target)
 		return true;
+	if (x->pc_relative && y->pc_relative)
+		return x->rd == y->rd;
 	return pa && pb && memcmp(pa, pb, x->size) == 0;
 }
 

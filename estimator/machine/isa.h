@@ -65,6 +65,8 @@ struct roi_minsn {
 	bool is_load;           /* a single load (LDR...): the next load or store pipelines after it */
 	bool is_ldst;           /* a single load or store */
 	bool writes_pc;         /* writes the PC in another way (mov pc, ldr pc, pop {pc}) */
+	bool pc_relative;       /* loads a literal from the code or makes its address (LDR, VLDR, ADR):
+				 * into rd, from wherever the code around it put the literal */
 };
 
 /* The AVR cores roi prices: the AVRe/AVRe+ timings of the AVR Instruction Set Manual (every

@@ -139,6 +139,12 @@ static void decode16(uint16_t h, struct roi_minsn *in, struct roi_thumb_state *s
 		in->has_target = true;
 	} else if ((h & 0xf800) == 0x4800) {            /* LDR literal */
 		single(in, st, "ldr", true);
+		in->pc_relative = true;
+		in->rd = (h >> 8) & 7;
+	} else if ((h & 0xf800) == 0xa000) {            /* ADR */
+		set(in, "adr", ROI_MI_OP, 1);
+		in->pc_relative = true;
+		in->rd = (h >> 8) & 7;
 	} else if ((h & 0xf000) == 0x5000) {            /* load/store, register offset */
 		unsigned op = (h >> 9) & 7;
 		single(in, st, op < 3 ? "str" : "ldr", op >= 3);
@@ -221,6 +227,10 @@ static void decode32(uint16_t h1, uint16_t h2, struct roi_minsn *in, struct roi_
 			set(in, "pld", ROI_MI_OP, 1);   /* PLD, PLI: hints */
 		} else {
 			single(in, st, load ? "ldr.w" : "str.w", load);
+			if (load && (h1 & 0xf) == 15) {         /* a literal */
+				in->pc_relative = true;
+				in->rd = rt;
+			}
 			if (h1 == 0xf84d && (h2 & 0x0fff) == 0x0d04)   /* STR Rt, [SP, #-4]! */
 				in->sp_push = 4;
 		}
@@ -248,8 +258,13 @@ static void decode32(uint16_t h1, uint16_t h2, struct roi_minsn *in, struct roi_
 		}
 		if ((h1 & 0xfe00) == 0xec00) {
 			/* VLDR, VSTR (P = 1, W = 0); VLDM, VSTM, VPUSH, VPOP */
-			if ((h1 & 0x0120) == 0x0100)
+			if ((h1 & 0x0120) == 0x0100) {
 				set(in, h1 & 0x10 ? "vldr" : "vstr", ROI_MI_OP, dbl ? 3 : 2);
+				if ((h1 & 0x1f) == 0x1f) {      /* VLDR literal */
+					in->pc_relative = true;
+					in->rd = (h2 >> 12) | (h1 & 0x40);
+				}
+			}
 			else
 				set(in, h1 & 0x10 ? "vldm" : "vstm", ROI_MI_OP, 1 + (h2 & 0xff));
 			in->memory = true;
