@@ -166,6 +166,12 @@ cJSON *roi_calibration_model_json(const struct roi_calibration *calib, const uns
 		cJSON_AddItemToArray(costs, o);
 	}
 	cJSON_AddItemToObject(doc, "costs", costs);
+	/* the library routines' prices (machine pricing) are the part's, whatever the fit */
+	const char *const kept[] = {"routines", "routines_source", "flash_wait_states"};
+	for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+		if (cJSON_GetObjectItemCaseSensitive(base, kept[i]))
+			cJSON_AddItemToObject(doc, kept[i],
+					      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(base, kept[i]), true));
 	return doc;
 }
 

@@ -125,6 +125,7 @@ void roi_elf_info(const struct roi_elf *e, struct roi_elf_info *info)
 	info->little_endian = eh.e_ident[EI_DATA] == ELFDATA2LSB;
 	info->relocatable = eh.e_type == ET_REL;
 	info->flags = eh.e_flags;
+
 	info->entry = eh.e_entry;
 }
 
@@ -419,6 +420,73 @@ int roi_elf_each_section(struct roi_elf *e, roi_section_visit visit, void *ctx, 
 			return damaged(e, err);
 		rc = visit(ctx, elf_ndxscn(scn), name, sh.sh_type == SHT_NOBITS ? NULL : d->d_buf,
 			   sh.sh_type == SHT_NOBITS ? 0 : d->d_size, err);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+int roi_elf_each_symbol(struct roi_elf *e, roi_symbol_visit visit, void *ctx, struct roi_err *err)
+{
+	Elf_Scn *scn = NULL;
+	bool have_symtab = false;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh))
+			return damaged(e, err);
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		have_symtab = true;
+		if (contents_in_file(e, scn, &sh, elf_strptr(e->elf, e->shstrndx, sh.sh_name), err) != 0 ||
+		    names_in_file(e, &sh, err) != 0)
+			return -1;
+		d = elf_getdata(scn, NULL);
+		if (!d || !sh.sh_entsize)
+			return damaged(e, err);
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *n;
+			int rc;
+
+			if (!gelf_getsym(d, (int)i, &s))
+				return damaged(e, err);
+			n = elf_strptr(e->elf, sh.sh_link, s.st_name);
+			if (!n || !*n || s.st_shndx == SHN_UNDEF)
+				continue;
+			rc = visit(ctx, n, s.st_value, s.st_size, GELF_ST_TYPE(s.st_info), GELF_ST_BIND(s.st_info), err);
+			if (rc != 0)
+				return rc;
+		}
+	}
+	if (!have_symtab)
+		return roi_err_set(err, "%s: no symbol table (stripped?)", e->path);
+	return 0;
+}
+
+int roi_elf_each_code(struct roi_elf *e, roi_code_visit visit, void *ctx, struct roi_err *err)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name = section_name(e, scn, &sh);
+		Elf_Data *d;
+		int rc;
+
+		if (!name)
+			return damaged(e, err);
+		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR) || sh.sh_type == SHT_NOBITS ||
+		    !sh.sh_size)
+			continue;
+		if (contents_in_file(e, scn, &sh, name, err) != 0)
+			return -1;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || d->d_size != sh.sh_size)
+			return damaged(e, err);
+		rc = visit(ctx, name, sh.sh_addr, d->d_buf, d->d_size, err);
 		if (rc != 0)
 			return rc;
 	}

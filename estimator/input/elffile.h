@@ -71,6 +71,18 @@ typedef int (*roi_section_visit)(void *ctx, size_t index, const char *name, cons
 				 struct roi_err *err);
 int roi_elf_each_section(struct roi_elf *elf, roi_section_visit visit, void *ctx, struct roi_err *err);
 
+/* Calls visit for every defined symbol of .symtab (not undefined ones) with its name, value, size,
+ * ELF type (STT_*) and binding (STB_*), until one returns non-zero, which is returned. Errors: "PATH:
+ * no symbol table (stripped?)" and damage. */
+typedef int (*roi_symbol_visit)(void *ctx, const char *name, uint64_t value, uint64_t size, unsigned type,
+				unsigned bind, struct roi_err *err);
+int roi_elf_each_symbol(struct roi_elf *elf, roi_symbol_visit visit, void *ctx, struct roi_err *err);
+
+/* Calls visit for every allocated, executable section with its load address and contents. */
+typedef int (*roi_code_visit)(void *ctx, const char *name, uint64_t addr, const void *data, size_t size,
+			      struct roi_err *err);
+int roi_elf_each_code(struct roi_elf *elf, roi_code_visit visit, void *ctx, struct roi_err *err);
+
 /* A section as roi stack reads it: its header, and its contents while the file is open. */
 struct roi_elf_section {
 	const char *name;
