@@ -280,6 +280,7 @@ int roi_elf_each_symbol(struct roi_elf *e, roi_symbol_visit visit, void *ctx, st
 			sym.local = GELF_ST_BIND(s.st_info) == STB_LOCAL;
 			sym.weak = GELF_ST_BIND(s.st_info) == STB_WEAK;
 			sym.function = GELF_ST_TYPE(s.st_info) == STT_FUNC;
+			sym.type = GELF_ST_TYPE(s.st_info);
 			sym.code = (ss.sh_flags & SHF_EXECINSTR) != 0;
 			sym.section = section_name(e, sec, &ss);
 			int rc = visit(ctx, n, &sym, err);
@@ -425,47 +426,6 @@ int roi_elf_each_section(struct roi_elf *e, roi_section_visit visit, void *ctx, 
 	}
 	return 0;
 }
-
-int roi_elf_each_symbol(struct roi_elf *e, roi_symbol_visit visit, void *ctx, struct roi_err *err)
-{
-	Elf_Scn *scn = NULL;
-	bool have_symtab = false;
-
-	while ((scn = elf_nextscn(e->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh))
-			return damaged(e, err);
-		if (sh.sh_type != SHT_SYMTAB)
-			continue;
-		have_symtab = true;
-		if (contents_in_file(e, scn, &sh, elf_strptr(e->elf, e->shstrndx, sh.sh_name), err) != 0 ||
-		    names_in_file(e, &sh, err) != 0)
-			return -1;
-		d = elf_getdata(scn, NULL);
-		if (!d || !sh.sh_entsize)
-			return damaged(e, err);
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *n;
-			int rc;
-
-			if (!gelf_getsym(d, (int)i, &s))
-				return damaged(e, err);
-			n = elf_strptr(e->elf, sh.sh_link, s.st_name);
-			if (!n || !*n || s.st_shndx == SHN_UNDEF)
-				continue;
-			rc = visit(ctx, n, s.st_value, s.st_size, GELF_ST_TYPE(s.st_info), GELF_ST_BIND(s.st_info), err);
-			if (rc != 0)
-				return rc;
-		}
-	}
-	if (!have_symtab)
-		return roi_err_set(err, "%s: no symbol table (stripped?)", e->path);
-	return 0;
-}
-
 int roi_elf_each_code(struct roi_elf *e, roi_code_visit visit, void *ctx, struct roi_err *err)
 {
 	Elf_Scn *scn = NULL;

@@ -28,6 +28,7 @@ struct roi_symbol {
 	bool local;             /* STB_LOCAL (roi's counter arrays are local) */
 	bool weak, function;    /* STB_WEAK; STT_FUNC (roi_elf_each_symbol only) */
 	bool code;              /* in a section of instructions (roi_elf_each_symbol only) */
+	unsigned type;          /* STT_* (roi_elf_each_symbol only) */
 };
 
 /* The .roi.meta records: pieces of the section(s) between NUL bytes, empty pieces (alignment
@@ -70,13 +71,6 @@ int roi_elf_check_structure(struct roi_elf *elf, struct roi_err *err);
 typedef int (*roi_section_visit)(void *ctx, size_t index, const char *name, const void *data, size_t size,
 				 struct roi_err *err);
 int roi_elf_each_section(struct roi_elf *elf, roi_section_visit visit, void *ctx, struct roi_err *err);
-
-/* Calls visit for every defined symbol of .symtab (not undefined ones) with its name, value, size,
- * ELF type (STT_*) and binding (STB_*), until one returns non-zero, which is returned. Errors: "PATH:
- * no symbol table (stripped?)" and damage. */
-typedef int (*roi_symbol_visit)(void *ctx, const char *name, uint64_t value, uint64_t size, unsigned type,
-				unsigned bind, struct roi_err *err);
-int roi_elf_each_symbol(struct roi_elf *elf, roi_symbol_visit visit, void *ctx, struct roi_err *err);
 
 /* Calls visit for every allocated, executable section with its load address and contents. */
 typedef int (*roi_code_visit)(void *ctx, const char *name, uint64_t addr, const void *data, size_t size,

@@ -53,11 +53,12 @@ static bool in_code(const struct roi_mcode *c, uint64_t addr)
 	return roi_mcode_bytes(c, addr, &avail) != NULL;
 }
 
-static int add_symbol(void *ctx, const char *name, uint64_t value, uint64_t size, unsigned type, unsigned bind,
-		      struct roi_err *err)
+static int add_symbol(void *ctx, const char *name, const struct roi_symbol *sym, struct roi_err *err)
 {
 	struct loading *l = ctx;
 	struct roi_mcode *c = l->c;
+	uint64_t value = sym->value;
+	unsigned type = sym->type;
 
 	(void)err;
 	if (type != STT_FUNC && type != STT_NOTYPE)
@@ -75,8 +76,8 @@ static int add_symbol(void *ctx, const char *name, uint64_t value, uint64_t size
 	if (!in_code(c, value))
 		return 0;
 	c->syms = roi_xgrow(c->syms, c->nsyms, &l->cap, sizeof *c->syms);
-	c->syms[c->nsyms++] = (struct roi_msym){roi_arena_strdup(&c->arena, name), value, size,
-						bind == STB_GLOBAL || bind == STB_WEAK, type == STT_FUNC};
+	c->syms[c->nsyms++] = (struct roi_msym){roi_arena_strdup(&c->arena, name), value, sym->size, !sym->local,
+						type == STT_FUNC};
 	return 0;
 }
 
