@@ -193,12 +193,12 @@ test_expect_success 'a call into code without metadata that cannot be priced is 
 test_expect_success 'a model of another architecture or another part than the firmware'"'"'s is an error' '
 	status 1 "$ROI" estimate --price machine --firmware unpriced-plain.elf --block-lines unpriced-blocks.elf \
 		--model "$MODELS/stm32f401re.json" unpriced.elf &&
-	test_grep "^roi: $MODELS/stm32f401re.json: a model of STM32F401RE (arm), unpriced-plain.elf is for avr$" err &&
+	test_grep "^roi: $MODELS/stm32f401re.json: a model of STM32F401RE (arm), unpriced.elf is built for avr: price it with a model of its part$" err &&
 	avr-gcc -mmcu=atmega328p -Os -c mystery.c -o m328.o &&
 	avr-gcc -mmcu=atmega328p -Os caller.c m328.o -o p328.elf &&
 	status 1 "$ROI" estimate --price machine --firmware p328.elf --block-lines unpriced-blocks.elf \
 		--model "$MODELS/atmega32u4-Os.json" unpriced.elf &&
-	test_grep "^roi: $MODELS/atmega32u4-Os.json: a model of ATmega32U4, p328.elf is for atmega328p$" err
+	test_grep "^roi: $MODELS/atmega32u4-Os.json: a model of ATmega32U4, p328.elf is built for atmega328p (its .note.gnu.avr.deviceinfo): price it with a model of its part$" err
 '
 
 test_expect_success '--price machine needs both builds; --price takes ops or machine' '

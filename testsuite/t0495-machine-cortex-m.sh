@@ -64,7 +64,7 @@ test_expect_success 'the text says no cycle-exact simulator checks the Cortex-M 
 test_expect_success 'an AVR model for a Cortex-M firmware is an error' '
 	status 1 "$ROI" estimate --price machine --firmware kernel-gcd-O2-plain.elf --block-lines kernel-gcd-O2-blocks.elf \
 		--model "$ROI_SRC/models/atmega32u4.json" kernel-gcd-O2.elf &&
-	test_grep "^roi: $ROI_SRC/models/atmega32u4.json: a model of ATmega32U4 (avr), kernel-gcd-O2-plain.elf is for arm$" err
+	test_grep "^roi: $ROI_SRC/models/atmega32u4.json: a model of ATmega32U4 (avr), kernel-gcd-O2.elf is built for arm-none-eabi: price it with a model of its part$" err
 '
 
 test_done

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "base/cli.h"
@@ -119,28 +118,21 @@ static void check_measured(const struct roi_session *s)
 		roi_warn("%s: the run stopped at the cycle limit: the measured figures are up to there", m->path);
 }
 
-/* A firmware priced with the costs of another architecture or another part is a wrong number, not
- * an estimate: an error. A host program is priced through the model's ABI (a host int add as the
- * part's i16 add): that is what a model of a part does with a PC's run, and the estimate says so. */
+/* A firmware is priced by a model of its own part (part.h); a host program through the model's
+ * ABI (a host int add as the part's i16 add): that is what a model of a part does with a PC's run,
+ * and the estimate says so. */
 static int check_model_part(const struct roi_model *m, const struct roi_program *p, struct roi_err *err)
 {
 	const char *target = roi_program_common(p, offsetof(struct roi_unit, target));
 	bool firmware = strncmp(target, "avr", 3) == 0 || strstr(target, "-none-") || strstr(target, "-elf");
-	const char *part = m->mcu ? m->mcu : m->part;
-	char built[64];
-	int rc;
+	char built[64] = "";
 
-	if (firmware && !roi_model_matches_target(m, target))
-		return roi_err_set(err, "%s: a model of %s (%s), %s is built for %s: price it with a model of its "
-				   "part", m->path, m->part, m->arch, p->path, target);
-	if (!firmware || strcmp(m->arch, "avr") != 0 || (rc = roi_avr_part(p->path, built, sizeof built, err)) == 0)
+	if (!firmware)
 		return 0;
-	if (rc < 0)
+	if (roi_model_matches_target(m, "avr") && strncmp(target, "avr", 3) == 0 &&
+	    roi_avr_part(p->path, built, sizeof built, err) < 0)
 		return -1;
-	if (strcasecmp(built, part) != 0)
-		return roi_err_set(err, "%s: a model of %s, %s is built for %s (its .note.gnu.avr.deviceinfo): price it "
-				   "with a model of its part", m->path, m->part, p->path, built);
-	return 0;
+	return roi_model_check_part(m, p->path, target, built, err);
 }
 
 int roi_session_load(struct roi_session *s, const struct roi_session_args *a, struct roi_err *err)

@@ -5,6 +5,7 @@
 
 #include "base/array.h"
 #include "input/elffile.h"
+#include "input/part.h"
 #include "machine/code.h"
 
 #ifndef EM_AVR
@@ -94,36 +95,6 @@ static int by_address(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* avr-libc's .note.gnu.avr.deviceinfo: flash start and size, SRAM, EEPROM, then the device's name
- * in a string table (avr-libc's crt1/gcrt1.S, section "Device information"). */
-static int device_note(void *ctx, size_t index, const char *name, const void *data, size_t size,
-		       struct roi_err *err)
-{
-	struct roi_mcode *c = ctx;
-	const uint8_t *p = data;
-
-	(void)index;
-	(void)err;
-	if (!name || strcmp(name, ".note.gnu.avr.deviceinfo") != 0 || size < 12)
-		return 0;
-	uint32_t namesz = p[0] | p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-	uint32_t descsz = p[4] | p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
-	size_t desc = 12 + ((namesz + 3) & ~3u);
-	/* desc: flash start, flash size, SRAM start, size, EEPROM start, size, string table size, then
-	 * the offset of the name in it, then the table */
-	if (desc + 36 > size || descsz < 36 || desc + descsz > size)
-		return 0;
-	const uint8_t *d = p + desc;
-	uint32_t flash = d[4] | d[5] << 8 | (uint32_t)d[6] << 16 | (uint32_t)d[7] << 24;
-	uint32_t off = d[28] | d[29] << 8 | (uint32_t)d[30] << 16 | (uint32_t)d[31] << 24;
-	const char *table = (const char *)d + 32;
-	size_t tsize = descsz - 32;
-	if (off < tsize && memchr(table + off, 0, tsize - off))
-		c->device = roi_arena_strdup(&c->arena, table + off);
-	c->flash_size = flash;
-	return 0;
-}
-
 int roi_mcode_load(const char *path, struct roi_mcode *c, struct roi_err *err)
 {
 	struct roi_elf *elf = NULL;
@@ -148,8 +119,14 @@ int roi_mcode_load(const char *path, struct roi_mcode *c, struct roi_err *err)
 			goto out;
 		}
 		c->core = mach == 6 ? ROI_AVR_PC22 : ROI_AVR_PC16;
-		if (roi_elf_each_section(elf, device_note, c, err) != 0)
+		struct roi_avr_device dev;
+		int found = roi_elf_avr_device(elf, &dev, err);
+		if (found < 0)
 			goto out;
+		if (found) {
+			c->device = dev.name[0] ? roi_arena_strdup(&c->arena, dev.name) : NULL;
+			c->flash_size = dev.flash_size;
+		}
 	} else if (info.machine == EM_ARM) {
 		c->arch = ROI_MARCH_ARM;
 	} else {

@@ -1,10 +1,10 @@
 /* machine/price.c — a run priced from the firmware's instructions (price.h). */
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "input/part.h"
 #include "base/array.h"
 #include "base/path.h"
 #include "machine/price.h"
@@ -20,24 +20,10 @@ const char *roi_mhow_name(enum roi_mhow how)
 	return "unpriced";
 }
 
-static bool same_name(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-			return false;
-	return *a == *b;
-}
-
-/* The model is for this firmware's architecture and part. */
+/* The model is for this firmware's architecture and part (input/part.h). */
 static int check_part(const struct roi_model *m, const struct roi_mcode *c, struct roi_err *err)
 {
-	const char *arch = c->arch == ROI_MARCH_AVR ? "avr" : "arm";
-
-	if (strcmp(m->arch, arch) != 0)
-		return roi_err_set(err, "%s: a model of %s (%s), %s is for %s", m->path, m->part, m->arch, c->path, arch);
-	if (c->device && !same_name(m->part, c->device))
-		return roi_err_set(err, "%s: a model of %s, %s is for %s", m->path, m->part, c->path, c->device);
-	return 0;
+	return roi_model_check_part(m, c->path, c->arch == ROI_MARCH_AVR ? "avr" : "arm", c->device, err);
 }
 
 /* ---- routines ---------------------------------------------------------------------------------- */

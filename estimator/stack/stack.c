@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/part.h"
 #include "base/array.h"
 #include "input/elffile.h"
 #include "stack/code.h"
@@ -701,39 +702,22 @@ static const struct roi_elf_sym *symbol_named(const struct build *b, const char 
 	return NULL;
 }
 
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* avr-libc's .note.gnu.avr.deviceinfo: the note header, "AVR\0", then flash start and size, RAM
- * start and size, EEPROM start and size, an offset table (its length in bytes, itself included,
- * then the device name's offset into the strings after it). */
+/* The RAM and the part, from avr-libc's device note (input/part.h). */
 static void avr_deviceinfo(struct build *b)
 {
 	struct roi_stack_ram *r = &b->s->ram;
+	struct roi_avr_device d;
 
 	for (size_t i = 0; i < b->nsecs; i++) {
 		const struct roi_elf_section *x = &b->secs[i];
-		if (strcmp(x->name, ".note.gnu.avr.deviceinfo") != 0 || !x->data || x->size < 44)
+		if (strcmp(x->name, ".note.gnu.avr.deviceinfo") != 0 || !roi_avr_device_parse(x->data, x->size, &d))
 			continue;
-		const unsigned char *d = x->data;
-		uint32_t namesz = le32(d), descsz = le32(d + 4);
-		if (namesz != 4 || memcmp(d + 12, "AVR", 4) != 0 || descsz < 28 || 16 + (uint64_t)descsz > x->size)
-			return;
-		const unsigned char *desc = d + 16;
-		r->start = le32(desc + 8);
-		r->size = le32(desc + 12);
+		r->start = d.ram_start;
+		r->size = d.ram_size;
 		r->known = r->size > 0;
 		r->source = ".note.gnu.avr.deviceinfo";
-		uint32_t table = le32(desc + 24);       /* bytes, this word included */
-		if (descsz >= 32 && table >= 8 && 24 + (uint64_t)table <= descsz) {
-			uint32_t off = le32(desc + 28);
-			const unsigned char *str = desc + 24 + table;
-			uint64_t left = descsz - 24 - table;
-			if (off < left && memchr(str + off, '\0', left - off))
-				r->part = roi_arena_strdup(&b->s->arena, (const char *)str + off);
-		}
+		if (d.name[0])
+			r->part = roi_arena_strdup(&b->s->arena, d.name);
 		return;
 	}
 }
