@@ -9,6 +9,7 @@
 
 #include "base/readfile.h"
 #include "input/jv.h"
+#include "base/atomic.h"
 #include "input/measured.h"
 
 /* Exactly representable in a JSON number as cJSON reads it (a double). */
@@ -240,46 +241,23 @@ char *roi_measured_json_text(const struct roi_measured *m)
 
 int roi_measured_write(const char *path, const struct roi_measured *m, struct roi_err *err)
 {
-	size_t n = strlen(path) + 8;
-	char *tmp = malloc(n), *text = NULL;
-	FILE *out = NULL;
-	int fd, rc = -1;
+	struct roi_atomic out;
+	char *text;
 
-	if (roi_measured_line_sum(m) != m->cycles) {
-		free(tmp);
+	if (roi_measured_line_sum(m) != m->cycles)
 		return roi_err_set(err, "%s: the lines add up to %llu cycles, not the run's %llu", path,
 				   (unsigned long long)roi_measured_line_sum(m), (unsigned long long)m->cycles);
-	}
-	if (!tmp)
-		return roi_err_set(err, "out of memory");
-	snprintf(tmp, n, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(out = fdopen(fd, "w"))) {
-		roi_err_set(err, "%s: %s", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
+	if (roi_atomic_open(&out, path, err) != 0)
 		return -1;
-	}
 	text = roi_measured_json_text(m);
-	if (!text || fputs(text, out) == EOF || fputc('\n', out) == EOF) {
-		roi_err_set(err, "%s: cannot write the measured profile", path);
-		fclose(out);
-		unlink(tmp);
-		goto out;
+	if (!text) {
+		roi_atomic_abort(&out);
+		return roi_err_set(err, "out of memory");
 	}
-	if (fclose(out) != 0 || rename(tmp, path) != 0) {
-		roi_err_set(err, "%s: cannot write the measured profile: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
+	fputs(text, out.f);
+	fputc('\n', out.f);
 	free(text);
-	free(tmp);
-	return rc;
+	return roi_atomic_commit(&out, "the measured profile", err);
 }
 
 /* ---- reading ---- */
