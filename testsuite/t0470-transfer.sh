@@ -165,6 +165,11 @@ test_expect_success 'an inlined function'"'"'s out-of-line copy gets the calls l
 	test_equal 0 "$(jq "[.functions[] | select(.name == \"gen_a\") | .calls] | add" run.json)" "gen_a by simavr"
 '
 
+test_expect_success 'a report that cannot be written (a full disk) is an error, not a success' '
+	test_must_fail "$ROI" transfer -o full.roi clear.elf ./clear >/dev/full 2>err &&
+	test_grep "^roi: cannot write the output$" err
+'
+
 test_expect_success 'a location the two builds evaluate differently is named' '
 	roi_link fir -O0 -g "$EXAMPLES/fir/fir.c" &&
 	./fir &&

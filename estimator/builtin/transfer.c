@@ -128,7 +128,7 @@ int cmd_transfer(int argc, char **argv)
 		goto out;
 	}
 	report(pos[0], pos[1], from.profile_path, out_path, &st, json);
-	rc = ROI_EXIT_OK;
+	rc = roi_output_status();       /* its report lost (a full disk): not a success */
 out:
 	roi_counts_free(&counts);
 	roi_session_free(&from);
