@@ -514,7 +514,10 @@ static void make_regions(struct graph *g)
 	/* hoisted code: a piece of one block that the piece before it falls into, and that falls into
 	 * the next, where no counted edge leads from the block before into its block (the compiler
 	 * moved a loop invariant out to an outer loop, keeping its location), runs as often as the
-	 * code before it */
+	 * code before it. So does one that falls from a region's code back into the same region's
+	 * whatever the counted edges: a loop's if-converted arms (Thumb's IT blocks) with a piece of
+	 * its latch scheduled amid them (the counter's decrement), where the edges into and out of
+	 * the latch would each be counted once more per trip than they run */
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (size_t k = 1; k < g->np; k++) {
@@ -529,7 +532,9 @@ static void make_regions(struct graph *g)
 			b = g->region[p->owner];
 			if (a == b)
 				continue;
-			for (size_t m = 0; m < fn->nblocks && !expected; m++)
+			long next = g->e[p->out[0]].to;
+			bool between = next >= 0 && g->p[next].owner >= 0 && g->region[g->p[next].owner] == a;
+			for (size_t m = 0; m < fn->nblocks && !expected && !between; m++)
 				for (size_t s = 0; g->region[m] == a && !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++)
 					expected |= transition(g, m, s, false, NULL) == b;
 			if (expected)

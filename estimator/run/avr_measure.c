@@ -5,6 +5,7 @@
 
 #include "base/array.h"
 #include "base/path.h"
+#include "machine/isa.h"
 #include "run/avr_measure.h"
 
 /* The prefix of the file names the block-lines build gives every counted function's statements
@@ -190,6 +191,7 @@ struct roi_measure {
 	uint32_t *words;        /* by global block number: its instruction words */
 	uint32_t *head;         /* by global block number: the lowest address a jump at the block's end
 				 * back into it reaches, where its next execution begins; 0: none */
+	uint16_t *insn;         /* per instruction word: its W_ class; NULL before the first step */
 	bool *ends;             /* per instruction word: a jump or branch at the end of its block's
 				 * code (the block's instructions do not go on after it, but for a
 				 * jump of its edges) */
@@ -208,37 +210,55 @@ struct roi_measure {
 
 /* ---- AVR instructions ---- */
 
-static bool two_words(uint16_t op)
+/* What the run needs of the instruction at each flash word, from machine/'s AVR decoder (the
+ * estimator's one): a table, since it is asked at every step. */
+enum {
+	W_TWO = 1,              /* two words long: jmp, call, lds, sts */
+	W_CALL = 2,             /* call, rcall (not "rcall .", which makes room on the stack), icall */
+	W_RET = 4,              /* ret, reti */
+	W_JUMP = 8,             /* jmp, rjmp (to itself too), ijmp */
+	W_DIRECT = 16,          /* jmp, rjmp: a jump whose target is in the code */
+	W_SKIP = 32,            /* cpse, sbrc, sbrs, sbic, sbis */
+	W_BRANCH = 64,          /* brbs, brbc (breq, brne, brcs, ...) */
+	W_OUT_SPH = 128,        /* out SPH, Rr */
+	W_OUT_SPL = 256,        /* out SPL, Rr */
+};
+
+static void decode(const struct roi_measure *m, uint32_t pc, struct roi_minsn *in)
 {
-	return (op & 0xfe0c) == 0x940c ||       /* jmp, call */
-	       (op & 0xfe0f) == 0x9000 || (op & 0xfe0f) == 0x9200;  /* lds, sts */
+	roi_avr_decode(m->tracer.flash + pc, m->tracer.flash_size - pc, pc,
+		       m->tracer.address_size == 3 ? ROI_AVR_PC22 : ROI_AVR_PC16, in);
 }
 
-static bool is_call(uint16_t op)
+static uint16_t word_class(const struct roi_minsn *in)
 {
-	return (op & 0xfe0e) == 0x940e || (op & 0xf000) == 0xd000 || op == 0x9509 || op == 0x9519;
+	bool direct = in->cls == ROI_MI_JUMP || (in->cls == ROI_MI_STOP && in->has_target);  /* rjmp . */
+	bool out = strcmp(in->name, "out") == 0;
+
+	return (uint16_t)((in->size == 4 ? W_TWO : 0) |
+			 (out && in->io == 0x3e ? W_OUT_SPH : 0) | (out && in->io == 0x3d ? W_OUT_SPL : 0) |
+			 (in->cls == ROI_MI_CALL || in->cls == ROI_MI_ICALL ? W_CALL : 0) |
+			 (in->cls == ROI_MI_RET ? W_RET : 0) |
+			 (direct || in->cls == ROI_MI_IJUMP ? W_JUMP : 0) | (direct ? W_DIRECT : 0) |
+			 (in->cls == ROI_MI_SKIP ? W_SKIP : 0) | (in->cls == ROI_MI_BRANCH ? W_BRANCH : 0));
 }
 
-static bool is_return(uint16_t op)
+/* The class of every word of the flash, once, at the run's first step (the flash is the tracer's
+ * from then on). */
+static void decode_flash(struct roi_measure *m)
 {
-	return op == 0x9508 || op == 0x9518;
+	m->insn = roi_xzalloc(MAX_WORDS, sizeof *m->insn);
+	for (uint32_t w = 0; w < MAX_WORDS && 2 * w + 1 < m->tracer.flash_size; w++) {
+		struct roi_minsn in;
+
+		decode(m, 2 * w, &in);
+		m->insn[w] = word_class(&in);
+	}
 }
 
-static bool is_jump(uint16_t op)
+static uint16_t insn_at(const struct roi_measure *m, uint32_t pc)
 {
-	return (op & 0xfe0e) == 0x940c || (op & 0xf000) == 0xc000 || op == 0x9409 || op == 0x9419;
-}
-
-/* cpse, sbrc, sbrs, sbic, sbis */
-static bool is_skip(uint16_t op)
-{
-	return (op & 0xfc00) == 0x1000 || (op & 0xfc08) == 0xfc00 || (op & 0xfd00) == 0x9900;
-}
-
-/* brbs, brbc (breq, brne, brcs, ...) */
-static bool is_branch(uint16_t op)
-{
-	return (op & 0xf800) == 0xf000;
+	return pc >> 1 < MAX_WORDS ? m->insn[pc >> 1] : 0;
 }
 
 static void step(void *ctx, const struct roi_avr_step *s);
@@ -714,20 +734,14 @@ static void start_run(struct roi_measure *m, struct frame *f, long b, uint64_t a
 }
 
 /* Where a jump or branch at pc goes, from the flash; -1 when it is none or computed (ijmp). */
-static long jump_target(const uint8_t *flash, uint32_t size, uint32_t pc)
+static long jump_target(const struct roi_measure *m, uint32_t pc)
 {
-	if (pc + 1 >= size)
-		return -1;
-	uint16_t op = (uint16_t)(flash[pc] | flash[pc + 1] << 8);
+	struct roi_minsn in;
 
-	if (is_branch(op))
-		return (long)pc + 2 + 2 * (((int)(op >> 3) & 0x7f) ^ 0x40) - 0x80;
-	if ((op & 0xf000) == 0xc000)
-		return (long)pc + 2 + 2 * ((int)((op & 0xfff) ^ 0x800) - 0x800);
-	if ((op & 0xfe0e) == 0x940c && pc + 3 < size)
-		return 2 * (long)(((uint32_t)(op & 0x1f0) << 13 | (uint32_t)(op & 1) << 16) |
-				  (uint32_t)(flash[pc + 2] | flash[pc + 3] << 8));
-	return -1;
+	if (pc + 1 >= m->tracer.flash_size || !(insn_at(m, pc) & (W_DIRECT | W_BRANCH)))
+		return -1;
+	decode(m, pc, &in);
+	return (long)in.target;
 }
 
 /* Each block's head: the lowest address a jump or branch at the end of the block's code reaches
@@ -737,23 +751,18 @@ static long jump_target(const uint8_t *flash, uint32_t size, uint32_t pc)
  * of its edges). */
 static void find_heads(struct roi_measure *m)
 {
-	const uint8_t *flash = m->tracer.flash;
 	uint32_t size = m->tracer.flash_size;
 
 	m->heads_found = true;
 	m->ends = roi_xzalloc(MAX_WORDS, sizeof *m->ends);
 	for (uint32_t w = 0; w < MAX_WORDS && 2 * w + 1 < size; w++) {
-		long gb = m->block_of[w], to = gb >= 0 ? jump_target(flash, size, 2 * w) : -1;
-		uint16_t op = (uint16_t)(flash[2 * w] | flash[2 * w + 1] << 8);
-		uint32_t nw = w + (two_words(op) ? 2 : 1);
+		long gb = m->block_of[w], to = gb >= 0 ? jump_target(m, 2 * w) : -1;
+		uint32_t nw = w + (m->insn[w] & W_TWO ? 2 : 1);
 
 		if (to < 0)
 			continue;
-		if (nw < MAX_WORDS && 2 * nw + 1 < size && m->block_of[nw] == gb) {
-			uint16_t next = (uint16_t)(flash[2 * nw] | flash[2 * nw + 1] << 8);
-			if (!((next & 0xf000) == 0xc000 || (next & 0xfe0e) == 0x940c))
-				continue;
-		}
+		if (nw < MAX_WORDS && 2 * nw + 1 < size && m->block_of[nw] == gb && !(m->insn[nw] & W_DIRECT))
+			continue;
 		m->ends[w] = true;
 		if (to > 2 * (long)w || to / 2 >= MAX_WORDS || m->block_of[to / 2] != gb)
 			continue;
@@ -782,7 +791,8 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	const struct roi_function *fn = m->fn_of_block[gb];
 	long b = (long)((size_t)gb - fn->gblock0);
 	uint64_t at = s->cycle - s->cycles;
-	uint32_t next = s->pc + (two_words(s->op) ? 4 : 2);
+	uint16_t k = insn_at(m, s->pc);
+	uint32_t next = s->pc + (k & W_TWO ? 4 : 2);
 
 	m->block_cycles[gb] += s->cycles;
 	if (f->bfn != (long)fn->gindex) {
@@ -794,7 +804,7 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	/* An if-converted arm: the skip decides whether the block runs, by its instruction after,
 	 * which it skips or not; what else of the block's runs either way (GCC gives a spill after
 	 * it the arm's location too). */
-	if (is_skip(s->op) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb) {
+	if ((k & W_SKIP) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb) {
 		f->bveto = s->next != next ? b : -1;
 		f->bjump = false;
 		f->bseq = s->next == next;
@@ -814,8 +824,8 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 		start_run(m, f, b, at, true);
 	if (f->nruns && f->runs[f->nruns - 1].b == b)
 		f->runs[f->nruns - 1].seen++;
-	f->bjump = s->next != next && (is_jump(s->op) || is_branch(s->op));
-	f->bseq = s->next == next || is_call(s->op);
+	f->bjump = s->next != next && (k & (W_JUMP | W_BRANCH));
+	f->bseq = s->next == next || (k & W_CALL);
 }
 
 /* ---- the shadow call stack ---- */
@@ -908,7 +918,7 @@ static void interrupt(struct roi_measure *m, const struct roi_avr_step *s)
 /* An interrupt's function: the one its vector jumps to (or the vector's, when it does not jump). */
 static void vector_step(struct roi_measure *m, struct frame *f, const struct roi_avr_step *s)
 {
-	uint32_t to = is_jump(s->op) ? s->next : s->pc;
+	uint32_t to = insn_at(m, s->pc) & W_JUMP ? s->next : s->pc;
 
 	f->vector = false;
 	f->fn = to >> 1 < MAX_WORDS ? m->fn_of[to >> 1] : (int)m->nsyms - 1;
@@ -950,9 +960,9 @@ static void sample_sp(struct roi_measure *m, const struct roi_avr_step *s)
 {
 	struct frame *f = &m->frames[m->depth - 1];
 
-	if ((s->op & 0xfe0f) == 0xbe0e && !s->asleep)          /* out SPH, Rr */
+	if ((insn_at(m, s->pc) & W_OUT_SPH) && !s->asleep)
 		m->sp_half = true;
-	else if ((s->op & 0xfe0f) == 0xbe0d && !s->asleep)     /* out SPL, Rr */
+	else if ((insn_at(m, s->pc) & W_OUT_SPL) && !s->asleep)
 		m->sp_half = false;
 	if (m->sp_half)
 		return;
@@ -1017,6 +1027,8 @@ static void step(void *ctx, const struct roi_avr_step *s)
 	int line = w < MAX_WORDS ? m->line_of[w] : -1, fn = w < MAX_WORDS ? m->fn_of[w] : (int)m->nsyms - 1;
 	bool own = line >= 0;
 
+	if (!m->insn)
+		decode_flash(m);
 	if (!m->main_seen && m->has_main && s->pc == m->main_addr) {
 		m->main_seen = true;
 		if (!m->has_top) {      /* main reached by a jump: the stack as it was */
@@ -1061,18 +1073,17 @@ static void step(void *ctx, const struct roi_avr_step *s)
 		block_step(m, f, m->block_of[w], s);
 	else {
 		f->bjump = false;
-		f->bseq = s->next == s->pc + (two_words(s->op) ? 4 : 2) || is_call(s->op);
+		f->bseq = s->next == s->pc + (insn_at(m, s->pc) & W_TWO ? 4 : 2) || (insn_at(m, s->pc) & W_CALL);
 	}
 
-	uint16_t op = s->op;
-	uint32_t next_seq = s->pc + (two_words(op) ? 4 : 2);
+	uint16_t k = insn_at(m, s->pc);
+	uint32_t next_seq = s->pc + (k & W_TWO ? 4 : 2);
 
-	if (is_call(op)) {
-		if (s->next != next_seq)        /* not "rcall .", which makes room on the stack */
-			call(m, s, next_seq, ROI_MCALL_CALL);
-	} else if (is_return(op)) {
+	if (k & W_CALL) {
+		call(m, s, next_seq, ROI_MCALL_CALL);
+	} else if (k & W_RET) {
 		ret(m, s->next, s->sp, s->cycle);
-	} else if (is_jump(op) && m->depth > 1 && s->next >> 1 < MAX_WORDS && m->fn_at[s->next >> 1] >= 0 &&
+	} else if ((k & W_JUMP) && m->depth > 1 && s->next >> 1 < MAX_WORDS && m->fn_at[s->next >> 1] >= 0 &&
 		   m->fn_at[s->next >> 1] != fn && !at_vector) {
 		/* a jump to another function's first instruction: a tail call (not an interrupt vector's
 		 * jump to its handler, which the interrupt entered) */
@@ -1326,6 +1337,7 @@ void roi_measure_free(struct roi_measure *m)
 	free(m->words);
 	free(m->head);
 	free(m->ends);
+	free(m->insn);
 	free(m->counts);
 	free(m->block_cycles);
 	free(m->loop_base);
