@@ -13,7 +13,9 @@
 #   make fuzz FUZZ_SECONDS=60  libFuzzer on every reader of outside data (fuzz/), each
 #                   target FUZZ_SECONDS in turn; fails on any crash, leak or sanitizer report
 #   make bench      overhead benchmark (figures printed, not asserted)
-#   make bench-accuracy  leave-one-out estimate errors against simavr, -O0 and -Os
+#   make bench-accuracy  leave-one-out estimate errors against simavr, -O0 and -Os; machine-code
+#                   pricing's (--price machine) at -O0, -O1, -O2, -Os, and on Cortex-M its
+#                   instructions against QEMU's
 #   make bench-measured  roi run --measured against simavr's count and the counters, the corpus
 #   make bench-stm32  the derived STM32F401RE model beside QEMU's instruction counts
 #   make bench-stack  roi stack's worst case against simavr's peak on the corpus, -O0 and -Os
@@ -158,11 +160,12 @@ models: deps-all
 			{ tail -1 $(BUILD)/models-O$$o.log >&2; exit 1; }; \
 	done
 
-# Leave-one-out: each program estimated with a model fitted without it.
-# The table is printed; bench/results/accuracy.json keeps it.
+# Leave-one-out: each program estimated with a model fitted without it; then machine-code pricing,
+# which fits nothing. The tables are printed; bench/results/accuracy.json and machine.json keep them.
 bench-accuracy: deps-all
-	@$(MAKE) --no-print-directory all avr
+	@$(MAKE) --no-print-directory all avr arm
 	@bash bench/accuracy.sh -O0 -Os
+	@bash bench/machine.sh -O0 -O1 -O2 -Os
 
 # roi run --measured on the corpus at -O0, -O1, -O2 and -Os: the lines against simavr's count, the
 # blocks against the counted build's counters. bench/results/measured.json and .txt keep the table.

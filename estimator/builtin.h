@@ -13,6 +13,10 @@
  *               call (session.h) and the warnings about them
  *   price/      what a run costs: the estimate by operation, function and line, the function →
  *               loop → line hierarchy, two runs matched (roi compare)
+ *   machine/    what a run costs by the firmware's own instructions: the AVR and Thumb decoders
+ *               with their cores' timings (the one decoder of each instruction set, roi stack's
+ *               and roi run --measured's too), the machine flow solved from the block counts,
+ *               library routines priced (roi estimate --price machine)
  *   report/     every output for people and tools: text, JSON, callgrind, lcov and gcov's JSON,
  *               folded stacks, HTML, and the outputs of roi ops, compare, budget (JUnit XML too),
  *               fit and stack

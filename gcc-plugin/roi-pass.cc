@@ -301,6 +301,21 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
       tree amount;
       if (roi_find_value_site (stmt, &op, &amount))
 	{
+	  /* A length the compiler knows (a memset of a struct, a memcpy of
+	     sizeof) needs no counter: the row says it, n bytes per call.  It
+	     is also what makes a host run's counts right for a target whose
+	     struct is another size (roi transfer): the target's own n prices
+	     it, where a counter would carry the host's sum.  */
+	  if (op.kind == ROI_KIND (BYTES) && TREE_CODE (amount) == INTEGER_CST)
+	    {
+	      if (tree_fits_uhwi_p (amount) && tree_to_uhwi (amount) != 0)
+		{
+		  op.repeat = (unsigned) MIN (tree_to_uhwi (amount),
+					      (unsigned HOST_WIDE_INT) 1 << 30);
+		  record_op (&b, &op);
+		}
+	      continue;
+	    }
 	  roi_value_site site = { stmt, amount, bb->index, 0, roi_meta_op (&op),
 				  b.file, b.line };
 	  sites->safe_push (site);

@@ -68,6 +68,36 @@ test_expect_success 'setup: a counted program, its profile, a model' '
 	"$ROI" budget check --budgets budgets.txt prog prog.roi >out
 '
 
+# What roi writes is written beside its name and renamed over it (base/atomic.c): a link planted
+# at the name is replaced, never written through, and a failed write leaves the old file.
+test_expect_success 'a link at an output name is replaced, not written through: reports, HTML, profiles' '
+	echo precious >victim &&
+	ln -s victim report.xml &&
+	"$ROI" budget check --budgets budgets.txt --junit report.xml prog prog.roi >out &&
+	test_equal precious "$(cat victim)" &&
+	test -f report.xml && ! test -h report.xml &&
+	grep -q "<testsuite" report.xml &&
+	mkdir html && ln -s ../victim html/index.html &&
+	"$ROI" report --html html prog prog.roi >out &&
+	test_equal precious "$(cat victim)" &&
+	! test -h html/index.html && grep -q "<html" html/index.html &&
+	ln -s victim moved.roi &&
+	"$ROI" transfer -o moved.roi prog ./prog >out 2>err &&
+	test_equal precious "$(cat victim)" &&
+	! test -h moved.roi && grep -q "^roi-profile" moved.roi &&
+	! ls | grep -q "\.[A-Za-z0-9]\{6\}$"
+'
+
+test_expect_success 'an output that cannot be written: one line, the old file kept, no temporary left' '
+	mkdir out.xml && echo old >out.xml/keep &&
+	status 1 "$ROI" budget check --budgets budgets.txt --junit out.xml prog prog.roi >out 2>err &&
+	test_grep "^roi: out.xml: cannot write the JUnit report: Is a directory$" err &&
+	test_equal old "$(cat out.xml/keep)" &&
+	! ls | grep -q "^out.xml\." &&
+	status 1 "$ROI" budget check --budgets budgets.txt --junit nodir/report.xml prog prog.roi >out 2>err &&
+	test_grep "^roi: nodir/report.xml: No such file or directory$" err
+'
+
 test_expect_success 'a FIFO as profile, program, model or budget file is refused, not waited on' '
 	mkfifo fifo &&
 	refused "^roi: fifo: not a regular file$" "$ROI" estimate prog fifo &&

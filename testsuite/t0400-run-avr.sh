@@ -919,4 +919,19 @@ test_expect_success 'a firmware built for another part than --mcu is refused, na
 	test_grep "stopped after" out
 '
 
+
+# A model's costs are its part's: a firmware priced with another part's or another architecture's
+# model is an error (a host program is priced through the model's ABI: that stays).
+test_expect_success 'a model of another part or architecture than the firmware'"'"'s is refused' '
+	"$ROI" run --target avr --mcu atmega328p -o p328.roi p328.elf >/dev/null &&
+	test_must_fail "$ROI" estimate --model atmega32u4-O0 p328.elf p328.roi 2>err &&
+	test_grep "^roi: .*atmega32u4-O0.json: a model of ATmega32U4, p328.elf is built for atmega328p (its .note.gnu.avr.deviceinfo): price it with a model of its part$" err &&
+	test_must_fail "$ROI" estimate --model stm32f401re p328.elf p328.roi 2>err &&
+	test_grep "^roi: .*stm32f401re.json: a model of STM32F401RE (arm), p328.elf is built for avr: price it with a model of its part$" err &&
+	avr-gcc -mmcu=atmega32u4 -O0 -fplugin="$AVR_PLUGIN" part.c -o p32u4.elf &&
+	roi_avr -o p32u4.roi p32u4.elf >/dev/null &&
+	"$ROI" estimate --model atmega32u4-O0 p32u4.elf p32u4.roi >out &&
+	test_grep "^total " out
+'
+
 test_done

@@ -194,4 +194,19 @@ test_expect_success 'mistakes are one-line errors' '
 	! test -e x.json
 '
 
+# Without --work the builds go to a directory of its own under TMPDIR, removed with all it holds,
+# whether the run succeeds or a program of it fails to build.
+test_expect_success 'without --work nothing is left behind, after a success or a failure' '
+	mkdir tmp &&
+	printf "micro-add-sub\n" >one &&
+	(TMPDIR="$PWD/tmp" && export TMPDIR && calibrate -O0 --programs one -o one.json >out 2>log) &&
+	test_equal "" "$(ls -A tmp)" &&
+	mkdir broken && cp "$corpus/micro-add-sub.c" broken/ && cp "$corpus"/*.h broken/ 2>/dev/null;
+	printf "int main(void) { return undeclared; }\n" >broken/micro-broken.c &&
+	printf "micro-add-sub\nmicro-broken\n" >two &&
+	(TMPDIR="$PWD/tmp" && export TMPDIR && test_must_fail calibrate -O0 --corpus broken --programs two -o two.json >out 2>log) &&
+	test_equal "" "$(ls -A tmp)" &&
+	! test -e two.json
+'
+
 test_done

@@ -99,6 +99,77 @@ test_expect_success 'a value counter whose column differs between the compilers 
 	test_cmp measured-bf transferred-bf
 '
 
+cat >clear.c <<'CEOF'
+#include <string.h>
+struct rec { long a, b, c; };
+volatile long sink;
+void clear(struct rec *r) { memset(r, 0, sizeof *r); }
+int main(void) { struct rec r; for (int i = 0; i < 200; i++) { clear(&r); sink = r.b; } return 0; }
+CEOF
+
+# By hand: 200 memsets of a struct of three longs, 24 bytes each on the host (LP64), 12 on the
+# ATmega32U4 (a long is 4 bytes): the firmware's 2,400 bytes, not the host's 4,800.
+test_expect_success 'a memset of a struct: the firmware'"'"'s size, not the host'"'"'s' '
+	corpus_transfer clear clear.c -Os &&
+	test_cmp measured-clear transferred-clear &&
+	"$ROI" estimate --json clear.elf clear-transfer.roi >clear.json &&
+	test_equal 2400 "$(jq "[.ops[] | select(.kind == \"bytes\" and .callee == \"memset\") | .count] | add" clear.json)" &&
+	meta_json clear >clear-meta.json &&
+	test_equal 0 "$(jq "[.[].functions[].blocks[] | select(.value)] | length" clear-meta.json)" "value counters"
+'
+
+cat >shift.c <<'CEOF'
+#include <stdint.h>
+volatile long sink;
+volatile int32_t sink32;
+long shl(long x, int n) { return x << n; }
+int32_t shl32(int32_t x, int n) { return x << n; }
+int main(void) { for (int i = 0; i < 64; i++) { sink = shl(1, i & 31); sink32 = shl32(1, i & 31); } return 0; }
+CEOF
+
+# A host long is 64 bits: its shift by a run-time amount counts the passes of the 64-bit routine
+# an 8-bit core would call (n / 8 + n % 8), the firmware's 32-bit long the bits n. A sum of passes
+# gives no sum of bits: the transfer says so. An int32_t is 32 bits on both: nothing to say.
+test_expect_success 'a shift of a long: the host counts passes, the firmware bits: said' '
+	corpus_transfer shift shift.c -O0 &&
+	test_grep "^1 shift of a long (first: shift.c:4:[0-9]*) counted on ./shift as a 64-bit routine" out &&
+	test_grep "where the firmware.s 32-bit long shifts by n bits: not transferred exactly" out &&
+	"$ROI" transfer --json -o shift2.roi shift.elf ./shift >json &&
+	test_equal 1 "$(jq .long_shift_passes json)" &&
+	sed -i "s/long/int32_t/g" shift.c &&
+	corpus_transfer shift shift.c -O0 &&
+	! grep "shift of a long" out &&
+	test_cmp measured-shift transferred-shift
+'
+
+cat >outofline.c <<'CEOF'
+static inline int sq(int v) { return v * v + 1; }
+int (*fp)(int) = sq;
+int gen_a(int v) { int r = 0; for (int i = 0; i < v; i++) r += 2 * i; return r; }
+int gen_b(int v) { int r = 0; for (int i = 0; i < v; i++) r += 5 * i; return r; }
+volatile int out;
+int main(void) { int t = 0; for (int i = 0; i < 200; i++) t += sq(i) + gen_a(i & 3) + gen_b(i & 7); out = t + fp(3); return 0; }
+CEOF
+
+# avr-gcc -O2 inlines gen_a and gen_b into main and keeps their out-of-line copies, which no call
+# is left to: they run 0 times (simavr), not the host'"'"'s 200 calls; sq is called once, through fp.
+test_expect_success 'an inlined function'"'"'s out-of-line copy gets the calls left to it, not all' '
+	corpus_transfer outofline outofline.c -O2 &&
+	"$ROI" estimate --json outofline.elf outofline-transfer.roi >tr.json &&
+	"$ROI" estimate --json outofline.elf outofline-run.roi >run.json &&
+	for f in gen_a gen_b sq
+	do
+		test_equal "$(jq "[.functions[] | select(.name == \"$f\") | .calls] | add" run.json)" \
+			"$(jq "[.functions[] | select(.name == \"$f\") | .calls] | add" tr.json)" "calls of $f" || return 1
+	done &&
+	test_equal 0 "$(jq "[.functions[] | select(.name == \"gen_a\") | .calls] | add" run.json)" "gen_a by simavr"
+'
+
+test_expect_success 'a report that cannot be written (a full disk) is an error, not a success' '
+	test_must_fail "$ROI" transfer -o full.roi clear.elf ./clear >/dev/full 2>err &&
+	test_grep "^roi: cannot write the output$" err
+'
+
 test_expect_success 'a location the two builds evaluate differently is named' '
 	roi_link fir -O0 -g "$EXAMPLES/fir/fir.c" &&
 	./fir &&

@@ -81,72 +81,8 @@ test_expect_success 'and for Cortex-M (arm-none-eabi-gcc), whose figure has the 
 # stack is at its deepest, and only then. plain_leaf (12 bytes) is compiled without roi: its
 # frame is read from its code. The indexes are masks, not remainders, so that no libgcc routine
 # runs below c. noinline and noclone keep the names simavr's helper looks up.
-cat >chain.c <<'EOF'
-#include <avr/interrupt.h>
-#include <avr/io.h>
-
-#define KEEP __attribute__((noinline, noclone))
-
-volatile unsigned char sink, ticks;
-unsigned char plain_leaf(unsigned char v);
-
-KEEP void c(unsigned char v)
-{
-	volatile unsigned char buf[40];
-	buf[v & 31] = v;
-	TIMSK0 = 1 << TOIE0;
-	while (!ticks)
-		;
-	TIMSK0 = 0;
-	sink = buf[v & 31];
-}
-
-KEEP void b(unsigned char v)
-{
-	volatile unsigned char buf[20];
-	buf[v & 15] = v;
-	c(v + 1);
-	sink = buf[v & 15];
-}
-
-KEEP void a(unsigned char v)
-{
-	volatile unsigned char buf[10];
-	buf[v & 7] = v;
-	b(v + 1);
-	sink = buf[v & 7] + plain_leaf(v);
-}
-
-KEEP void g(void)
-{
-	volatile unsigned char buf[6];
-	buf[ticks & 3] = ticks;
-	sink = buf[ticks & 3];
-}
-
-ISR(TIMER0_OVF_vect)
-{
-	g();
-	ticks++;
-}
-
-int main(void)
-{
-	TCCR0B = 1 << CS00;
-	sei();
-	a(3);
-	cli();
-	return 0;
-}
-EOF
-cat >plain.c <<'EOF'
-unsigned char plain_leaf(unsigned char v)
-{
-	volatile unsigned char buf[12];
-	buf[v & 7] = v;
-	return buf[v & 7];
-}
-EOF
+cp "$TEST_DIRECTORY/programs/stack-chain.c" chain.c &&
+cp "$TEST_DIRECTORY/programs/stack-plain.c" plain.c || exit 1
 
 for opt in O0 Os; do
 	test_expect_success "a chain and an interrupt at -$opt: the worst case is the peak simavr measures" '

@@ -178,15 +178,17 @@ test_expect_success 'with INNER: every hook inside a region is subtracted, calle
 
 # With the model (add 1, le 1, br 2, call 10, mul 4, ret 3 cycles): main 1 + 11 x 3 + 10 x 10 + 3
 # = 137 cycles of its own; work per call 1 + 6 x 3 + 5 x (2 x 4 + 10, the call of logmsg) + 3 = 112,
-# 1120 in all; the program 1257.
+# 1120 in all; the program 1257. logmsg, left uncounted by the filter, is priced as its 50 calls
+# alone (10 cycles each, 500), and the total says so.
 test_expect_success 'with a model: cycles and energy, shares of cycles' '
 	"$ROI" report --model model.json --json fx >r.json 2>err &&
 	test_equal 1257 "$(jq .total.cycles r.json)" &&
+	test_equal "50 500 50" "$(jq -r "[.total.calls_without_metadata, .total.cycles_without_metadata, .total.fallback_calls] | @tsv" r.json | tr "\t" " ")" &&
 	test_equal 1257 "$(node r.json main .cycles)" &&
 	test_equal 1120 "$(node r.json work .cycles)" &&
 	"$ROI" report --model model.json fx >out 2>err &&
 	test_grep "^  identifier  *class  *calls  *ops  *cycles  *energy  *scope %  *total %  *measured" out &&
-	test_grep "^total     324 ops, 1257 cycles, 1.257 ms, 1.257 uJ$" out
+	test_grep "^total     324 ops, 1257 cycles, 1.257 ms, 1.257 uJ; 50 calls without metadata, 500 cycles (fallback, the call alone: logmsg x50)$" out
 '
 
 test_expect_success '--region focuses on one function or loop' '

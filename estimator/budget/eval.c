@@ -406,8 +406,11 @@ static bool evaluate_static(struct roi_budget_eval *ev, const struct roi_budget_
 {
 	const struct roi_budget *b = r->b;
 	const struct roi_stack *s = &ev->stack;
-	const char *why = NULL;
-	double v = 0;
+	const struct roi_measured *mp = ev->in->meas;
+	const struct roi_mstack *ms = mp && mp->has_stack ? &mp->stack : NULL;
+	const char *why = NULL, *unmeasured = NULL;
+	double v = 0, mv = 0;
+	bool has_mv = false;
 
 	r->id = b->name ? b->name : "total";
 	if (b->quantity == ROI_BUDGET_RAM_MARGIN) {
@@ -416,11 +419,17 @@ static bool evaluate_static(struct roi_budget_eval *ev, const struct roi_budget_
 					       ".note.gnu.avr.deviceinfo or a Cortex-M vector table)", s->path);
 		v = (double)s->ram.margin;
 		r->stack_flags = s->worst_below & LOWER_BOUND;
+		if ((has_mv = ms && ms->has_ram))
+			mv = (double)ms->margin;
+		else if (ms)
+			unmeasured = "no RAM figures in the measured profile";
 	} else if (b->subject == ROI_BUDGET_TOTAL) {
 		if (s->main_root < 0)
 			why = roi_arena_printf(&ev->arena, "no main in %s: no worst case", s->path);
 		v = (double)s->worst_depth;
 		r->stack_flags = s->worst_below & LOWER_BOUND;
+		if ((has_mv = ms != NULL))
+			mv = (double)ms->peak;
 	} else {
 		bool ambiguous;
 		const struct roi_stack_fn *f = roi_stack_find(s, b->name, &ambiguous);
@@ -435,9 +444,17 @@ static bool evaluate_static(struct roi_budget_eval *ev, const struct roi_budget_
 			v = (double)f->depth;
 			r->stack_flags = f->below & LOWER_BOUND;
 			/* a handler's: with what the interrupt pushed before it (a Cortex-M's exception frame) */
+			long long entry = 0;
 			for (size_t i = 0; i < s->nroots; i++)
-				if (s->roots[i].fn == k)
+				if (s->roots[i].fn == k) {
 					v = (double)s->roots[i].depth;
+					entry = s->roots[i].entry;
+				}
+			const struct roi_mstack_fn *mf = ms ? roi_measured_stack_fn(mp, f->symbol ? f->symbol : f->name) : NULL;
+			if ((has_mv = mf != NULL))
+				mv = (double)(entry + (long long)mf->depth);
+			else if (ms)
+				unmeasured = "it did not run in the measured profile: the static figure checked";
 		}
 	}
 	if (why) {
@@ -452,12 +469,18 @@ static bool evaluate_static(struct roi_budget_eval *ev, const struct roi_budget_
 	r->present = true;
 	r->divisor = 1;
 	r->estimate = r->value = v;
-	r->unmeasured = "a static figure: roi run does not measure the stack yet";
+	r->unmeasured = unmeasured ? unmeasured : mp ? "no stack figures in the measured profile (main never ran)"
+			: "a static figure (--measured-profile checks a run's)";
+	/* a measured profile's figure is checked: exact for that run, where the static one is a bound */
+	if (has_mv) {
+		r->has_measured = r->used_measured = true;
+		r->measured = r->value = v = mv;
+	}
 	if (b->limit > 0)
 		r->margin_pct = 100 * (b->floor ? v - b->limit : b->limit - v) / b->limit;
 	else
 		r->margin_pct = NAN;
-	if (r->stack_flags || (b->floor ? v < b->limit : v > b->limit))
+	if ((r->stack_flags && !r->used_measured) || (b->floor ? v < b->limit : v > b->limit))
 		r->status = ROI_BUDGET_FAIL;
 	else if (b->has_warn && (b->floor ? v < b->warn_at : v > b->warn_at))
 		r->status = ROI_BUDGET_WARN;

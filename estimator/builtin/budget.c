@@ -36,7 +36,8 @@ static const char usage[] =
 	"                        (simavr: exact cycles) and show the estimate beside it\n"
 	"      --measured-profile FILE\n"
 	"                        check: the figures of a measured profile (roi run --measured: the firmware\n"
-	"                        as it ships, exact cycles) beside the estimates; with --measured they decide\n"
+	"                        as it ships, exact cycles) beside the estimates; with --measured they decide;\n"
+	"                        stack and ram-margin budgets check its stack figures, the static beside\n"
 	"      --strict          check: a WARN fails the check too\n"
 	"      --json            one JSON document on stdout (see docs/budgets.md)\n"
 	"      --junit XML       check: also write JUnit XML to XML, one test case per budget\n"
@@ -93,7 +94,9 @@ static int check(const char *cmd, const struct args *a)
 	if (status == 0 && a->npos < 2 && roi_budget_file_static(&bf)) {
 		/* stack and ram-margin budgets only: the program is all they read */
 		in.program_path = a->pos[0];
-		if (roi_program_load(a->pos[0], &in.prog, &err) != 0)
+		if (roi_program_load(a->pos[0], &in.prog, &err) != 0 ||
+		    (a->measured_profile && (in.meas = &in.measured,
+					     roi_measured_load(a->measured_profile, &in.measured, &err) != 0)))
 			status = roi_data_error(&err);
 	} else if (status == 0 &&
 		   roi_session_load(&in, &(struct roi_session_args){a->pos[0], a->npos > 1 ? a->pos[1] : NULL, NULL,

@@ -19,10 +19,11 @@
 #include "input/dwarf_lines.h"
 #include "input/measured.h"
 #include "report/measured.h"
+#include "stack/stack.h"
 #include "run/avr_counted.h"
 #include "run/avr_measure.h"
 #include "run/common.h"
-#include "run/part.h"
+#include "input/part.h"
 #include "run/qemu.h"
 #include "run/regions.h"
 
@@ -293,6 +294,26 @@ static int measured_run(const struct measured_args *a, const char *path, struct 
 	return roi_avr_run(run, err);
 }
 
+/* The measured stack's RAM: the end of the static data as roi stack reads it, and what the lowest
+ * stack pointer left above it. */
+static int add_ram(const char *firmware, struct roi_measured *out, struct roi_err *err)
+{
+	struct roi_stack_ram ram;
+	struct roi_mstack *st = &out->stack;
+
+	if (!out->has_stack)
+		return 0;
+	if (roi_stack_ram_read(firmware, NULL, &ram, &out->arena, err) != 0)
+		return -1;
+	if (!ram.known)
+		return 0;
+	st->has_ram = true;
+	st->data_end = (uint32_t)ram.data_end;
+	st->margin = (long long)st->lowest + 1 - (long long)ram.data_end;
+	st->heap = ram.heap;
+	return 0;
+}
+
 /* --measured: the firmware as it ships, each cycle given to a line, a function and a call site;
  * with --blocks, the counted blocks too. */
 static int run_measured(const struct measured_args *a)
@@ -350,7 +371,7 @@ static int run_measured(const struct measured_args *a)
 	out.has_exit_status = run.stop == ROI_AVR_EXIT && run.data_size > 25;
 	out.exit_status = out.has_exit_status ? roi_avr_exit_status(&run) : 0;
 	out.complete = run.stop != ROI_AVR_LIMIT;
-	if (roi_measure_finish(m, &run, &out, &err) != 0)
+	if (roi_measure_finish(m, &run, &out, &err) != 0 || add_ram(a->firmware, &out, &err) != 0)
 		goto fail;
 	if (a->blocks && !same) {
 		/* its code is not the plain build's (at -O0 GCC keeps a jump whose line differs from its

@@ -14,7 +14,7 @@
 #include "stack/stack.h"
 
 static const char usage[] =
-	"usage: roi stack [--json | --format FORMAT] [--model FILE] PROGRAM [PROFILE]\n"
+	"usage: roi stack [--json | --format FORMAT] [--model FILE] [--measured-profile FILE] PROGRAM [PROFILE]\n"
 	"\n"
 	"Will the stack fit? Every function of PROGRAM with its frame (GCC's own figure for counted\n"
 	"functions, the one -fstack-usage prints; read from the code for libgcc and the C library), the\n"
@@ -28,18 +28,40 @@ static const char usage[] =
 	"  -f, --format FORMAT  text (the default), json (--json), or dot: the call graph for graphviz\n"
 	"      --json           one JSON document on stdout (see docs/stack.md)\n"
 	"  -m, --model FILE     cost model, for the cycles on the dot graph's edges (needs PROFILE)\n"
+	"      --measured-profile FILE\n"
+	"                       a measured profile (roi run --target avr --measured): the stack each\n"
+	"                       function and the run reached, beside the static figures (text, JSON);\n"
+	"                       one above a complete static figure is a bug in roi, and says so\n"
 	"  -h, --help           this help\n";
+
+/* Loudly, on stderr: a measured figure above a complete static one is a bug in roi stack. */
+static void warn_above(const struct roi_stack *s)
+{
+	const char *why = s->same_build ? "a bug in roi stack's static analysis (please report it)"
+			  : "the measured build differs, or roi stack's static analysis is wrong";
+
+	for (size_t i = 0; i < s->nfns; i++)
+		if (s->fns[i].above)
+			roi_warn("%s: %s: measured %llu bytes deep in %s, above its static depth of %lld: %s", s->path,
+				 s->fns[i].name, (unsigned long long)s->fns[i].measured->depth, s->meas->path,
+				 s->fns[i].depth, why);
+	if (s->worst_above)
+		roi_warn("%s: the run's stack reached %llu bytes in %s, above the static worst case of %lld: %s", s->path,
+			 (unsigned long long)s->meas->stack.peak, s->meas->path, s->worst_depth, why);
+}
 
 int cmd_stack(int argc, char **argv)
 {
-	const char *model = NULL, *format = NULL, *pos[2];
+	const char *model = NULL, *format = NULL, *pos[2], *measured = NULL;
 	bool json = false;
 	int npos, rc, status = ROI_EXIT_DATA;
 	struct roi_option opts[] = {
 		{.name = "format", .short_name = 'f', .value = &format},
 		{.name = "json", .flag = &json},
 		{.name = "model", .short_name = 'm', .value = &model},
+		{.name = "measured-profile", .value = &measured},
 	};
+	struct roi_measured meas = {0};
 	struct roi_err err;
 	struct roi_session in = {0};
 	struct roi_program prog = {0};
@@ -64,6 +86,8 @@ int cmd_stack(int argc, char **argv)
 				       npos > 1 ? "a PROFILE" : "--model");
 	if (model && npos < 2)
 		return roi_usage_error(argv[0], "--model prices a run: name its PROFILE");
+	if (measured && dot)
+		return roi_usage_error(argv[0], "--measured-profile is shown by the text and JSON outputs");
 
 	const struct roi_program *p = &prog;
 	if (npos > 1) {
@@ -80,10 +104,12 @@ int cmd_stack(int argc, char **argv)
 		roi_data_error(&err);
 		goto out;
 	}
-	if (roi_stack_build(&s, p, &err) != 0) {
+	if (roi_stack_build(&s, p, &err) != 0 ||
+	    (measured && (roi_measured_load(measured, &meas, &err) != 0 || roi_stack_add_measured(&s, &meas, &err) != 0))) {
 		roi_data_error(&err);
 		goto out;
 	}
+	warn_above(&s);
 	if (have_session)
 		roi_stack_add_run(&s, &h);
 	if (json)
@@ -95,6 +121,7 @@ int cmd_stack(int argc, char **argv)
 	status = roi_output_status();
 out:
 	roi_stack_free(&s);
+	roi_measured_free(&meas);
 	if (have_session) {
 		roi_hier_free(&h);
 		if (have_est)

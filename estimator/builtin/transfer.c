@@ -49,6 +49,7 @@ static void report(const char *firmware, const char *program, const char *profil
 		cJSON_AddNumberToObject(doc, "value_counters_matched", (double)st->values_matched);
 		cJSON_AddNumberToObject(doc, "disagree", (double)st->disagree);
 		cJSON_AddNumberToObject(doc, "flow_off", (double)st->flow_off);
+		cJSON_AddNumberToObject(doc, "long_shift_passes", (double)st->passes);
 		roi_json_string_or_null(doc, "most", st->disagree ? st->worst : NULL);
 		roi_json_print(doc);
 		return;
@@ -64,6 +65,11 @@ static void report(const char *firmware, const char *program, const char *profil
 	if (st->flow_off)
 		printf("%zu block%s where the counts coming in and going out differ by more than 1 %% (no counts "
 		       "fit every location there)\n", st->flow_off, st->flow_off == 1 ? "" : "s");
+	if (st->passes)
+		printf("%zu shift%s of a long (first: %s) counted on %s as a 64-bit routine's passes (n / 8 + n %% 8), "
+		       "where the firmware's 32-bit long shifts by n bits: not transferred exactly; run the firmware, "
+		       "or shift a type of one width on both\n", st->passes, st->passes == 1 ? "" : "s", st->passes_at,
+		       program);
 }
 
 /* A unit compiled without -g: GCC dropped the scopes of its inlined copies, which "locs" needs. */
@@ -122,7 +128,7 @@ int cmd_transfer(int argc, char **argv)
 		goto out;
 	}
 	report(pos[0], pos[1], from.profile_path, out_path, &st, json);
-	rc = ROI_EXIT_OK;
+	rc = roi_output_status();       /* its report lost (a full disk): not a success */
 out:
 	roi_counts_free(&counts);
 	roi_session_free(&from);

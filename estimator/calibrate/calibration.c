@@ -1,5 +1,7 @@
 /* calibrate/calibration.c — roi calibrate's steps, see calibration.h. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdint.h>
@@ -209,7 +211,9 @@ int roi_calibration_prepare(struct roi_calibration *cal, const struct roi_calibr
 	if (corpus_sources(cal->corpus, a->programs, &cal->sources, &cal->nsources, err) != 0)
 		return -1;
 	if (!work) {
-		snprintf(cal->work_tmp, sizeof cal->work_tmp, "/tmp/roi-calibrate.XXXXXX");
+		const char *tmpdir = getenv("TMPDIR");
+		snprintf(cal->work_tmp, sizeof cal->work_tmp, "%s/roi-calibrate.XXXXXX",
+			 tmpdir && *tmpdir ? tmpdir : "/tmp");
 		if (!mkdtemp(cal->work_tmp))
 			return roi_err_set(err, "%s: %s", cal->work_tmp, strerror(errno));
 		cal->made_work = true;
@@ -274,18 +278,30 @@ int roi_calibration_leave_one_out(struct roi_calibration *cal, const char *dir, 
 	return rc;
 }
 
+/* The working directory roi made (mkdtemp: its own, private) goes with everything in it: every
+ * build of every program, those of a program that failed too. */
+static void remove_work(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(fd, e->d_name, 0);
+	closedir(d);
+	rmdir(dir);
+}
+
 void roi_calibration_free(struct roi_calibration *cal)
 {
-	if (cal->made_work) {
-		for (size_t p = 0; p < cal->set.nprograms; p++) {
-			char path[PATH_MAX];
-			snprintf(path, sizeof path, "%s/%s-count.elf", cal->b.work, cal->set.programs[p].name);
-			unlink(path);
-			snprintf(path, sizeof path, "%s/%s-plain.elf", cal->b.work, cal->set.programs[p].name);
-			unlink(path);
-		}
-		rmdir(cal->b.work);
-	}
+	if (cal->made_work)
+		remove_work(cal->work_tmp);
 	for (size_t i = 0; i < cal->nsources; i++)
 		free(cal->sources[i]);
 	free(cal->sources);

@@ -37,7 +37,7 @@ struct roi_calibration {
 	char *plugin, *corpus, *compiler;
 	char **sources;                 /* the corpus programs, in order */
 	size_t nsources;
-	char work_tmp[32];
+	char work_tmp[4096];
 	bool made_work;                 /* work is a temporary directory, removed at the end */
 	struct roi_calib_build b;
 	struct roi_calib_fit_opts fo;

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/atomic.h"
 #include "calibrate/calibration.h"
 
 static cJSON *number_rounded(double v, double unit)
@@ -166,6 +167,12 @@ cJSON *roi_calibration_model_json(const struct roi_calibration *calib, const uns
 		cJSON_AddItemToArray(costs, o);
 	}
 	cJSON_AddItemToObject(doc, "costs", costs);
+	/* the library routines' prices (machine pricing) are the part's, whatever the fit */
+	const char *const kept[] = {"routines", "routines_source", "flash_wait_states"};
+	for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+		if (cJSON_GetObjectItemCaseSensitive(base, kept[i]))
+			cJSON_AddItemToObject(doc, kept[i],
+					      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(base, kept[i]), true));
 	return doc;
 }
 
@@ -176,10 +183,11 @@ int roi_calibration_rows(const struct roi_calibration *cal, const char *path, st
 {
 	const struct roi_calib_set *set = &cal->set;
 	const struct roi_calib_fit *cyc = &cal->cyc;
-	FILE *f = fopen(path, "w");
+	struct roi_atomic out;
 
-	if (!f)
-		return roi_err_set(err, "%s: %s", path, strerror(errno));
+	if (roi_atomic_open(&out, path, err) != 0)
+		return -1;
+	FILE *f = out.f;
 	fprintf(f, "# program line measured estimated operations (line 0: outside any line; a function's first "
 		   "line: its prologue, epilogue and returns; FUNCTION#N@LINE: counted block N, its first "
 		   "operation's line)\n");
@@ -202,31 +210,22 @@ int roi_calibration_rows(const struct roi_calibration *cal, const char *path, st
 			fputc('\n', f);
 		}
 	}
-	if (fclose(f) != 0)
-		return roi_err_set(err, "%s: %s", path, strerror(errno));
-	return 0;
+	return roi_atomic_commit(&out, "the rows", err);
 }
 
 int roi_calibration_write(const char *path, cJSON *doc, struct roi_err *err)
 {
-	char *text = cJSON_Print(doc), tmp[PATH_MAX];
-	FILE *f;
+	char *text = cJSON_Print(doc);
+	struct roi_atomic out;
 
 	if (!text)
 		return roi_err_set(err, "out of memory");
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
+	if (roi_atomic_open(&out, path, err) != 0) {
 		free(text);
-		return roi_err_set(err, "%s: %s", path, strerror(errno));
+		return -1;
 	}
-	bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-	ok = fclose(f) == 0 && ok;
+	fputs(text, out.f);
+	fputc('\n', out.f);
 	free(text);
-	if (!ok || rename(tmp, path) != 0) {
-		int e = errno;
-		unlink(tmp);
-		return roi_err_set(err, "%s: cannot write the model: %s", path, strerror(e));
-	}
-	return 0;
+	return roi_atomic_commit(&out, "the model", err);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/atomic.h"
 #include "base/path.h"
 #include "growth/fit.h"
 #include "input/flow.h"
@@ -248,7 +249,7 @@ int roi_fit_write_profile(struct roi_fit *f, struct roi_err *err)
 	const char *first = NULL;
 	char at[256];
 	struct roi_err werr;
-	FILE *out;
+	struct roi_atomic out;
 
 	for (size_t u = 0; u < p->nunits; u++)
 		for (size_t i = 0; i < p->units[u].nfunctions; i++) {
@@ -284,15 +285,13 @@ int roi_fit_write_profile(struct roi_fit *f, struct roi_err *err)
 			    f->write_profile, nbad, ncounters, roi_fit_sizes_text(f, f->at, at, sizeof at), first);
 		return 1;
 	}
-	out = fopen(f->write_profile, "w");
-	if (!out)
-		return roi_err_set(err, "%s: %s", f->write_profile, strerror(errno));
-	int rc = roi_profile_write(out, f->pts[0].in.prof.program, 1, NULL, fns, nfns, NULL, &werr);
-	if (fclose(out) != 0 && rc == 0)
-		rc = roi_err_set(&werr, "cannot write the profile");
-	if (rc != 0)
+	if (roi_atomic_open(&out, f->write_profile, err) != 0)
+		return -1;
+	if (roi_profile_write(out.f, f->pts[0].in.prof.program, 1, NULL, fns, nfns, NULL, &werr) != 0) {
+		roi_atomic_abort(&out);
 		return roi_err_set(err, "%s: %s", f->write_profile, werr.msg);
-	return 0;
+	}
+	return roi_atomic_commit(&out, "the profile", err);
 }
 
 void roi_fit_free(struct roi_fit *f)

@@ -125,6 +125,7 @@ void roi_elf_info(const struct roi_elf *e, struct roi_elf_info *info)
 	info->little_endian = eh.e_ident[EI_DATA] == ELFDATA2LSB;
 	info->relocatable = eh.e_type == ET_REL;
 	info->flags = eh.e_flags;
+
 	info->entry = eh.e_entry;
 }
 
@@ -240,7 +241,11 @@ void roi_records_free(struct roi_records *r)
 	memset(r, 0, sizeof *r);
 }
 
-int roi_elf_each_symbol(struct roi_elf *e, roi_symbol_visit visit, void *ctx, struct roi_err *err)
+/* Calls visit for every entry of .symtab that has a name and is defined, with its name, until one
+ * returns non-zero, which is returned; -1 and err for damage or no symbol table. */
+typedef int (*symtab_visit)(void *ctx, const char *name, const GElf_Sym *s, struct roi_err *err);
+
+static int walk_symtab(struct roi_elf *e, symtab_visit visit, void *ctx, struct roi_err *err)
 {
 	Elf_Scn *scn = NULL;
 	bool have_symtab = false;
@@ -262,26 +267,14 @@ int roi_elf_each_symbol(struct roi_elf *e, roi_symbol_visit visit, void *ctx, st
 			return damaged(e, err);
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym s;
-			GElf_Shdr ss;
 			const char *n;
-			struct roi_symbol sym = {0};
-			Elf_Scn *sec;
 
 			if (!gelf_getsym(d, (int)i, &s))
 				return damaged(e, err);
 			n = elf_strptr(e->elf, sh.sh_link, s.st_name);
-			if (!n || !*n || s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE ||
-			    !(sec = elf_getscn(e->elf, s.st_shndx)) || !gelf_getshdr(sec, &ss))
+			if (!n || !*n || s.st_shndx == SHN_UNDEF)
 				continue;
-			sym.value = s.st_value;
-			sym.size = s.st_size;
-			sym.shndx = s.st_shndx;
-			sym.local = GELF_ST_BIND(s.st_info) == STB_LOCAL;
-			sym.weak = GELF_ST_BIND(s.st_info) == STB_WEAK;
-			sym.function = GELF_ST_TYPE(s.st_info) == STT_FUNC;
-			sym.code = (ss.sh_flags & SHF_EXECINSTR) != 0;
-			sym.section = section_name(e, sec, &ss);
-			int rc = visit(ctx, n, &sym, err);
+			int rc = visit(ctx, n, &s, err);
 			if (rc != 0)
 				return rc;
 		}
@@ -291,51 +284,71 @@ int roi_elf_each_symbol(struct roi_elf *e, roi_symbol_visit visit, void *ctx, st
 	return 0;
 }
 
+/* The symbol's fields; its section's when it is in one (not SHN_ABS, SHN_COMMON ...): whether it
+ * is. */
+static bool fill_symbol(struct roi_elf *e, const GElf_Sym *s, struct roi_symbol *sym)
+{
+	Elf_Scn *sec = s->st_shndx < SHN_LORESERVE ? elf_getscn(e->elf, s->st_shndx) : NULL;
+	GElf_Shdr ss;
+
+	memset(sym, 0, sizeof *sym);
+	sym->value = s->st_value;
+	sym->size = s->st_size;
+	sym->shndx = s->st_shndx;
+	sym->local = GELF_ST_BIND(s->st_info) == STB_LOCAL;
+	sym->weak = GELF_ST_BIND(s->st_info) == STB_WEAK;
+	sym->function = GELF_ST_TYPE(s->st_info) == STT_FUNC;
+	sym->type = GELF_ST_TYPE(s->st_info);
+	if (!sec || !gelf_getshdr(sec, &ss))
+		return false;
+	sym->code = (ss.sh_flags & SHF_EXECINSTR) != 0;
+	sym->section = section_name(e, sec, &ss);
+	return true;
+}
+
+struct each_symbol {
+	struct roi_elf *e;
+	roi_symbol_visit visit;
+	void *ctx;
+};
+
+static int each_visit(void *ctx, const char *name, const GElf_Sym *s, struct roi_err *err)
+{
+	struct each_symbol *w = ctx;
+	struct roi_symbol sym;
+
+	return fill_symbol(w->e, s, &sym) ? w->visit(w->ctx, name, &sym, err) : 0;
+}
+
+int roi_elf_each_symbol(struct roi_elf *e, roi_symbol_visit visit, void *ctx, struct roi_err *err)
+{
+	return walk_symtab(e, each_visit, &(struct each_symbol){e, visit, ctx}, err);
+}
+
+struct find_symbol {
+	struct roi_elf *e;
+	const char *name;
+	struct roi_symbol *sym;
+};
+
+static int find_visit(void *ctx, const char *name, const GElf_Sym *s, struct roi_err *err)
+{
+	struct find_symbol *w = ctx;
+
+	(void)err;
+	if (strcmp(name, w->name) != 0)
+		return 0;
+	fill_symbol(w->e, s, w->sym);
+	return 1;
+}
+
 int roi_elf_symbol(struct roi_elf *e, const char *name, struct roi_symbol *sym, struct roi_err *err)
 {
-	Elf_Scn *scn = NULL;
-	bool have_symtab = false;
+	int rc = walk_symtab(e, find_visit, &(struct find_symbol){e, name, sym}, err);
 
-	while ((scn = elf_nextscn(e->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh))
-			return damaged(e, err);
-		if (sh.sh_type != SHT_SYMTAB)
-			continue;
-		have_symtab = true;
-		if (contents_in_file(e, scn, &sh, elf_strptr(e->elf, e->shstrndx, sh.sh_name), err) != 0 ||
-		    names_in_file(e, &sh, err) != 0)
-			return -1;
-		d = elf_getdata(scn, NULL);
-		if (!d || !sh.sh_entsize)
-			return damaged(e, err);
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *n;
-
-			if (!gelf_getsym(d, (int)i, &s))
-				return damaged(e, err);
-			n = elf_strptr(e->elf, sh.sh_link, s.st_name);
-			if (!n || strcmp(n, name) != 0 || s.st_shndx == SHN_UNDEF)
-				continue;
-			memset(sym, 0, sizeof *sym);
-			sym->value = s.st_value;
-			sym->size = s.st_size;
-			sym->shndx = s.st_shndx;
-			sym->local = GELF_ST_BIND(s.st_info) == STB_LOCAL;
-			if (s.st_shndx < SHN_LORESERVE) {
-				GElf_Shdr ss;
-				Elf_Scn *sec = elf_getscn(e->elf, s.st_shndx);
-				sym->section = sec ? section_name(e, sec, &ss) : NULL;
-			}
-			return 0;
-		}
-	}
-	if (!have_symtab)
-		return roi_err_set(err, "%s: no symbol table (stripped?)", e->path);
-	return roi_err_set(err, "%s: no symbol %s", e->path, name);
+	if (rc < 0)
+		return -1;
+	return rc ? 0 : roi_err_set(err, "%s: no symbol %s", e->path, name);
 }
 
 static int damaged_section(const struct roi_elf *e, size_t index, const char *what, struct roi_err *err)
@@ -419,6 +432,32 @@ int roi_elf_each_section(struct roi_elf *e, roi_section_visit visit, void *ctx, 
 			return damaged(e, err);
 		rc = visit(ctx, elf_ndxscn(scn), name, sh.sh_type == SHT_NOBITS ? NULL : d->d_buf,
 			   sh.sh_type == SHT_NOBITS ? 0 : d->d_size, err);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+int roi_elf_each_code(struct roi_elf *e, roi_code_visit visit, void *ctx, struct roi_err *err)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name = section_name(e, scn, &sh);
+		Elf_Data *d;
+		int rc;
+
+		if (!name)
+			return damaged(e, err);
+		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR) || sh.sh_type == SHT_NOBITS ||
+		    !sh.sh_size)
+			continue;
+		if (contents_in_file(e, scn, &sh, name, err) != 0)
+			return -1;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || d->d_size != sh.sh_size)
+			return damaged(e, err);
+		rc = visit(ctx, name, sh.sh_addr, d->d_buf, d->d_size, err);
 		if (rc != 0)
 			return rc;
 	}

@@ -28,6 +28,7 @@ struct roi_symbol {
 	bool local;             /* STB_LOCAL (roi's counter arrays are local) */
 	bool weak, function;    /* STB_WEAK; STT_FUNC (roi_elf_each_symbol only) */
 	bool code;              /* in a section of instructions (roi_elf_each_symbol only) */
+	unsigned type;          /* STT_* (roi_elf_each_symbol only) */
 };
 
 /* The .roi.meta records: pieces of the section(s) between NUL bytes, empty pieces (alignment
@@ -70,6 +71,11 @@ int roi_elf_check_structure(struct roi_elf *elf, struct roi_err *err);
 typedef int (*roi_section_visit)(void *ctx, size_t index, const char *name, const void *data, size_t size,
 				 struct roi_err *err);
 int roi_elf_each_section(struct roi_elf *elf, roi_section_visit visit, void *ctx, struct roi_err *err);
+
+/* Calls visit for every allocated, executable section with its load address and contents. */
+typedef int (*roi_code_visit)(void *ctx, const char *name, uint64_t addr, const void *data, size_t size,
+			      struct roi_err *err);
+int roi_elf_each_code(struct roi_elf *elf, roi_code_visit visit, void *ctx, struct roi_err *err);
 
 /* A section as roi stack reads it: its header, and its contents while the file is open. */
 struct roi_elf_section {

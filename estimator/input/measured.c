@@ -9,6 +9,7 @@
 
 #include "base/readfile.h"
 #include "input/jv.h"
+#include "base/atomic.h"
 #include "input/measured.h"
 
 /* Exactly representable in a JSON number as cJSON reads it (a double). */
@@ -45,6 +46,41 @@ static cJSON *u64_array(const uint64_t *v, const bool *value, size_t n)
 	for (size_t i = 0; i < n; i++)
 		cJSON_AddItemToArray(a, value && value[i] ? cJSON_CreateNull() : cJSON_CreateNumber((double)v[i]));
 	return a;
+}
+
+/* null when main never ran */
+static cJSON *stack_json(const struct roi_measured *m)
+{
+	const struct roi_mstack *st = &m->stack;
+	cJSON *o, *a;
+
+	if (!m->has_stack)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "top", st->top);
+	cJSON_AddNumberToObject(o, "lowest", st->lowest);
+	add_u64(o, "peak", st->peak);
+	if (st->has_ram) {
+		cJSON_AddNumberToObject(o, "data_end", st->data_end);
+		cJSON_AddNumberToObject(o, "margin", (double)st->margin);
+	} else {
+		cJSON_AddNullToObject(o, "data_end");
+		cJSON_AddNullToObject(o, "margin");
+	}
+	cJSON_AddBoolToObject(o, "heap", st->heap);
+	cJSON_AddItemToObject(o, "functions", a = cJSON_CreateArray());
+	for (size_t i = 0; i < st->nfns; i++) {
+		const struct roi_mstack_fn *f = &st->fns[i];
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "name", f->name);
+		add_u64(x, "calls", f->calls);
+		add_u64(x, "depth", f->depth);
+		add_u64(x, "with_interrupts", f->with_interrupts);
+		add_u64(x, "frame", f->frame);
+		cJSON_AddItemToArray(a, x);
+	}
+	return o;
 }
 
 static cJSON *to_json(const struct roi_measured *m)
@@ -181,6 +217,7 @@ static cJSON *to_json(const struct roi_measured *m)
 		}
 		cJSON_AddItemToArray(a, o);
 	}
+	cJSON_AddItemToObject(doc, "stack", stack_json(m));
 	return doc;
 }
 
@@ -204,46 +241,23 @@ char *roi_measured_json_text(const struct roi_measured *m)
 
 int roi_measured_write(const char *path, const struct roi_measured *m, struct roi_err *err)
 {
-	size_t n = strlen(path) + 8;
-	char *tmp = malloc(n), *text = NULL;
-	FILE *out = NULL;
-	int fd, rc = -1;
+	struct roi_atomic out;
+	char *text;
 
-	if (roi_measured_line_sum(m) != m->cycles) {
-		free(tmp);
+	if (roi_measured_line_sum(m) != m->cycles)
 		return roi_err_set(err, "%s: the lines add up to %llu cycles, not the run's %llu", path,
 				   (unsigned long long)roi_measured_line_sum(m), (unsigned long long)m->cycles);
-	}
-	if (!tmp)
-		return roi_err_set(err, "out of memory");
-	snprintf(tmp, n, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(out = fdopen(fd, "w"))) {
-		roi_err_set(err, "%s: %s", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
+	if (roi_atomic_open(&out, path, err) != 0)
 		return -1;
-	}
 	text = roi_measured_json_text(m);
-	if (!text || fputs(text, out) == EOF || fputc('\n', out) == EOF) {
-		roi_err_set(err, "%s: cannot write the measured profile", path);
-		fclose(out);
-		unlink(tmp);
-		goto out;
+	if (!text) {
+		roi_atomic_abort(&out);
+		return roi_err_set(err, "out of memory");
 	}
-	if (fclose(out) != 0 || rename(tmp, path) != 0) {
-		roi_err_set(err, "%s: cannot write the measured profile: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
+	fputs(text, out.f);
+	fputc('\n', out.f);
 	free(text);
-	free(tmp);
-	return rc;
+	return roi_atomic_commit(&out, "the measured profile", err);
 }
 
 /* ---- reading ---- */
@@ -522,9 +536,70 @@ static int parse_regions(const struct jv *v, const cJSON *root, struct roi_measu
 	return 0;
 }
 
+/* "stack": null, or the run's stack, its figures checked against each other. */
+static int parse_stack(const struct jv *v, const cJSON *root, struct roi_measured *m)
+{
+	static const char *const keys[] = {"top", "lowest", "peak", "data_end", "margin", "heap", "functions", NULL};
+	static const char *const fkeys[] = {"name", "calls", "depth", "with_interrupts", "frame", NULL};
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "stack"), *arr, *x, *end;
+	struct roi_mstack *s = &m->stack;
+	long long top, lowest, data_end, margin;
+	char w[64];
+	size_t i = 0;
+
+	if (!st)
+		return jv_fail(v, "", "missing 'stack'");
+	if (cJSON_IsNull(st))
+		return 0;
+	m->has_stack = true;
+	if (jv_object(v, st, "stack") || jv_keys(v, st, "stack", keys) ||
+	    jv_integer(v, st, "stack", "top", true, 0, 0xffff, &top) ||
+	    jv_integer(v, st, "stack", "lowest", true, 0, 0xffff, &lowest) || get_u64(v, st, "stack", "peak", &s->peak) ||
+	    jv_bool(v, st, "stack", "heap", true, &s->heap))
+		return -1;
+	s->top = (uint32_t)top;
+	s->lowest = (uint32_t)lowest;
+	if (lowest > top || s->peak != (uint64_t)(top - lowest))
+		return jv_fail(v, "stack", "peak: %llu, not top - lowest (%lld - %lld)", (unsigned long long)s->peak, top,
+			       lowest);
+	if (!(end = cJSON_GetObjectItemCaseSensitive(st, "data_end")))
+		return jv_fail(v, "stack", "missing 'data_end'");
+	if (!cJSON_IsNull(end)) {
+		s->has_ram = true;
+		if (jv_integer(v, st, "stack", "data_end", true, 0, 0x10000, &data_end) ||
+		    jv_integer(v, st, "stack", "margin", true, -0x10000, 0x10000, &margin))
+			return -1;
+		s->data_end = (uint32_t)data_end;
+		s->margin = margin;
+		if (margin != lowest + 1 - data_end)
+			return jv_fail(v, "stack", "margin: %lld, not lowest + 1 - data_end (%lld + 1 - %lld)", margin,
+				       lowest, data_end);
+	} else if (!cJSON_GetObjectItemCaseSensitive(st, "margin")) {
+		return jv_fail(v, "stack", "missing 'margin'");
+	} else if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(st, "margin"))) {
+		return jv_fail(v, "stack", "margin: must be null without data_end");
+	}
+	if (!(s->fns = get_array(v, st, "stack", "functions", sizeof *s->fns, &arr, &s->nfns)))
+		return -1;
+	cJSON_ArrayForEach(x, arr) {
+		struct roi_mstack_fn *f = &s->fns[i];
+
+		snprintf(w, sizeof w, "stack.functions[%zu]", i++);
+		if (jv_object(v, x, w) || jv_keys(v, x, w, fkeys) || jv_string(v, x, w, "name", true, &f->name) ||
+		    get_u64(v, x, w, "calls", &f->calls) || get_u64(v, x, w, "depth", &f->depth) ||
+		    get_u64(v, x, w, "with_interrupts", &f->with_interrupts) || get_u64(v, x, w, "frame", &f->frame))
+			return -1;
+		if (f->frame > f->depth || f->depth > f->with_interrupts)
+			return jv_fail(v, w, "not frame <= depth <= with_interrupts (%llu, %llu, %llu)",
+				       (unsigned long long)f->frame, (unsigned long long)f->depth,
+				       (unsigned long long)f->with_interrupts);
+	}
+	return 0;
+}
+
 static const char *const top_keys[] = {
 	"roi_measured", "program", "image_crc", "mcu", "freq_hz", "cycles", "main_cycle", "stop", "stop_symbol",
-	"exit_status", "complete", "lines", "functions", "call_sites", "library", "blocks", "regions", NULL,
+	"exit_status", "complete", "lines", "functions", "call_sites", "library", "blocks", "regions", "stack", NULL,
 };
 
 static int parse(const struct jv *v, const cJSON *root, struct roi_measured *m)
@@ -538,9 +613,11 @@ static int parse(const struct jv *v, const cJSON *root, struct roi_measured *m)
 		return jv_fail(v, "", "not a measured profile (no \"roi_measured\")");
 	if (jv_integer(v, root, "", "roi_measured", true, 0, 1000000, &version))
 		return -1;
-	if (version != ROI_MEASURED_VERSION)
-		return jv_fail(v, "", "unsupported measured profile version %lld (this roi reads version %d)", version,
-			       ROI_MEASURED_VERSION);
+	if (version != 1 && version != ROI_MEASURED_VERSION)
+		return jv_fail(v, "", "unsupported measured profile version %lld (this roi reads versions 1 to %d)",
+			       version, ROI_MEASURED_VERSION);
+	if (version == 1 && cJSON_GetObjectItemCaseSensitive(root, "stack"))
+		return jv_fail(v, "", "'stack' in a version 1 measured profile");
 	if (jv_keys(v, root, "", top_keys) || jv_string(v, root, "", "program", true, &m->program) ||
 	    get_hex32(v, root, "", "image_crc", &m->image_crc) || jv_string(v, root, "", "mcu", true, &m->mcu) ||
 	    jv_integer(v, root, "", "freq_hz", true, 1, 0xffffffffLL, &freq) ||
@@ -565,7 +642,8 @@ static int parse(const struct jv *v, const cJSON *root, struct roi_measured *m)
 		m->exit_status = (int)status;
 	}
 	if (parse_lines(v, root, m) || parse_functions(v, root, m) || parse_sites(v, root, m) ||
-	    parse_library(v, root, m) || parse_blocks(v, root, m) || parse_regions(v, root, m))
+	    parse_library(v, root, m) || parse_blocks(v, root, m) || parse_regions(v, root, m) ||
+	    (version > 1 && parse_stack(v, root, m)))
 		return -1;
 	if (roi_measured_line_sum(m) != m->cycles)
 		return jv_fail(v, "", "its lines add up to %llu cycles, not its total %llu",
@@ -662,6 +740,19 @@ const struct roi_mblocks *roi_measured_blocks(const struct roi_measured *m, cons
 			return b;
 	}
 	return NULL;
+}
+
+const struct roi_mstack_fn *roi_measured_stack_fn(const struct roi_measured *m, const char *symbol)
+{
+	const struct roi_mstack_fn *found = NULL;
+
+	for (size_t i = 0; i < m->stack.nfns; i++)
+		if (strcmp(m->stack.fns[i].name, symbol) == 0) {
+			if (found)
+				return NULL;
+			found = &m->stack.fns[i];
+		}
+	return found;
 }
 
 const struct roi_mloop *roi_measured_loop(const struct roi_measured *m, const struct roi_function *fn, size_t loop)

@@ -17,7 +17,8 @@
 #include "base/err.h"
 #include "input/meta.h"
 
-#define ROI_MEASURED_VERSION 1
+/* Version 2 added "stack"; a version 1 file (without it) is still read, with no stack figures. */
+#define ROI_MEASURED_VERSION 2
 
 /* A source line, or a pseudo-line for the cycles no line of the program ran or called: before main
  * ("start-up"), after main returned ("after main"), in an interrupt with no line ("interrupt"). */
@@ -95,6 +96,33 @@ struct roi_mregion {
 	uint64_t calls, cycles;
 };
 
+/* The stack of one function, over all its activations: bytes below the stack pointer before the
+ * call that entered it (before the call or the interrupt pushed the return address; for a jump into
+ * it, the jump's stack pointer and a return address), as roi stack's depth (stack/stack.h). */
+struct roi_mstack_fn {
+	const char *name;               /* the symbol */
+	uint64_t calls;                 /* activations measured (calls, interrupts, jumps into it) */
+	uint64_t depth;                 /* the deepest below its entry while it or a callee ran,
+					 * interrupts that arrived meanwhile left out: roi stack's depth */
+	uint64_t with_interrupts;       /* the same with them: what the stack really reached */
+	uint64_t frame;                 /* the deepest while its own instructions ran (callees and
+					 * interrupts aside): its frame and the return address */
+};
+
+/* The stack of the run, from main's first instruction to the end. */
+struct roi_mstack {
+	uint32_t top;                   /* the stack pointer before the call of main: the start-up's */
+	uint32_t lowest;                /* the lowest stack pointer (the next byte a push writes) */
+	uint64_t peak;                  /* top - lowest */
+	bool has_ram;                   /* the end of the static data is known */
+	uint32_t data_end;              /* the end of .data, .bss and .noinit (roi stack's reading):
+					 * where the heap starts */
+	long long margin;               /* lowest + 1 - data_end: the bytes never reached */
+	bool heap;                      /* malloc is linked: the heap took some of margin's bytes */
+	struct roi_mstack_fn *fns;      /* by depth, deepest first */
+	size_t nfns;
+};
+
 struct roi_measured {
 	const char *path;               /* where it was read from (NULL when made by roi run) */
 	const char *program;            /* the firmware run, as its absolute path */
@@ -130,6 +158,8 @@ struct roi_measured {
 	size_t nloops;
 	struct roi_mregion *regions;
 	size_t nregions;
+	bool has_stack;                 /* false: main never ran, or a version 1 file */
+	struct roi_mstack stack;
 	struct roi_arena arena;
 };
 
@@ -162,6 +192,8 @@ const struct roi_mfunction *roi_measured_function(const struct roi_measured *m, 
  * components at the end of the measured one's) and whose number is line; NULL when none. */
 const struct roi_mline *roi_measured_line(const struct roi_measured *m, const char *file, unsigned line);
 const struct roi_mblocks *roi_measured_blocks(const struct roi_measured *m, const struct roi_function *fn);
+/* The stack figures of a function by its symbol; NULL when it never ran (or twice that name). */
+const struct roi_mstack_fn *roi_measured_stack_fn(const struct roi_measured *m, const char *symbol);
 const struct roi_mloop *roi_measured_loop(const struct roi_measured *m, const struct roi_function *fn, size_t loop);
 /* Whether the same path, or the same path components at the end of measured (file as given to the
  * compiler against the DWARF's path joined to the compilation directory). */

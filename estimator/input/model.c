@@ -58,7 +58,8 @@ static int parse_cost(const struct jv *v, const cJSON *o, const char *w, struct 
 /* The keys of a model (models/README.md); "calibration" and the free text are roi calibrate's. */
 static const char *const model_keys[] = {
 	"roi_model", "part", "arch", "core", "clock_hz", "supply_v", "energy_per_cycle_j", "energy_source",
-	"compiler", "opt", "abi", "provenance", "costs", "mcu", "flags", "calibration", NULL,
+	"compiler", "opt", "abi", "provenance", "costs", "mcu", "flags", "calibration", "routines",
+	"routines_source", "flash_wait_states", NULL,
 };
 
 static int cmp_field(const char *a, const char *b)
@@ -116,6 +117,75 @@ static int no_duplicate_entries(const struct jv *v, const struct roi_cost *c, si
 	return rc;
 }
 
+static const char *const routine_fields[] = {
+	"routine", "cycles", "instructions", "value", "per_value", "per_value_instructions", "typical_value", "note",
+	NULL,
+};
+static const char *const value_fields[] = {"kind", "type", "callee", "width", "register", NULL};
+
+static int parse_routine(const struct jv *v, const cJSON *o, const char *w, struct roi_routine_cost *r)
+{
+	const cJSON *value;
+	char vw[96];
+
+	r->instructions = -1;
+	r->value_register = -1;
+	if (jv_object(v, o, w) || jv_keys(v, o, w, routine_fields) ||
+	    jv_string(v, o, w, "routine", true, &r->routine) ||
+	    jv_number(v, o, w, "cycles", true, 0, MAX_CYCLES, &r->cycles) ||
+	    jv_number(v, o, w, "instructions", false, 0, MAX_CYCLES, &r->instructions) ||
+	    jv_string(v, o, w, "note", false, &r->note))
+		return -1;
+	if (!(value = cJSON_GetObjectItemCaseSensitive(o, "value")))
+		return 0;
+	snprintf(vw, sizeof vw, "%s.value", w);
+	if (jv_object(v, value, vw) || jv_keys(v, value, vw, value_fields) ||
+	    jv_string(v, value, vw, "kind", true, &r->value_kind) ||
+	    jv_one_of(v, vw, "kind", r->value_kind, roi_kinds) ||
+	    jv_string(v, value, vw, "type", false, &r->value_type) ||
+	    jv_string(v, value, vw, "callee", false, &r->value_callee) ||
+	    jv_integer(v, value, vw, "width", false, 8, 128, &r->value_width) ||
+	    jv_integer(v, value, vw, "register", false, 0, 31, &r->value_register) ||
+	    jv_number(v, o, w, "per_value", true, 0, MAX_CYCLES, &r->per_value) ||
+	    jv_number(v, o, w, "per_value_instructions", false, 0, MAX_CYCLES, &r->per_value_instructions) ||
+	    jv_number(v, o, w, "typical_value", true, 0, MAX_CYCLES, &r->typical_value))
+		return -1;
+	return 0;
+}
+
+static int parse_routines(const struct jv *v, const cJSON *root, struct roi_model *m)
+{
+	const cJSON *list, *x;
+	size_t i = 0;
+	char w[64];
+
+	if (!cJSON_GetObjectItemCaseSensitive(root, "routines"))
+		return 0;
+	if (jv_array(v, root, "", "routines", true, &list))
+		return -1;
+	struct roi_routine_cost *r = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(list), sizeof *r);
+	cJSON_ArrayForEach(x, list) {
+		snprintf(w, sizeof w, "routines[%zu]", i);
+		if (parse_routine(v, x, w, &r[i]) != 0)
+			return -1;
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(r[k].routine, r[i].routine) == 0)
+				return jv_fail(v, w, "routine %s again (routines[%zu])", r[i].routine, k);
+		i++;
+	}
+	m->routines = r;
+	m->nroutines = i;
+	return 0;
+}
+
+const struct roi_routine_cost *roi_model_routine(const struct roi_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->nroutines; i++)
+		if (strcmp(m->routines[i].routine, name) == 0)
+			return &m->routines[i];
+	return NULL;
+}
+
 static int parse_model(const struct jv *v, const cJSON *root, struct roi_model *m)
 {
 	const cJSON *costs, *x;
@@ -134,12 +204,14 @@ static int parse_model(const struct jv *v, const cJSON *root, struct roi_model *
 	if (jv_keys(v, root, "", model_keys) != 0)
 		return -1;
 	if (jv_string(v, root, "", "part", true, &m->part) || jv_string(v, root, "", "arch", true, &m->arch) ||
-	    jv_string(v, root, "", "core", false, &m->core) ||
+	    jv_string(v, root, "", "core", false, &m->core) || jv_string(v, root, "", "mcu", false, &m->mcu) ||
 	    jv_number(v, root, "", "clock_hz", true, 1, MAX_CLOCK_HZ, &m->clock_hz) ||
 	    jv_number(v, root, "", "supply_v", false, 0, MAX_SUPPLY_V, &m->supply_v) ||
 	    jv_number(v, root, "", "energy_per_cycle_j", true, 0, MAX_ENERGY_PER_CYCLE_J, &m->energy_per_cycle_j) ||
 	    jv_string(v, root, "", "compiler", false, &m->compiler) || jv_string(v, root, "", "opt", false, &m->opt) ||
-	    roi_abi_parse(v, root, "", "abi", &m->abi) || jv_array(v, root, "", "costs", true, &costs))
+	    roi_abi_parse(v, root, "", "abi", &m->abi) || jv_array(v, root, "", "costs", true, &costs) ||
+	    jv_number(v, root, "", "flash_wait_states", false, 0, 15, &m->flash_wait_states) ||
+	    parse_routines(v, root, m))
 		return -1;
 	if (!*m->arch)
 		return jv_fail(v, "", "arch: must not be empty");

@@ -21,15 +21,38 @@ struct roi_cost {
 	size_t index;           /* position in costs[] */
 };
 
+/* A library routine's cost for machine pricing (models/README.md, "routines"): a call, from the
+ * routine's first instruction to its return, at typical operands; where a value counter of the
+ * calling block measures what decides it (a division's quotient bits, a float add's alignment
+ * passes, a memory routine's bytes), per_value times the value instead of typical_value per call. */
+struct roi_routine_cost {
+	const char *routine;
+	double cycles;
+	double instructions;            /* executed (ARM, QEMU's count); < 0 when not given */
+	const char *value_kind, *value_type, *value_callee;    /* NULL: no value decides it */
+	long long value_width;          /* the counter's type of that many bits (64-bit shifts: i64, u64); 0 */
+	long long value_register;       /* AVR: the register a constant amount is loaded into before the call
+					 * (libgcc's 64-bit shifts: r16), its passes then the value; -1 */
+	double per_value, per_value_instructions, typical_value;
+	const char *note;
+};
+
 struct roi_model {
 	const char *path;
 	const char *part, *arch, *core, *compiler, *opt;    /* core, compiler, opt may be NULL */
+	const char *mcu;        /* the part as -mmcu names it ("atmega32u4"); may be NULL */
 	double clock_hz, supply_v, energy_per_cycle_j;
 	struct roi_abi abi;
 	const struct roi_cost *costs;
 	size_t ncosts;
+	const struct roi_routine_cost *routines;        /* (optional field) */
+	size_t nroutines;
+	double flash_wait_states;       /* ARM: wait states of a fetch after a taken branch (optional; 0) */
 	struct roi_arena arena;
 };
+
+/* The routine's entry of that name, or NULL. */
+const struct roi_routine_cost *roi_model_routine(const struct roi_model *m, const char *name);
 
 /* What a lookup matches against; type and from are already mapped to the target. */
 struct roi_opkey {

@@ -3,11 +3,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/cli.h"
 #include "input/checks.h"
+#include "input/part.h"
 #include "input/session.h"
 
 /* Whether the profile at path says it is PROGRAM's (its "program" line, which the runtime writes
@@ -116,6 +118,23 @@ static void check_measured(const struct roi_session *s)
 		roi_warn("%s: the run stopped at the cycle limit: the measured figures are up to there", m->path);
 }
 
+/* A firmware is priced by a model of its own part (part.h); a host program through the model's
+ * ABI (a host int add as the part's i16 add): that is what a model of a part does with a PC's run,
+ * and the estimate says so. */
+static int check_model_part(const struct roi_model *m, const struct roi_program *p, struct roi_err *err)
+{
+	const char *target = roi_program_common(p, offsetof(struct roi_unit, target));
+	bool firmware = strncmp(target, "avr", 3) == 0 || strstr(target, "-none-") || strstr(target, "-elf");
+	char built[64] = "";
+
+	if (!firmware)
+		return 0;
+	if (roi_model_matches_target(m, "avr") && strncmp(target, "avr", 3) == 0 &&
+	    roi_avr_part(p->path, built, sizeof built, err) < 0)
+		return -1;
+	return roi_model_check_part(m, p->path, target, built, err);
+}
+
 int roi_session_load(struct roi_session *s, const struct roi_session_args *a, struct roi_err *err)
 {
 	memset(s, 0, sizeof *s);
@@ -130,7 +149,6 @@ int roi_session_load(struct roi_session *s, const struct roi_session_args *a, st
 	}
 	if (!s->profile_path) {
 		s->profile_path = s->def = default_profile(a->program, err);
-		if (!s->def)
 		if (!s->def) {
 			if (!s->meas || !s->meas->has_blocks || !a->program)
 				return -1;
@@ -152,7 +170,7 @@ int roi_session_load(struct roi_session *s, const struct roi_session_args *a, st
 model:
 	if (a->model) {
 		s->m = &s->model;
-		if (roi_model_load(a->model, &s->model, err) != 0)
+		if (roi_model_load(a->model, &s->model, err) != 0 || check_model_part(&s->model, &s->prog, err) != 0)
 			return -1;
 	}
 	if (a->check)

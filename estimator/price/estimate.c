@@ -35,7 +35,92 @@ bool roi_unit_mapped(const struct roi_unit *u, const struct roi_model *model)
 struct uop {
 	struct roi_op_total t;
 	char *key;              /* identity for merging equal descriptions across units */
+	double routine;         /* ROI_LIBCALL_ROUTINE: the routine's cycles per call */
 };
+
+const char *roi_libcall_how_name(enum roi_libcall_how how)
+{
+	switch (how) {
+	case ROI_LIBCALL_MODEL: return "model";
+	case ROI_LIBCALL_ROUTINE: return "routine";
+	case ROI_LIBCALL_CALL: return "call";
+	case ROI_LIBCALL_NONE: break;
+	}
+	return NULL;
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The names of the program's functions, sorted: a call to another name runs code without metadata. */
+static const char **function_names(const struct roi_program *p, size_t *n)
+{
+	const char **names = roi_xrealloc(NULL, 2 * p->nfunctions + 1, sizeof *names);
+
+	*n = 0;
+	for (size_t u = 0; u < p->nunits; u++)
+		for (size_t f = 0; f < p->units[u].nfunctions; f++) {
+			names[(*n)++] = p->units[u].functions[f].name;
+			names[(*n)++] = p->units[u].functions[f].asm_name;
+		}
+	qsort(names, *n, sizeof *names, by_str);
+	return names;
+}
+
+/* Whether op is a direct call into code without metadata: not a function of the program, not one
+ * of GCC's internal functions (expanded inline), not through a pointer (whose target is unknown). */
+static bool is_libcall(const struct roi_op *op, const char *const *names, size_t nnames)
+{
+	return strcmp(op->kind, "call") == 0 && op->callee && op->direct && !op->internal &&
+	       strcmp(op->callee, "*indirect") != 0 &&
+	       !bsearch(&op->callee, names, nnames, sizeof *names, by_str);
+}
+
+/* How a call into code without metadata is priced (t->cost: the call's entry, looked up by k), and
+ * the routine's cycles it adds per call. A callee the model has its own call entry for is priced
+ * by it (memcpy: the call, its bytes by their rows; GCC's __builtin_memmove, which loop
+ * distribution makes, by memmove's); else the call's entry is the bare call instruction, and the
+ * model's routines (measured per call in simavr, the table --price machine prices with) add what
+ * the routine costs. A routine whose cost the model's entries of its value counter already price
+ * by the value (a memory routine's bytes) adds only its cost per call less the typical value's,
+ * not the value twice. */
+static enum roi_libcall_how price_libcall(const struct roi_model *m, const struct roi_opkey *k,
+					  struct roi_op_total *t, double *routine)
+{
+	const char *name = t->d.callee;
+	const struct roi_routine_cost *r;
+	bool fb;
+
+	*routine = 0;
+	if (strncmp(name, "__builtin_", 10) == 0) {
+		struct roi_opkey lib = *k;
+		const struct roi_cost *c;
+
+		name += 10;
+		lib.callee = name;
+		if ((!t->cost || !t->cost->callee) && (c = roi_model_lookup(m, &lib, &fb)) && c->callee) {
+			t->cost = c;
+			t->fallback = fb;
+		}
+	}
+	if (!t->cost)
+		return ROI_LIBCALL_NONE;        /* an unmodelled operation, said as one */
+	if (t->cost->callee)
+		return ROI_LIBCALL_MODEL;
+	r = roi_model_routine(m, name);
+	if (!r)
+		return ROI_LIBCALL_CALL;
+	*routine = r->cycles;
+	if (r->value_kind) {
+		struct roi_opkey vk = {r->value_kind, r->value_type, NULL, r->value_callee, NULL, NULL, 0};
+
+		if (roi_model_lookup(m, &vk, &fb))
+			*routine = fmax(0, r->cycles - r->per_value * r->typical_value);
+	}
+	return ROI_LIBCALL_ROUTINE;
+}
 
 void roi_estimate_row(const struct roi_estimate *e, const struct roi_function *fn, size_t b, size_t r,
 		      struct roi_row_total *out)
@@ -112,10 +197,12 @@ static void compute_ops(struct roi_estimate *e, struct uop **unit_ops)
 	for (size_t i = 0; i < nexec; i++) {
 		struct roi_op_total *t = &exec[i]->t;
 
+		t->routine_cycles = (double)t->count * exec[i]->routine;
 		if (e->nops && strcmp(exec[i]->key, exec[i - 1]->key) == 0) {
 			e->ops[e->nops - 1].count += t->count;
 			e->ops[e->nops - 1].cycles += t->cycles;
 			e->ops[e->nops - 1].energy_j += t->energy_j;
+			e->ops[e->nops - 1].routine_cycles += t->routine_cycles;
 		} else {
 			e->ops[e->nops++] = *t;
 		}
@@ -126,11 +213,53 @@ static void compute_ops(struct roi_estimate *e, struct uop **unit_ops)
 	qsort(e->ops, e->nops, sizeof *e->ops, by_cost);
 }
 
+static int libcall_by_cost(const void *a, const void *b)
+{
+	const struct roi_libcall_total *x = a, *y = b;
+
+	if (x->cycles != y->cycles)
+		return x->cycles > y->cycles ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	return strcmp(x->callee, y->callee);
+}
+
+/* The executed calls into code without metadata, by callee: one callee's rows differ by their
+ * result's type, and are priced alike. */
+static void compute_libcalls(struct roi_estimate *e)
+{
+	e->libcalls = roi_arena_array(&e->arena, e->nops, sizeof *e->libcalls);
+	for (size_t i = 0; i < e->nops; i++) {
+		const struct roi_op_total *o = &e->ops[i];
+		struct roi_libcall_total *l = NULL;
+
+		if (o->libcall == ROI_LIBCALL_NONE || !o->count)
+			continue;
+		for (size_t k = 0; k < e->nlibcalls && !l; k++)
+			if (strcmp(e->libcalls[k].callee, o->d.callee) == 0)
+				l = &e->libcalls[k];
+		if (!l) {
+			l = &e->libcalls[e->nlibcalls++];
+			*l = (struct roi_libcall_total){.callee = o->d.callee, .how = o->libcall};
+		}
+		l->calls += o->count;
+		l->cycles += o->cycles;
+		l->energy_j += o->energy_j;
+		l->routine_cycles += o->routine_cycles;
+		e->libcall_calls += o->count;
+		e->libcall_cycles += o->cycles;
+		if (o->libcall == ROI_LIBCALL_CALL)
+			e->fallback_calls += o->count;
+	}
+	qsort(e->libcalls, e->nlibcalls, sizeof *e->libcalls, libcall_by_cost);
+}
+
 int roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, const struct roi_counts *counts,
 			 const struct roi_model *m, struct roi_err *err)
 {
 	struct roi_line_total *lines = NULL;
-	size_t nlines = 0, cap = 0;
+	size_t nlines = 0, cap = 0, nnames = 0;
+	const char **names = m ? function_names(p, &nnames) : NULL;
 
 	memset(e, 0, sizeof *e);
 	e->prog = p;
@@ -156,12 +285,15 @@ int roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, co
 			struct roi_opkey k = {o->t.d.kind, o->t.d.type, o->t.d.access, o->t.d.callee, o->t.d.from,
 					      o->t.d.operand, o->t.d.subscripts};
 			o->t.cost = roi_model_lookup(m, &k, &o->t.fallback);
+			if (is_libcall(&unit->ops[i], names, nnames))
+				o->t.libcall = price_libcall(m, &k, &o->t, &o->routine);
 			if (o->t.cost) {
-				op_cost[u][i].cycles = o->t.cost->cycles;
-				op_cost[u][i].energy_j = roi_cost_energy(m, o->t.cost);
+				op_cost[u][i].cycles = o->t.cost->cycles + o->routine;
+				op_cost[u][i].energy_j = roi_cost_energy(m, o->t.cost) + o->routine * m->energy_per_cycle_j;
 			}
 		}
 	}
+	free(names);
 
 	e->fns = roi_arena_array(&e->arena, p->nfunctions, sizeof *e->fns);
 	for (size_t u = 0; u < p->nunits; u++) {
@@ -205,6 +337,7 @@ int roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, co
 	if (m)
 		e->seconds = e->cycles / m->clock_hz;
 	compute_ops(e, unit_ops);
+	compute_libcalls(e);
 	qsort(e->fns, e->nfns, sizeof *e->fns, fn_by_cost);
 
 	/* no line ran (a counted function never called, main not counted): lines is NULL, which

@@ -23,12 +23,36 @@ struct roi_opdesc {
 	bool is_volatile;
 };
 
+/* How a direct call into code without metadata (libgcc, avr-libc, newlib, a file compiled without
+ * roi, a function the filter left out) is priced: its routine runs no counted block, so the call's
+ * row must carry what the routine costs. */
+enum roi_libcall_how {
+	ROI_LIBCALL_NONE,               /* not such a call (or no model) */
+	ROI_LIBCALL_MODEL,              /* the model's own entry for the callee (memcpy's call, with its
+					 * bytes priced by their own rows) */
+	ROI_LIBCALL_ROUTINE,            /* the call's entry plus the routine's measured cost per call, the
+					 * model's routines (the table --price machine prices with) */
+	ROI_LIBCALL_CALL,               /* fallback: the call's entry alone, the routine in no table */
+};
+
 struct roi_op_total {
 	struct roi_opdesc d;
 	uint64_t count;
 	const struct roi_cost *cost;            /* NULL: no model, or unmodelled */
 	bool fallback;                          /* cost is a less specific entry (see model.h) */
-	double cycles, energy_j;                /* totals over count */
+	double cycles, energy_j;                /* totals over count, the routine's part included */
+	enum roi_libcall_how libcall;
+	double routine_cycles;                  /* ROI_LIBCALL_ROUTINE: the routine's part of cycles */
+};
+
+/* The calls into code without metadata of one callee over the run (an unmodelled call, which no
+ * entry prices at all, is among the unmodelled operations instead). */
+struct roi_libcall_total {
+	const char *callee;
+	enum roi_libcall_how how;
+	uint64_t calls;
+	double cycles, energy_j;                /* the calls' whole cost, the routine's included */
+	double routine_cycles;                  /* ROI_LIBCALL_ROUTINE: the routine's part of cycles */
 };
 
 struct roi_fn_total {
@@ -45,7 +69,8 @@ struct roi_line_total {
 	double cycles, energy_j;
 };
 
-/* What one execution of an entry of a unit's op table costs (0 without a model or an entry). */
+/* What one execution of an entry of a unit's op table costs (0 without a model or an entry); a call
+ * into code without metadata priced by the model's routines includes the routine's cost. */
 struct roi_op_unit_cost {
 	double cycles, energy_j;
 };
@@ -68,10 +93,20 @@ struct roi_estimate {
 	size_t nfns;
 	struct roi_line_total *lines;           /* lines with executed ops; by file name, then line */
 	size_t nlines;
+	struct roi_libcall_total *libcalls;     /* calls into code without metadata, by callee; by cycles,
+						 * then calls, descending (with a model only) */
+	size_t nlibcalls;
+	uint64_t libcall_calls;                 /* over libcalls */
+	uint64_t fallback_calls;                /* of them, ROI_LIBCALL_CALL: the routine's own cost is in
+						 * no figure */
+	double libcall_cycles;                  /* over libcalls */
 	uint64_t total_ops, unmodelled_ops;
 	double cycles, seconds, energy_j;
 	struct roi_arena arena;
 };
+
+/* "model", "routine", "call" (the fallback): JSON's priced_by; NULL for ROI_LIBCALL_NONE. */
+const char *roi_libcall_how_name(enum roi_libcall_how how);
 
 /* How an entry of a unit's op table is reported: its types mapped through abi (NULL: as is). */
 void roi_opdesc_of(struct roi_opdesc *d, const struct roi_op *op, const struct roi_abi *abi);

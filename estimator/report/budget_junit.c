@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/atomic.h"
 #include "report/budget_junit.h"
 
 /* The length of the UTF-8 sequence at s that XML 1.0 allows, or 0 (invalid or a forbidden
@@ -165,35 +166,10 @@ void roi_budget_junit(FILE *out, const struct roi_budget_file *bf, const struct 
 int roi_budget_junit_write(const char *path, const struct roi_budget_file *bf, const struct roi_budget_eval *ev,
 			   bool strict, struct roi_err *err)
 {
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	FILE *f;
-	int e;
+	struct roi_atomic out;
 
-	if (!tmp)
-		return roi_err_set(err, "out of memory");
-	snprintf(tmp, n, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		e = errno;
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return roi_err_set(err, "%s: %s", path, strerror(e));
-	}
-	/* mkstemp makes it private; a report is as readable as any file the user creates */
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	roi_budget_junit(f, bf, ev, strict);
-	if (ferror(f) | (fclose(f) != 0) || rename(tmp, path) != 0) {
-		e = errno;
-		unlink(tmp);
-		free(tmp);
-		return roi_err_set(err, "%s: %s", path, strerror(e ? e : EIO));
-	}
-	free(tmp);
-	return 0;
+	if (roi_atomic_open(&out, path, err) != 0)
+		return -1;
+	roi_budget_junit(out.f, bf, ev, strict);
+	return roi_atomic_commit(&out, "the JUnit report", err);
 }

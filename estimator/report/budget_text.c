@@ -85,11 +85,18 @@ void roi_budget_check_text(FILE *out, const struct roi_budget_file *bf, const st
 		header_models(out, ev);
 	} else {
 		fprintf(out, "profile   none: every budget is static (stack, ram-margin)\n");
+		if (ev->in->meas)
+			roi_measured_source_text(out, ev->in->meas);
 	}
 	fprintf(out, "budgets   %s, %zu budget%s%s\n", bf->path, bf->nbudgets, bf->nbudgets == 1 ? "" : "s",
-		ev->in->meas ? measured ? "; measured figures checked where measured (the measured profile, else hooks)"
+		roi_budget_file_static(bf) ? ""
+		: ev->in->meas ? measured ? "; measured figures checked where measured (the measured profile, else hooks)"
 		: "; measured figures shown, the estimates checked (--measured checks the measured ones)"
 		: measured ? "; measured figures checked where hooks measured them" : "");
+	if (ev->have_stack)
+		fprintf(out, "stack     %s\n", ev->in->meas ? "stack and ram-margin: the measured run's figures checked, the "
+			"static worst case beside them (estimate)"
+			: "stack and ram-margin: the static figures checked (roi stack; --measured-profile checks a run's)");
 	measured |= ev->in->meas != NULL;      /* the column */
 	fputc('\n', out);
 	roi_table_init(&t, measured ? "llrrrrll" : "llrrrll");
@@ -118,7 +125,7 @@ void roi_budget_check_text(FILE *out, const struct roi_budget_file *bf, const st
 			else
 				snprintf(note, sizeof note, "%s the warning level %s", b->floor ? "below" : "above",
 					 roi_budget_fmt(b->quantity, b->warn_at, at, sizeof at));
-		} else if (r->status == ROI_BUDGET_FAIL && r->stack_flags) {
+		} else if (r->status == ROI_BUDGET_FAIL && r->stack_flags && !r->used_measured) {
 			bound_note(r, note, sizeof note);
 		} else if (r->status == ROI_BUDGET_FAIL) {
 			char over[CELL];

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/atomic.h"
 #include "base/fmt.h"
 #include "base/readfile.h"
 #include "input/filter.h"
@@ -442,24 +443,12 @@ static void source_page(FILE *out, const struct page *pg, size_t fi)
 	tail(out);
 }
 
-static FILE *create(const char *dir, const char *name, char *path, size_t size, struct roi_err *err)
+/* A page written whole or not at all (base/atomic.h), at DIR/NAME. */
+static FILE *create(struct roi_atomic *at, const char *dir, const char *name, char *path, size_t size,
+		    struct roi_err *err)
 {
-	FILE *f;
-
 	snprintf(path, size, "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		roi_err_set(err, "%s: %s", path, strerror(errno));
-	return f;
-}
-
-static int finish(FILE *f, const char *path, struct roi_err *err)
-{
-	bool bad = ferror(f) != 0;
-
-	if (fclose(f) != 0 || bad)
-		return roi_err_set(err, "%s: cannot write it", path);
-	return 0;
+	return roi_atomic_open(at, path, err) == 0 ? at->f : NULL;
 }
 
 int roi_write_html(const char *dir, const struct roi_hier *h, const struct roi_source *src,
@@ -469,6 +458,7 @@ int roi_write_html(const char *dir, const struct roi_hier *h, const struct roi_s
 	struct page pg = {NULL, h, &files, h->e->model != NULL};
 	char path[4096], name[64];
 	struct stat st;
+	struct roi_atomic at;
 	int rc = 0;
 
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
@@ -476,24 +466,24 @@ int roi_write_html(const char *dir, const struct roi_hier *h, const struct roi_s
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return roi_err_set(err, "%s: not a directory", dir);
 	roi_src_files_build(&files, h);
-	pg.out = create(dir, "index.html", path, sizeof path, err);
+	pg.out = create(&at, dir, "index.html", path, sizeof path, err);
 	if (!pg.out) {
 		roi_src_files_free(&files);
 		return -1;
 	}
 	index_page(pg.out, &pg, src, bf, budgets);
-	rc = finish(pg.out, path, err);
+	rc = roi_atomic_commit(&at, "the page", err);
 	for (size_t i = 0; rc == 0 && i < files.n; i++) {
 		if (!files.v[i].nlines && !files.v[i].nfns)
 			continue;
 		snprintf(name, sizeof name, "src-%zu.html", i);
-		pg.out = create(dir, name, path, sizeof path, err);
+		pg.out = create(&at, dir, name, path, sizeof path, err);
 		if (!pg.out) {
 			rc = -1;
 			break;
 		}
 		source_page(pg.out, &pg, i);
-		rc = finish(pg.out, path, err);
+		rc = roi_atomic_commit(&at, "the page", err);
 	}
 	roi_src_files_free(&files);
 	return rc;

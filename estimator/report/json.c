@@ -108,6 +108,10 @@ static cJSON *ops_json(const struct roi_estimate *e, bool only_unmodelled)
 			cJSON_AddBoolToObject(o, "modelled", op->cost != NULL);
 			if (op->fallback)
 				add_str(o, "fallback", roi_cost_describe(op->cost, c, sizeof c));
+			if (op->libcall != ROI_LIBCALL_NONE) {
+				add_str(o, "without_metadata", roi_libcall_how_name(op->libcall));
+				cJSON_AddNumberToObject(o, "routine_cycles", op->routine_cycles);
+			}
 		}
 		cJSON_AddItemToArray(a, o);
 	}
@@ -163,6 +167,42 @@ static cJSON *lines_json(const struct roi_estimate *e, const struct roi_measured
 	return a;
 }
 
+cJSON *roi_libcalls_json(const struct roi_estimate *e)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; i < e->nlibcalls; i++) {
+		const struct roi_libcall_total *l = &e->libcalls[i];
+		cJSON *o = cJSON_CreateObject();
+
+		add_str(o, "callee", l->callee);
+		cJSON_AddNumberToObject(o, "calls", (double)l->calls);
+		cJSON_AddNumberToObject(o, "cycles", l->cycles);
+		cJSON_AddNumberToObject(o, "energy_j", l->energy_j);
+		cJSON_AddNumberToObject(o, "routine_cycles", l->routine_cycles);
+		add_str(o, "priced_by", roi_libcall_how_name(l->how));
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+void roi_libcall_total_json(cJSON *t, const struct roi_estimate *e)
+{
+	cJSON *fb = cJSON_CreateArray();
+
+	cJSON_AddNumberToObject(t, "calls_without_metadata", (double)e->libcall_calls);
+	roi_json_number_or_null(t, "cycles_without_metadata", e->model, e->libcall_cycles);
+	cJSON_AddNumberToObject(t, "fallback_calls", (double)e->fallback_calls);
+	for (size_t i = 0; i < e->nlibcalls; i++)
+		if (e->libcalls[i].how == ROI_LIBCALL_CALL) {
+			cJSON *o = cJSON_CreateObject();
+			add_str(o, "callee", e->libcalls[i].callee);
+			cJSON_AddNumberToObject(o, "calls", (double)e->libcalls[i].calls);
+			cJSON_AddItemToArray(fb, o);
+		}
+	cJSON_AddItemToObject(t, "fallback", fb);
+}
+
 void roi_source_json(cJSON *o, const struct roi_source *src)
 {
 	add_str(o, "profile", src->profile);
@@ -190,6 +230,7 @@ cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *sr
 	cJSON_AddItemToObject(o, "model", roi_model_json(e));
 	cJSON_AddItemToObject(o, "ops", ops_json(e, false));
 	cJSON_AddItemToObject(o, "unmodelled", ops_json(e, true));
+	cJSON_AddItemToObject(o, "without_metadata", roi_libcalls_json(e));
 	if (src->measured)
 		cJSON_AddItemToObject(o, "measured", roi_measured_source_json(src->measured));
 	cJSON_AddItemToObject(o, "functions", functions_json(e, src->measured));
@@ -201,5 +242,6 @@ cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *sr
 	roi_json_number_or_null(t, "cycles", e->model, e->cycles);
 	roi_json_number_or_null(t, "seconds", e->model, e->seconds);
 	roi_json_number_or_null(t, "energy_j", e->model, e->energy_j);
+	roi_libcall_total_json(t, e);
 	return o;
 }

@@ -152,6 +152,36 @@ void roi_measured_text(FILE *out, const struct roi_measured *m, size_t top)
 				(unsigned long long)m->ambiguous);
 		fputc('\n', out);
 	}
+	roi_measured_stack_text(out, m, top);
+}
+
+void roi_measured_stack_text(FILE *out, const struct roi_measured *m, size_t top)
+{
+	const struct roi_mstack *st = &m->stack;
+	struct roi_table t;
+	char a[CELL], b[CELL], c[CELL], d[CELL];
+
+	if (!m->has_stack)
+		return;
+	fprintf(out, "\nstack     %llu bytes at the deepest, from 0x%04x (the stack pointer main was called with) "
+		"down to 0x%04x, interrupts included\n", (unsigned long long)st->peak, (unsigned)st->top,
+		(unsigned)st->lowest);
+	if (st->has_ram)
+		fprintf(out, "margin    %lld bytes between the end of .data, .bss and .noinit (0x%04x) and the lowest stack "
+			"pointer%s\n", st->margin, (unsigned)st->data_end,
+			st->margin < 0 ? ": the stack ran into the data" : st->heap ? "; malloc is linked: the heap took "
+			"some of them" : "");
+	roi_table_init(&t, "lrrrr");
+	roi_table_row(&t, "function", "calls", "depth", "interrupts", "frame");
+	for (size_t i = 0; i < shown(st->nfns, top); i++) {
+		const struct roi_mstack_fn *f = &st->fns[i];
+
+		roi_table_row(&t, f->name, num(f->calls, a, sizeof a), num(f->depth, b, sizeof b),
+			      num(f->with_interrupts, c, sizeof c), num(f->frame, d, sizeof d));
+	}
+	section(out, "stack by function (bytes below its entry at the deepest: depth, its calls included as roi "
+		"stack counts them; interrupts, with the interrupts that came meanwhile; frame, its own instructions')",
+		&t, st->nfns, top, "functions");
 }
 
 const char *roi_measured_short_file(const struct roi_program *p, const char *file)

@@ -11,8 +11,11 @@
 #include "price/hier.h"
 
 /* Its total and where it went; then its functions, call sites, library routines by line, lines
- * (in order, or the top costliest), regions and blocks. top 0: every row. */
+ * (in order, or the top costliest), regions, blocks and the stack. top 0: every row. */
 void roi_measured_text(FILE *out, const struct roi_measured *m, size_t top);
+
+/* Its stack: the peak, the RAM margin, the depth of each function; nothing when main never ran. */
+void roi_measured_stack_text(FILE *out, const struct roi_measured *m, size_t top);
 
 /* What the measured profile says of a node of roi report's hierarchy: a function's inclusive cycles
  * and calls, a loop's cycles from entry to exit and its entries (with blocks), a line's inclusive

@@ -45,6 +45,15 @@ const char *roi_fmt_detail(const struct roi_opdesc *d, char *buf, size_t size);
 void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src, size_t top);
 cJSON *roi_report_json(const struct roi_estimate *e, const struct roi_source *src);
 
+/* The calls into code without metadata (price/estimate.h), as roi estimate's and roi report's
+ * totals say them, with a model: the text's total line goes on with "; N calls without metadata,
+ * C cycles (...)" naming those priced as the call alone (nothing when there are none); the JSON's
+ * total gets calls_without_metadata, cycles_without_metadata, fallback_calls and fallback. */
+void roi_libcall_total_text(FILE *out, const struct roi_estimate *e);
+void roi_libcall_total_json(cJSON *total, const struct roi_estimate *e);
+/* The "without_metadata" array: each callee's calls, cycles and how they were priced. */
+cJSON *roi_libcalls_json(const struct roi_estimate *e);
+
 /* Parts of the JSON documents that other commands share: the "model" object (null without one),
  * the "excluded" array (functions a filter left uncounted). */
 cJSON *roi_model_json(const struct roi_estimate *e);

@@ -36,6 +36,36 @@ static const char *source_name(enum roi_frame_source src)
 	return src == ROI_FRAME_GCC ? "gcc" : src == ROI_FRAME_CODE ? "code" : "none";
 }
 
+/* A function's measured figures; null when it did not run. */
+static cJSON *measured_fn_json(const struct roi_stack_fn *f)
+{
+	cJSON *o;
+
+	if (!f->measured)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "calls", (double)f->measured->calls);
+	cJSON_AddNumberToObject(o, "depth", (double)f->measured->depth);
+	cJSON_AddNumberToObject(o, "with_interrupts", (double)f->measured->with_interrupts);
+	cJSON_AddNumberToObject(o, "frame", (double)f->measured->frame);
+	cJSON_AddBoolToObject(o, "above", f->above);
+	return o;
+}
+
+static cJSON *measured_json(const struct roi_stack *s)
+{
+	const struct roi_measured *m = s->meas;
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "file", m->path);
+	cJSON_AddStringToObject(o, "program", m->program);
+	cJSON_AddBoolToObject(o, "same_build", s->same_build);
+	roi_json_number_or_null(o, "peak", m->has_stack, (double)m->stack.peak);
+	roi_json_number_or_null(o, "margin", m->has_stack && m->stack.has_ram, (double)m->stack.margin);
+	cJSON_AddNumberToObject(o, "above", (double)s->nabove);
+	return o;
+}
+
 cJSON *roi_stack_json(const struct roi_stack *s)
 {
 	cJSON *doc = cJSON_CreateObject(), *fns = cJSON_CreateArray(), *roots = cJSON_CreateArray();
@@ -74,6 +104,8 @@ cJSON *roi_stack_json(const struct roi_stack *s)
 			cJSON_AddItemToArray(callees, c);
 		}
 		cJSON_AddItemToObject(o, "callees", callees);
+		if (s->meas)
+			cJSON_AddItemToObject(o, "measured", measured_fn_json(f));
 		cJSON_AddItemToArray(fns, o);
 	}
 	cJSON_AddItemToObject(doc, "functions", fns);
@@ -89,6 +121,10 @@ cJSON *roi_stack_json(const struct roi_stack *s)
 		cJSON_AddBoolToObject(o, "complete", !(r->below & LOWER));
 		cJSON_AddItemToObject(o, "flags", flags_json(r->below & LOWER));
 		cJSON_AddItemToObject(o, "path", path_json(s, r->fn));
+		if (s->meas) {
+			roi_json_number_or_null(o, "measured", r->measured >= 0, (double)r->measured);
+			cJSON_AddBoolToObject(o, "above", r->above);
+		}
 		cJSON_AddItemToArray(roots, o);
 	}
 	cJSON_AddItemToObject(doc, "roots", roots);
@@ -98,6 +134,10 @@ cJSON *roi_stack_json(const struct roi_stack *s)
 	cJSON_AddNumberToObject(w, "depth", (double)s->worst_depth);
 	cJSON_AddBoolToObject(w, "complete", !s->worst_below);
 	cJSON_AddItemToObject(w, "flags", flags_json(s->worst_below));
+	if (s->meas) {
+		roi_json_number_or_null(w, "measured", s->meas->has_stack, (double)s->meas->stack.peak);
+		cJSON_AddBoolToObject(w, "above", s->worst_above);
+	}
 	cJSON_AddItemToObject(doc, "worst", w);
 	const struct roi_stack_ram *r = &s->ram;
 	if (r->known) {
@@ -119,6 +159,8 @@ cJSON *roi_stack_json(const struct roi_stack *s)
 	} else {
 		cJSON_AddNullToObject(doc, "ram");
 	}
+	if (s->meas)
+		cJSON_AddItemToObject(doc, "measured", measured_json(s));
 	return doc;
 }
 

@@ -66,6 +66,16 @@ static int by_depth(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
+/* A measured figure: "44", "-" (it did not run), "50 !" (above a complete static figure). */
+static const char *measured_cell(long long v, bool above, char *buf, size_t size)
+{
+	if (v < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%lld%s", v, above ? " !" : "");
+	return buf;
+}
+
 static void fn_table(FILE *out, const struct roi_stack *s)
 {
 	size_t *order = roi_xzalloc(s->nfns, sizeof *order);
@@ -75,8 +85,13 @@ static void fn_table(FILE *out, const struct roi_stack *s)
 		order[i] = i;
 	sorting = s;
 	roi_sort(order, s->nfns, sizeof *order, by_depth);
-	roi_table_init(&t, "lrlrll");
-	roi_table_row(&t, "function", "frame", "from", "depth", "worst path", "flags");
+	bool meas = s->meas != NULL;
+
+	roi_table_init(&t, meas ? "lrlrrll" : "lrlrll");
+	if (meas)
+		roi_table_row(&t, "function", "frame", "from", "depth", "measured", "worst path", "flags");
+	else
+		roi_table_row(&t, "function", "frame", "from", "depth", "worst path", "flags");
 	for (size_t i = 0; i < s->nfns; i++) {
 		const struct roi_stack_fn *f = &s->fns[order[i]];
 		char frame[32], depth[40], path[2048], flags[160], note[512];
@@ -90,7 +105,17 @@ static void fn_table(FILE *out, const struct roi_stack *s)
 		roi_stack_flags_text(f->below & LOWER, flags, sizeof flags);
 		snprintf(note, sizeof note, "%s%s%s%s", flags, f->why && *flags ? ": " : "",
 			 f->why && *flags ? f->why : "", f->reached ? "" : (*flags ? "; no root reaches it" : "no root reaches it"));
-		roi_table_row(&t, f->name, frame, source_text(f), depth, path, note);
+		if (meas) {
+			char m[48];
+			size_t n = strlen(note);
+
+			measured_cell(f->measured ? (long long)f->measured->depth : -1, f->above, m, sizeof m);
+			if (f->above)
+				snprintf(note + n, sizeof note - n, "%sMEASURED DEEPER THAN ITS STATIC DEPTH", n ? "; " : "");
+			roi_table_row(&t, f->name, frame, source_text(f), depth, m, path, note);
+		} else {
+			roi_table_row(&t, f->name, frame, source_text(f), depth, path, note);
+		}
 	}
 	roi_table_print(&t, out, "  ");
 	free(order);
@@ -101,8 +126,14 @@ static void root_table(FILE *out, const struct roi_stack *s)
 	struct roi_table t;
 	char depth[40], path[2048], flags[160], note[2200];
 
-	roi_table_init(&t, "lrll");
-	roi_table_row(&t, "root", "depth", "worst path", "flags");
+	bool meas = s->meas != NULL;
+	char m[48];
+
+	roi_table_init(&t, meas ? "lrrll" : "lrll");
+	if (meas)
+		roi_table_row(&t, "root", "depth", "measured", "worst path", "flags");
+	else
+		roi_table_row(&t, "root", "depth", "worst path", "flags");
 	for (size_t i = 0; i < s->nroots; i++) {
 		const struct roi_stack_root *r = &s->roots[i];
 		char entry[64] = "";
@@ -111,15 +142,24 @@ static void root_table(FILE *out, const struct roi_stack *s)
 			snprintf(entry, sizeof entry, "the exception frame (%lld) > ", r->entry);
 		roi_stack_path_text(s, r->fn, path, sizeof path);
 		snprintf(note, sizeof note, "%s%s", entry, path);
-		roi_table_row(&t, r->label, roi_stack_depth_text(r->depth, r->below & LOWER, depth, sizeof depth), note,
-			      roi_stack_flags_text(r->below & LOWER, flags, sizeof flags));
+		roi_stack_depth_text(r->depth, r->below & LOWER, depth, sizeof depth);
+		roi_stack_flags_text(r->below & LOWER, flags, sizeof flags);
+		if (meas)
+			roi_table_row(&t, r->label, depth, measured_cell(r->measured, r->above, m, sizeof m), note, flags);
+		else
+			roi_table_row(&t, r->label, depth, note, flags);
 	}
 	if (s->main_root >= 0 && s->worst_interrupt >= 0) {
 		snprintf(note, sizeof note, "%s at its deepest, %s on top%s", s->roots[s->main_root].label,
 			 s->roots[s->worst_interrupt].label,
 			 s->interrupts_nest ? " (a handler enables interrupts: more can nest)" : "");
-		roi_table_row(&t, "worst", roi_stack_depth_text(s->worst_depth, s->worst_below, depth, sizeof depth), note,
-			      roi_stack_flags_text(s->worst_below, flags, sizeof flags));
+		roi_stack_depth_text(s->worst_depth, s->worst_below, depth, sizeof depth);
+		roi_stack_flags_text(s->worst_below, flags, sizeof flags);
+		if (meas)
+			roi_table_row(&t, "worst", depth, measured_cell(s->meas->has_stack ? (long long)s->meas->stack.peak : -1,
+								       s->worst_above, m, sizeof m), note, flags);
+		else
+			roi_table_row(&t, "worst", depth, note, flags);
 	}
 	roi_table_print(&t, out, "  ");
 }
@@ -146,6 +186,33 @@ static void ram_text(FILE *out, const struct roi_stack *s)
 		r->heap ? " (malloc is linked: the heap takes from the same bytes)" : "");
 	fprintf(out, "margin    %s%lld bytes%s\n", s->worst_below ? "<= " : "", r->margin,
 		r->margin < 0 ? ": the stack can run into the data" : "");
+	if (s->meas && s->meas->has_stack && s->meas->stack.has_ram)
+		fprintf(out, "measured  margin %lld bytes: the data up to 0x%04x, the stack down to 0x%04x (%llu bytes)%s\n",
+			s->meas->stack.margin, (unsigned)s->meas->stack.data_end, (unsigned)s->meas->stack.lowest,
+			(unsigned long long)s->meas->stack.peak, s->same_build ? "" : ", in the measured build");
+}
+
+/* The measured profile: what it is, and loudly, any measured figure above a complete static one. */
+static void measured_text(FILE *out, const struct roi_stack *s)
+{
+	const struct roi_measured *m = s->meas;
+	size_t ran = 0;
+
+	for (size_t i = 0; i < s->nfns; i++)
+		ran += s->fns[i].measured != NULL;
+	fprintf(out, "measured  %s: a run in simavr (%s) of %s%s", m->path, m->mcu,
+		s->same_build ? "this build" : m->program, s->same_build ? "" : " (another build: its image differs)");
+	if (!m->has_stack) {
+		fprintf(out, "; no stack figures (main never ran, or a profile of an older roi)\n");
+		return;
+	}
+	fprintf(out, "; %zu of these functions ran, %llu bytes at the deepest\n", ran, (unsigned long long)m->stack.peak);
+	if (!s->nabove)
+		return;
+	fprintf(out, "BUG       %zu measured figure%s above its static one, which can never be: %s\n",
+		s->nabove, s->nabove == 1 ? " is" : "s are",
+		s->same_build ? "a bug in roi stack's analysis (please report it with the program)"
+		: "the builds differ, or roi stack's analysis is wrong");
 }
 
 void roi_stack_text(FILE *out, const struct roi_stack *s)
@@ -168,8 +235,11 @@ void roi_stack_text(FILE *out, const struct roi_stack *s)
 			added ? ": pushes added up, an upper bound" : "");
 	if (none)
 		fprintf(out, ", %zu not known", none);
-	fprintf(out, "\ncalls     %s\n\n", s->code_read ? "read from the machine code, indirect ones from the metadata too"
+	fprintf(out, "\ncalls     %s\n", s->code_read ? "read from the machine code, indirect ones from the metadata too"
 		: "from the metadata (direct calls by name)");
+	if (s->meas)
+		measured_text(out, s);
+	fputc('\n', out);
 	fn_table(out, s);
 	fprintf(out, "\n");
 	if (s->nroots) {

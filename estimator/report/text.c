@@ -91,7 +91,14 @@ static void ops_section(FILE *out, const struct roi_estimate *e, bool unmodelled
 			continue;
 		}
 		note[0] = '\0';
-		if (o->fallback)
+		if (o->libcall == ROI_LIBCALL_ROUTINE)
+			snprintf(note, sizeof note, "%s + the routine, %s a call (model's routines)",
+				 roi_cost_describe(o->cost, c, sizeof c),
+				 roi_fmt_num(o->routine_cycles / (double)o->count, cyc, sizeof cyc));
+		else if (o->libcall == ROI_LIBCALL_CALL)
+			snprintf(note, sizeof note, "fallback: %s alone, no metadata or routine price",
+				 roi_cost_describe(o->cost, c, sizeof c));
+		else if (o->fallback)
 			snprintf(note, sizeof note, "fallback: %s", roi_cost_describe(o->cost, c, sizeof c));
 		roi_table_row(&t, o->d.kind, o->d.type, o->d.ctype, detail, count,
 			      roi_fmt_num(o->cycles, cyc, sizeof cyc), roi_fmt_si(o->cycles / m->clock_hz, "s", sec, sizeof sec),
@@ -299,6 +306,54 @@ void roi_program_text(FILE *out, const struct roi_program *p, const struct roi_s
 		roi_program_common(p, offsetof(struct roi_unit, opt)), p->nunits, p->nunits == 1 ? "" : "s");
 }
 
+/* The calls into code without metadata, with a model. */
+static void libcalls_section(FILE *out, const struct roi_estimate *e)
+{
+	struct roi_table t;
+	char calls[CELL], cyc[CELL], share[CELL], how[160];
+
+	roi_table_init(&t, "lrrrl");
+	roi_table_row(&t, "callee", "calls", "cycles", "share", "priced by");
+	for (size_t i = 0; i < e->nlibcalls; i++) {
+		const struct roi_libcall_total *l = &e->libcalls[i];
+
+		snprintf(calls, sizeof calls, "%llu", (unsigned long long)l->calls);
+		switch (l->how) {
+		case ROI_LIBCALL_MODEL:
+			snprintf(how, sizeof how, "the model's entry of its call");
+			break;
+		case ROI_LIBCALL_ROUTINE:
+			snprintf(how, sizeof how, "the call and the model's routine, %s a call",
+				 roi_fmt_num(l->routine_cycles / (double)l->calls, share, sizeof share));
+			break;
+		default:
+			snprintf(how, sizeof how, "fallback: the call alone (no routine price)");
+		}
+		roi_table_row(&t, l->callee, calls, roi_fmt_num(l->cycles, cyc, sizeof cyc),
+			      roi_fmt_share(l->cycles, e->cycles, share, sizeof share), how);
+	}
+	section(out, "calls into code without metadata (libraries, code built without roi: no counted block of theirs ran)",
+		&t);
+}
+
+void roi_libcall_total_text(FILE *out, const struct roi_estimate *e)
+{
+	char cyc[CELL];
+	const char *sep = " (fallback, the call alone: ";
+
+	if (!e->model || !e->nlibcalls)
+		return;
+	fprintf(out, "; %llu call%s without metadata, %s cycles", (unsigned long long)e->libcall_calls,
+		e->libcall_calls == 1 ? "" : "s", roi_fmt_num(e->libcall_cycles, cyc, sizeof cyc));
+	for (size_t i = 0; i < e->nlibcalls; i++)
+		if (e->libcalls[i].how == ROI_LIBCALL_CALL) {
+			fprintf(out, "%s%s x%llu", sep, e->libcalls[i].callee, (unsigned long long)e->libcalls[i].calls);
+			sep = ", ";
+		}
+	if (e->fallback_calls)
+		fputc(')', out);
+}
+
 void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_source *src, size_t top)
 {
 	const struct roi_model *m = e->model;
@@ -308,6 +363,8 @@ void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_s
 	ops_section(out, e, false);
 	if (m)
 		ops_section(out, e, true);
+	if (m && e->nlibcalls)
+		libcalls_section(out, e);
 	functions_section(out, e, src->measured, top);
 	lines_section(out, e, src->measured, top);
 	fprintf(out, "\ntotal     %llu ops", (unsigned long long)e->total_ops);
@@ -315,6 +372,7 @@ void roi_report_text(FILE *out, const struct roi_estimate *e, const struct roi_s
 		fprintf(out, " (%llu unmodelled), %s cycles, %s, %s", (unsigned long long)e->unmodelled_ops,
 			roi_fmt_num(e->cycles, cyc, sizeof cyc), roi_fmt_si(e->seconds, "s", sec, sizeof sec),
 			roi_fmt_si(e->energy_j, "J", ej, sizeof ej));
+	roi_libcall_total_text(out, e);
 	fputc('\n', out);
 	if (src->measured)
 		roi_measured_total_text(out, src->measured);

@@ -157,6 +157,8 @@ cJSON *roi_tree_json(const struct roi_tree_report *r, const struct roi_source *s
 	roi_json_number_or_null(o, "hook_overhead", r->c->has_hook_cost, (double)h->hook_pairs * r->c->hook_cost);
 	cJSON_AddNumberToObject(o, "regions_measured", (double)h->nmeasured);
 	cJSON_AddItemToObject(o, "total", sum_json(r, &h->total));
+	roi_libcall_total_json(cJSON_GetObjectItemCaseSensitive(o, "total"), h->e);
+	cJSON_AddItemToObject(o, "without_metadata", roi_libcalls_json(h->e));
 	roi_json_string_or_null(o, "region", focus_id);
 	cJSON_AddItemToObject(o, "excluded", roi_excluded_json(p));
 	a = cJSON_AddArrayToObject(o, "unmatched_rules");

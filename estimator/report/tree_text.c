@@ -292,6 +292,7 @@ void roi_tree_text(FILE *out, const struct roi_tree_report *r, const struct roi_
 		fprintf(out, ", %s cycles, %s, %s", roi_fmt_num(h->total.cycles, cyc, sizeof cyc),
 			roi_fmt_si(h->total.cycles / h->e->model->clock_hz, "s", sec, sizeof sec),
 			roi_fmt_si(h->total.energy_j, "J", ej, sizeof ej));
+	roi_libcall_total_text(out, h->e);
 	fputc('\n', out);
 	if (src->measured)
 		roi_measured_total_text(out, src->measured);

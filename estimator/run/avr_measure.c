@@ -5,6 +5,7 @@
 
 #include "base/array.h"
 #include "base/path.h"
+#include "machine/isa.h"
 #include "run/avr_measure.h"
 
 /* The prefix of the file names the block-lines build gives every counted function's statements
@@ -86,6 +87,9 @@ struct sym {
 	uint64_t self, library, inclusive, calls;
 	long active;            /* activations on the shadow stack */
 	long counted;           /* the gindex of the counted function of that name; -1: none */
+	/* the stack, over its activations (input/measured.h's roi_mstack_fn) */
+	uint64_t st_calls;
+	uint16_t st_depth, st_all, st_frame;
 };
 
 struct line {
@@ -127,6 +131,11 @@ struct run {
 struct frame {
 	uint32_t ret;           /* byte address it returns to */
 	uint16_t sp;            /* the stack pointer once the return address was pushed */
+	/* the stack: its entry (SP before the call or the interrupt pushed the return address; a
+	 * jump's SP and a return address) and the lowest SP while it was active: with everything
+	 * (all), interrupts that arrived left out (own), and while its own instructions ran (self) */
+	uint16_t entry, low_all, low_own, low_self;
+	bool irq;               /* entered by an interrupt */
 	uint64_t start;         /* the cycle its first instruction began at */
 	int line;               /* where its cycles without a line go: the last line it ran */
 	int line_fn;            /* the sym of that line's instruction; -1: none */
@@ -171,6 +180,9 @@ struct roi_measure {
 	/* the shadow stack */
 	struct frame *frames;
 	size_t depth, frames_cap;
+	/* the run's stack from main's first instruction on */
+	bool has_top, sp_half;
+	uint16_t top, lowest, prev_sp;
 	/* counted blocks */
 	const struct roi_program *prog;
 	const struct roi_function **fn_by_gindex;
@@ -179,6 +191,7 @@ struct roi_measure {
 	uint32_t *words;        /* by global block number: its instruction words */
 	uint32_t *head;         /* by global block number: the lowest address a jump at the block's end
 				 * back into it reaches, where its next execution begins; 0: none */
+	uint16_t *insn;         /* per instruction word: its W_ class; NULL before the first step */
 	bool *ends;             /* per instruction word: a jump or branch at the end of its block's
 				 * code (the block's instructions do not go on after it, but for a
 				 * jump of its edges) */
@@ -197,37 +210,55 @@ struct roi_measure {
 
 /* ---- AVR instructions ---- */
 
-static bool two_words(uint16_t op)
+/* What the run needs of the instruction at each flash word, from machine/'s AVR decoder (the
+ * estimator's one): a table, since it is asked at every step. */
+enum {
+	W_TWO = 1,              /* two words long: jmp, call, lds, sts */
+	W_CALL = 2,             /* call, rcall (not "rcall .", which makes room on the stack), icall */
+	W_RET = 4,              /* ret, reti */
+	W_JUMP = 8,             /* jmp, rjmp (to itself too), ijmp */
+	W_DIRECT = 16,          /* jmp, rjmp: a jump whose target is in the code */
+	W_SKIP = 32,            /* cpse, sbrc, sbrs, sbic, sbis */
+	W_BRANCH = 64,          /* brbs, brbc (breq, brne, brcs, ...) */
+	W_OUT_SPH = 128,        /* out SPH, Rr */
+	W_OUT_SPL = 256,        /* out SPL, Rr */
+};
+
+static void decode(const struct roi_measure *m, uint32_t pc, struct roi_minsn *in)
 {
-	return (op & 0xfe0c) == 0x940c ||       /* jmp, call */
-	       (op & 0xfe0f) == 0x9000 || (op & 0xfe0f) == 0x9200;  /* lds, sts */
+	roi_avr_decode(m->tracer.flash + pc, m->tracer.flash_size - pc, pc,
+		       m->tracer.address_size == 3 ? ROI_AVR_PC22 : ROI_AVR_PC16, in);
 }
 
-static bool is_call(uint16_t op)
+static uint16_t word_class(const struct roi_minsn *in)
 {
-	return (op & 0xfe0e) == 0x940e || (op & 0xf000) == 0xd000 || op == 0x9509 || op == 0x9519;
+	bool direct = in->cls == ROI_MI_JUMP || (in->cls == ROI_MI_STOP && in->has_target);  /* rjmp . */
+	bool out = strcmp(in->name, "out") == 0;
+
+	return (uint16_t)((in->size == 4 ? W_TWO : 0) |
+			 (out && in->io == 0x3e ? W_OUT_SPH : 0) | (out && in->io == 0x3d ? W_OUT_SPL : 0) |
+			 (in->cls == ROI_MI_CALL || in->cls == ROI_MI_ICALL ? W_CALL : 0) |
+			 (in->cls == ROI_MI_RET ? W_RET : 0) |
+			 (direct || in->cls == ROI_MI_IJUMP ? W_JUMP : 0) | (direct ? W_DIRECT : 0) |
+			 (in->cls == ROI_MI_SKIP ? W_SKIP : 0) | (in->cls == ROI_MI_BRANCH ? W_BRANCH : 0));
 }
 
-static bool is_return(uint16_t op)
+/* The class of every word of the flash, once, at the run's first step (the flash is the tracer's
+ * from then on). */
+static void decode_flash(struct roi_measure *m)
 {
-	return op == 0x9508 || op == 0x9518;
+	m->insn = roi_xzalloc(MAX_WORDS, sizeof *m->insn);
+	for (uint32_t w = 0; w < MAX_WORDS && 2 * w + 1 < m->tracer.flash_size; w++) {
+		struct roi_minsn in;
+
+		decode(m, 2 * w, &in);
+		m->insn[w] = word_class(&in);
+	}
 }
 
-static bool is_jump(uint16_t op)
+static uint16_t insn_at(const struct roi_measure *m, uint32_t pc)
 {
-	return (op & 0xfe0e) == 0x940c || (op & 0xf000) == 0xc000 || op == 0x9409 || op == 0x9419;
-}
-
-/* cpse, sbrc, sbrs, sbic, sbis */
-static bool is_skip(uint16_t op)
-{
-	return (op & 0xfc00) == 0x1000 || (op & 0xfc08) == 0xfc00 || (op & 0xfd00) == 0x9900;
-}
-
-/* brbs, brbc (breq, brne, brcs, ...) */
-static bool is_branch(uint16_t op)
-{
-	return (op & 0xf800) == 0xf000;
+	return pc >> 1 < MAX_WORDS ? m->insn[pc >> 1] : 0;
 }
 
 static void step(void *ctx, const struct roi_avr_step *s);
@@ -463,7 +494,9 @@ int roi_measure_new(struct roi_measure **out, struct roi_elf *elf, const struct 
 	m->frames[0] = (struct frame){.line = LINE_START_UP, .line_fn = -1, .site = -1, .fn = -1, .site_line = -1,
 				      .bfn = -1, .bveto = -1};
 	m->frames[0].loop_start = roi_xzalloc(m->max_loops + 1, sizeof(uint64_t));
+	m->frames[0].low_all = m->frames[0].low_own = m->frames[0].low_self = 0xffff;
 	m->depth = 1;
+	m->lowest = 0xffff;
 	return 0;
 }
 
@@ -701,20 +734,14 @@ static void start_run(struct roi_measure *m, struct frame *f, long b, uint64_t a
 }
 
 /* Where a jump or branch at pc goes, from the flash; -1 when it is none or computed (ijmp). */
-static long jump_target(const uint8_t *flash, uint32_t size, uint32_t pc)
+static long jump_target(const struct roi_measure *m, uint32_t pc)
 {
-	if (pc + 1 >= size)
-		return -1;
-	uint16_t op = (uint16_t)(flash[pc] | flash[pc + 1] << 8);
+	struct roi_minsn in;
 
-	if (is_branch(op))
-		return (long)pc + 2 + 2 * (((int)(op >> 3) & 0x7f) ^ 0x40) - 0x80;
-	if ((op & 0xf000) == 0xc000)
-		return (long)pc + 2 + 2 * ((int)((op & 0xfff) ^ 0x800) - 0x800);
-	if ((op & 0xfe0e) == 0x940c && pc + 3 < size)
-		return 2 * (long)(((uint32_t)(op & 0x1f0) << 13 | (uint32_t)(op & 1) << 16) |
-				  (uint32_t)(flash[pc + 2] | flash[pc + 3] << 8));
-	return -1;
+	if (pc + 1 >= m->tracer.flash_size || !(insn_at(m, pc) & (W_DIRECT | W_BRANCH)))
+		return -1;
+	decode(m, pc, &in);
+	return (long)in.target;
 }
 
 /* Each block's head: the lowest address a jump or branch at the end of the block's code reaches
@@ -724,23 +751,18 @@ static long jump_target(const uint8_t *flash, uint32_t size, uint32_t pc)
  * of its edges). */
 static void find_heads(struct roi_measure *m)
 {
-	const uint8_t *flash = m->tracer.flash;
 	uint32_t size = m->tracer.flash_size;
 
 	m->heads_found = true;
 	m->ends = roi_xzalloc(MAX_WORDS, sizeof *m->ends);
 	for (uint32_t w = 0; w < MAX_WORDS && 2 * w + 1 < size; w++) {
-		long gb = m->block_of[w], to = gb >= 0 ? jump_target(flash, size, 2 * w) : -1;
-		uint16_t op = (uint16_t)(flash[2 * w] | flash[2 * w + 1] << 8);
-		uint32_t nw = w + (two_words(op) ? 2 : 1);
+		long gb = m->block_of[w], to = gb >= 0 ? jump_target(m, 2 * w) : -1;
+		uint32_t nw = w + (m->insn[w] & W_TWO ? 2 : 1);
 
 		if (to < 0)
 			continue;
-		if (nw < MAX_WORDS && 2 * nw + 1 < size && m->block_of[nw] == gb) {
-			uint16_t next = (uint16_t)(flash[2 * nw] | flash[2 * nw + 1] << 8);
-			if (!((next & 0xf000) == 0xc000 || (next & 0xfe0e) == 0x940c))
-				continue;
-		}
+		if (nw < MAX_WORDS && 2 * nw + 1 < size && m->block_of[nw] == gb && !(m->insn[nw] & W_DIRECT))
+			continue;
 		m->ends[w] = true;
 		if (to > 2 * (long)w || to / 2 >= MAX_WORDS || m->block_of[to / 2] != gb)
 			continue;
@@ -769,7 +791,8 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	const struct roi_function *fn = m->fn_of_block[gb];
 	long b = (long)((size_t)gb - fn->gblock0);
 	uint64_t at = s->cycle - s->cycles;
-	uint32_t next = s->pc + (two_words(s->op) ? 4 : 2);
+	uint16_t k = insn_at(m, s->pc);
+	uint32_t next = s->pc + (k & W_TWO ? 4 : 2);
 
 	m->block_cycles[gb] += s->cycles;
 	if (f->bfn != (long)fn->gindex) {
@@ -781,7 +804,7 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	/* An if-converted arm: the skip decides whether the block runs, by its instruction after,
 	 * which it skips or not; what else of the block's runs either way (GCC gives a spill after
 	 * it the arm's location too). */
-	if (is_skip(s->op) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb) {
+	if ((k & W_SKIP) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb) {
 		f->bveto = s->next != next ? b : -1;
 		f->bjump = false;
 		f->bseq = s->next == next;
@@ -801,8 +824,8 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 		start_run(m, f, b, at, true);
 	if (f->nruns && f->runs[f->nruns - 1].b == b)
 		f->runs[f->nruns - 1].seen++;
-	f->bjump = s->next != next && (is_jump(s->op) || is_branch(s->op));
-	f->bseq = s->next == next || is_call(s->op);
+	f->bjump = s->next != next && (k & (W_JUMP | W_BRANCH));
+	f->bseq = s->next == next || (k & W_CALL);
 }
 
 /* ---- the shadow call stack ---- */
@@ -861,6 +884,8 @@ static void call(struct roi_measure *m, const struct roi_avr_step *s, uint32_t r
 	struct frame init = {
 		.ret = how == ROI_MCALL_JUMP ? caller->ret : ret,
 		.sp = how == ROI_MCALL_JUMP ? caller->sp : (uint16_t)(s->sp),
+		.entry = (uint16_t)(s->sp + m->tracer.address_size),
+		.low_all = s->sp, .low_own = s->sp, .low_self = s->sp,
 		.start = s->cycle, .line = line, .line_fn = caller->line_fn, .site_line = line,
 		.tail = how == ROI_MCALL_JUMP,
 		.fn = s->next >> 1 < MAX_WORDS ? m->fn_of[s->next >> 1] : (int)m->nsyms - 1,
@@ -869,31 +894,94 @@ static void call(struct roi_measure *m, const struct roi_avr_step *s, uint32_t r
 
 	f->outer_line = m->lines[line].active++ == 0;
 	enter(m, f, s->pc, how, caller_fn);
+	/* the stack the start-up code set: before the call of main */
+	if (!m->has_top && m->has_main && m->syms[f->fn].addr == m->main_addr && f->fn != (int)m->nsyms - 1) {
+		m->has_top = true;
+		m->top = f->entry;
+	}
 }
 
 static void interrupt(struct roi_measure *m, const struct roi_avr_step *s)
 {
+	uint16_t sp = (uint16_t)(s->sp - m->tracer.address_size);
 	struct frame init = {
-		.ret = s->next, .sp = (uint16_t)(s->sp - m->tracer.address_size), .start = s->cycle,
+		.ret = s->next, .sp = sp, .entry = s->sp, .low_all = sp, .low_own = sp, .low_self = sp, .irq = true,
+		.start = s->cycle,
 		.line = LINE_INTERRUPT, .line_fn = -1, .site = -1, .fn = -1, .site_line = -1, .vector = true,
 	};
 
 	push(m, &init);
+	if (m->main_seen && sp < m->lowest)
+		m->lowest = sp;
 }
 
 /* An interrupt's function: the one its vector jumps to (or the vector's, when it does not jump). */
 static void vector_step(struct roi_measure *m, struct frame *f, const struct roi_avr_step *s)
 {
-	uint32_t to = is_jump(s->op) ? s->next : s->pc;
+	uint32_t to = insn_at(m, s->pc) & W_JUMP ? s->next : s->pc;
 
 	f->vector = false;
 	f->fn = to >> 1 < MAX_WORDS ? m->fn_of[to >> 1] : (int)m->nsyms - 1;
 	enter(m, f, s->pc, ROI_MCALL_INTERRUPT, -1);
 }
 
+/* Frame f's stack figures to its function's, and its lowest SP to the frame below it (the one it
+ * returns to), an interrupt's to that frame's figure with interrupts only. */
+static void close_stack(struct roi_measure *m, struct frame *f)
+{
+	if (f > m->frames) {
+		struct frame *below = f - 1;
+
+		if (f->low_all < below->low_all)
+			below->low_all = f->low_all;
+		if (!f->irq && f->low_own < below->low_own)
+			below->low_own = f->low_own;
+	}
+	if (f->fn < 0 || f->site < 0 || f->fn == (int)m->nsyms - 1)
+		return;
+	struct sym *y = &m->syms[f->fn];
+	uint16_t all = f->entry > f->low_all ? (uint16_t)(f->entry - f->low_all) : 0,
+		 own = f->entry > f->low_own ? (uint16_t)(f->entry - f->low_own) : 0,
+		 self = f->entry > f->low_self ? (uint16_t)(f->entry - f->low_self) : 0;
+
+	y->st_calls++;
+	if (all > y->st_all)
+		y->st_all = all;
+	if (own > y->st_depth)
+		y->st_depth = own;
+	if (self > y->st_frame)
+		y->st_frame = self;
+}
+
+/* The stack pointer after a step: the lowest of the frame running and of the run. A prologue
+ * writes SPH, then SREG, then SPL: in between SP is the new high byte with the old low one (up to
+ * 255 bytes off, interrupts off, no code sees it), and is not sampled. */
+static void sample_sp(struct roi_measure *m, const struct roi_avr_step *s)
+{
+	struct frame *f = &m->frames[m->depth - 1];
+
+	if ((insn_at(m, s->pc) & W_OUT_SPH) && !s->asleep)
+		m->sp_half = true;
+	else if ((insn_at(m, s->pc) & W_OUT_SPL) && !s->asleep)
+		m->sp_half = false;
+	if (m->sp_half)
+		return;
+	m->prev_sp = s->sp;
+	if (s->sp < f->low_all)
+		f->low_all = s->sp;
+	if (s->sp < f->low_own)
+		f->low_own = s->sp;
+	if (s->sp < f->low_self)
+		f->low_self = s->sp;
+	if (m->main_seen && s->sp < m->lowest)
+		m->lowest = s->sp;
+}
+
 static void close_frame(struct roi_measure *m, struct frame *f, uint64_t end)
 {
 	uint64_t inclusive = end - f->start;
+
+	close_stack(m, f);
 
 	if (m->with_blocks)
 		leave_function(m, f, end);
@@ -939,15 +1027,23 @@ static void step(void *ctx, const struct roi_avr_step *s)
 	int line = w < MAX_WORDS ? m->line_of[w] : -1, fn = w < MAX_WORDS ? m->fn_of[w] : (int)m->nsyms - 1;
 	bool own = line >= 0;
 
-	if (!m->main_seen && m->has_main && s->pc == m->main_addr)
+	if (!m->insn)
+		decode_flash(m);
+	if (!m->main_seen && m->has_main && s->pc == m->main_addr) {
 		m->main_seen = true;
+		if (!m->has_top) {      /* main reached by a jump: the stack as it was */
+			m->has_top = true;
+			m->top = m->prev_sp;
+		}
+	}
 	/* back in the function that jumped into another without a return (a switch's jump through
 	 * libgcc's __tablejump2__, call-prologues' __prologue_saves__): that was no tail call */
 	while (f->tail && m->depth > 2 && fn == m->frames[m->depth - 2].fn) {
 		close_frame(m, f, s->cycle - s->cycles);
 		f = &m->frames[--m->depth - 1];
 	}
-	if (f->vector && !s->asleep)
+	bool at_vector = f->vector && !s->asleep;
+	if (at_vector)
 		vector_step(m, f, s);
 	if (own) {
 		f->line = line;
@@ -966,6 +1062,7 @@ static void step(void *ctx, const struct roi_avr_step *s)
 	if (!own && m->with_lines)
 		*map_at(&m->library, (uint64_t)fn << 32 | (uint32_t)line) += s->cycles;
 	if (s->asleep) {
+		sample_sp(m, s);
 		if (s->interrupt)
 			interrupt(m, s);
 		return;
@@ -976,22 +1073,23 @@ static void step(void *ctx, const struct roi_avr_step *s)
 		block_step(m, f, m->block_of[w], s);
 	else {
 		f->bjump = false;
-		f->bseq = s->next == s->pc + (two_words(s->op) ? 4 : 2) || is_call(s->op);
+		f->bseq = s->next == s->pc + (insn_at(m, s->pc) & W_TWO ? 4 : 2) || (insn_at(m, s->pc) & W_CALL);
 	}
 
-	uint16_t op = s->op;
-	uint32_t next_seq = s->pc + (two_words(op) ? 4 : 2);
+	uint16_t k = insn_at(m, s->pc);
+	uint32_t next_seq = s->pc + (k & W_TWO ? 4 : 2);
 
-	if (is_call(op)) {
-		if (s->next != next_seq)        /* not "rcall .", which makes room on the stack */
-			call(m, s, next_seq, ROI_MCALL_CALL);
-	} else if (is_return(op)) {
+	if (k & W_CALL) {
+		call(m, s, next_seq, ROI_MCALL_CALL);
+	} else if (k & W_RET) {
 		ret(m, s->next, s->sp, s->cycle);
-	} else if (is_jump(op) && m->depth > 1 && s->next >> 1 < MAX_WORDS && m->fn_at[s->next >> 1] >= 0 &&
-		   m->fn_at[s->next >> 1] != fn) {
-		/* a jump to another function's first instruction: a tail call */
+	} else if ((k & W_JUMP) && m->depth > 1 && s->next >> 1 < MAX_WORDS && m->fn_at[s->next >> 1] >= 0 &&
+		   m->fn_at[s->next >> 1] != fn && !at_vector) {
+		/* a jump to another function's first instruction: a tail call (not an interrupt vector's
+		 * jump to its handler, which the interrupt entered) */
 		call(m, s, 0, ROI_MCALL_JUMP);
 	}
+	sample_sp(m, s);
 	if (s->interrupt)
 		interrupt(m, s);
 }
@@ -1154,6 +1252,37 @@ static void finish_regions(struct roi_measure *m, const struct roi_program *p, s
 		}
 }
 
+static int deepest_first(const void *a, const void *b)
+{
+	const struct roi_mstack_fn *x = a, *y = b;
+
+	if (x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The run's stack, when main ran; the RAM (data_end, margin) is the caller's to add. */
+static void finish_stack(struct roi_measure *m, struct roi_measured *out)
+{
+	struct roi_mstack *st = &out->stack;
+
+	if (!m->main_seen || !m->has_top)
+		return;
+	out->has_stack = true;
+	st->top = m->top;
+	st->lowest = m->lowest < m->top ? m->lowest : m->top;
+	st->peak = st->top - st->lowest;
+	st->fns = roi_arena_array(&out->arena, m->nsyms, sizeof *st->fns);
+	for (size_t i = 0; i + 1 < m->nsyms; i++) {
+		const struct sym *y = &m->syms[i];
+
+		if (y->st_calls)
+			st->fns[st->nfns++] = (struct roi_mstack_fn){roi_arena_strdup(&out->arena, y->name), y->st_calls,
+								     y->st_depth, y->st_all, y->st_frame};
+	}
+	roi_sort(st->fns, st->nfns, sizeof *st->fns, deepest_first);
+}
+
 int roi_measure_finish(struct roi_measure *m, const struct roi_avr_run *run, struct roi_measured *out,
 		       struct roi_err *err)
 {
@@ -1174,6 +1303,7 @@ int roi_measure_finish(struct roi_measure *m, const struct roi_avr_run *run, str
 		finish_blocks(m, run, out);
 	if (m->prog)
 		finish_regions(m, m->prog, out);
+	finish_stack(m, out);
 	return 0;
 }
 
@@ -1207,6 +1337,7 @@ void roi_measure_free(struct roi_measure *m)
 	free(m->words);
 	free(m->head);
 	free(m->ends);
+	free(m->insn);
 	free(m->counts);
 	free(m->block_cycles);
 	free(m->loop_base);

@@ -10,6 +10,7 @@
 #include "base/cli.h"
 #include "input/flow.h"
 #include "input/profile.h"
+#include "base/atomic.h"
 #include "run/common.h"
 
 /* "an ARM": what a wrong ELF was built for. */
@@ -161,20 +162,18 @@ void roi_run_warn_saturated(const struct roi_counter_array *a, cJSON *list)
 	cJSON_AddItemToArray(list, o);
 }
 
-/* Written to a temporary file next to the profile and renamed over it: never a partial profile. */
+/* Written whole or not at all (base/atomic.h): never a partial profile. */
 int roi_run_write_profile(const char *path, const char *program, const struct roi_program *prog,
 			  const struct roi_counts *counts, struct roi_err *err)
 {
 	struct roi_profile_fn *fns = calloc(prog->nfunctions, sizeof *fns);
 	struct roi_profile_region *regions = calloc(prog->nregions ? prog->nregions : 1, sizeof *regions);
-	size_t n = strlen(path) + 8, nfns = 0, nregions = 0;
-	char *tmp = malloc(n);
+	size_t nfns = 0, nregions = 0;
 	uint64_t *counters = calloc(prog->ncounters ? prog->ncounters : 1, sizeof *counters);
-	FILE *out = NULL;
-	int fd = -1, rc = -1;
-	bool created = false;
+	struct roi_atomic out;
+	int rc = -1;
 
-	if (!fns || !regions || !tmp || !counters) {
+	if (!fns || !regions || !counters) {
 		roi_err_set(err, "out of memory");
 		goto out;
 	}
@@ -199,14 +198,6 @@ int roi_run_write_profile(const char *path, const char *program, const struct ro
 				 (uint32_t)(edges ? fn->ncounters : fn->nblocks)},
 				edges ? mine : &counts->block[fn->gblock0], 0};
 		}
-	snprintf(tmp, n, "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
-	created = fd >= 0;
-	if (!created || !(out = fdopen(fd, "w"))) {
-		roi_err_set(err, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	fd = -1;
 	/* Region times a runner measured (simavr's cycle-stamped hook events), in region order. */
 	for (size_t u = 0; u < prog->nunits; u++)
 		for (size_t r = 0; r < prog->units[u].nregions; r++) {
@@ -220,22 +211,15 @@ int roi_run_write_profile(const char *path, const char *program, const struct ro
 		}
 	struct roi_profile_timing timing = {regions, nregions, counts->has_hook_cost, counts->hook_cost,
 					   counts->hook_inside, counts->time_unit};
-	if (roi_profile_write(out, program, 1, counts->transferred, fns, nfns, nregions ? &timing : NULL, err) != 0) {
+	if (roi_atomic_open(&out, path, err) != 0)
+		goto out;
+	if (roi_profile_write(out.f, program, 1, counts->transferred, fns, nfns, nregions ? &timing : NULL, err) != 0) {
+		roi_atomic_abort(&out);
 		roi_err_set(err, "%s: cannot write the profile", path);
 		goto out;
 	}
-	rc = fclose(out);
-	out = NULL;
-	if (rc != 0 || rename(tmp, path) != 0)
-		rc = roi_err_set(err, "%s: cannot write the profile: %s", path, strerror(errno));
+	rc = roi_atomic_commit(&out, "the profile", err);
 out:
-	if (out)
-		fclose(out);
-	if (fd >= 0)
-		close(fd);
-	if (rc != 0 && created)
-		unlink(tmp);
-	free(tmp);
 	free(counters);
 	free(fns);
 	free(regions);

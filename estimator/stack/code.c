@@ -1,12 +1,13 @@
 /* stack/code.c — calls and pushes read from AVR and Thumb machine code, see code.h.
  *
- * The encodings are the instruction set manuals' (Atmel's "AVR Instruction Set Manual", ARM's
- * "ARMv7-M Architecture Reference Manual", A5/A7). Only what moves the stack pointer down or
- * leaves the function is decoded; every other instruction only needs its length. */
+ * The instructions are decoded by machine/ (isa.h), the one decoder of each instruction set that
+ * machine pricing uses too; this file reads what they do to the stack and where they leave the
+ * function. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
+#include "machine/isa.h"
 #include "stack/code.h"
 
 static void add_call(struct roi_code_facts *f, uint64_t at, uint64_t target, bool tail)
@@ -23,9 +24,9 @@ void roi_code_facts_free(struct roi_code_facts *f)
 	f->ncalls = f->cap = 0;
 }
 
-static unsigned le16(const unsigned char *p)
+static enum roi_avr_core avr_core(unsigned pc_bytes)
 {
-	return (unsigned)p[0] | (unsigned)p[1] << 8;
+	return pc_bytes == 3 ? ROI_AVR_PC22 : ROI_AVR_PC16;
 }
 
 /* ---- AVR ---- */
@@ -33,194 +34,132 @@ static unsigned le16(const unsigned char *p)
 #define AVR_SPL 0x3d
 #define AVR_SPH 0x3e
 
-static bool avr_two_words(unsigned op)
+/* subi's constant as written (the decoder keeps what it does to the register). */
+static long subi_k(const struct roi_minsn *in)
 {
-	return (op & 0xfe0f) == 0x9000 || (op & 0xfe0f) == 0x9200 ||   /* lds, sts */
-	       (op & 0xfe0c) == 0x940c;                                 /* jmp, call */
+	return (in->reg_op == ROI_MR_DEC ? in->imm : -in->imm) & 0xff;
 }
 
-/* What the instruction at i does to r28 (Y's low byte) right after Y was loaded from SP: the
+/* Whether in is "subi r28, lo" (then *v: lo, with "sbci r29, hi" after it: hi:lo, 16 bits), the
+ * frame's size as GCC's prologue writes it. */
+static bool avr_subi_y(const struct roi_minsn *in, const struct roi_minsn *next, long *v, bool *pair)
+{
+	if (strcmp(in->name, "subi") != 0 || in->rd != 28)
+		return false;
+	*v = subi_k(in);
+	*pair = next && strcmp(next->name, "sbci") == 0 && next->rd == 29;
+	if (*pair)
+		*v |= (long)next->imm << 8;
+	return true;
+}
+
+/* Whether the instruction writes r28 or r29 with what is no constant offset from SP. */
+static bool avr_sets_y(const struct roi_minsn *in)
+{
+	static const char *const set[] = {"ldi", "mov", "movw", "sub", "sbc"};
+
+	if (in->rd != 28 && in->rd != 29)
+		return false;
+	for (size_t i = 0; i < sizeof set / sizeof *set; i++)
+		if (strcmp(in->name, set[i]) == 0)
+			return true;
+	return false;
+}
+
+/* What the instructions at i do to r28 (Y's low byte) right after Y was loaded from SP: the
  * bytes Y moved down (a frame: sbiw r28,K or subi r28,lo; sbci r29,hi), 0 when it moved up or
  * was left, -1 when it moved by a register amount (sub r28,Rr). */
-static long avr_frame_after_in(const unsigned char *code, uint64_t size, uint64_t i)
+static long avr_frame_after_in(enum roi_avr_core core, const unsigned char *code, uint64_t start, uint64_t size,
+			       uint64_t i)
 {
-	for (int n = 0; n < 3 && i + 2 <= size; n++, i += 2) {
-		unsigned op = le16(code + i);
+	struct roi_minsn in, next;
 
-		if ((op & 0xf800) == 0xb000)                    /* in: the other half of SP */
+	for (int n = 0; n < 3 && i + 2 <= size; n++, i += in.size) {
+		roi_avr_decode(code + i, size - i, start + i, core, &in);
+		roi_avr_decode(code + i + in.size, i + in.size < size ? size - i - in.size : 0, start + i + in.size,
+			       core, &next);
+		long v;
+		bool pair;
+
+		if (strcmp(in.name, "in") == 0)                 /* the other half of SP */
 			continue;
-		if ((op & 0xff30) == 0x9720)                    /* sbiw r28, K */
-			return (long)((op & 0xf) | (op >> 2 & 0x30));
-		if ((op & 0xf0f0) == 0x50c0) {                  /* subi r28, lo */
-			unsigned lo = (op & 0xf) | (op >> 4 & 0xf0), hi = 0;
-			if (i + 4 <= size && (le16(code + i + 2) & 0xf0f0) == 0x40d0) {  /* sbci r29, hi */
-				unsigned op2 = le16(code + i + 2);
-				hi = (op2 & 0xf) | (op2 >> 4 & 0xf0);
-			}
-			unsigned v = hi << 8 | lo;
-			return v && v < 0x8000 ? (long)v : 0;
-		}
-		if ((op & 0xfdf0) == 0x19c0)                    /* sub r28, Rr */
+		if (strcmp(in.name, "sbiw") == 0 && in.rd == 28)
+			return in.imm;
+		if (avr_subi_y(&in, next.cls == ROI_MI_STOP ? NULL : &next, &v, &pair))
+			return v && v < 0x8000 ? v : 0;
+		if (strcmp(in.name, "sub") == 0 && (in.rd == 28 || in.rd == 29))
 			return -1;
 		return 0;
 	}
 	return 0;
 }
 
+/* Whether target lies outside the function, or is its own entry (a recursive call). */
+static bool leaves(uint64_t target, uint64_t fn_start, uint64_t fn_end)
+{
+	return target < fn_start || target >= fn_end;
+}
+
 static void read_avr(unsigned pc_bytes, const unsigned char *code, uint64_t start, uint64_t size,
 		     uint64_t fn_start, uint64_t fn_end, struct roi_code_facts *f)
 {
-	for (uint64_t i = 0; i + 2 <= size;) {
-		unsigned op = le16(code + i);
-		uint64_t at = start + i, len = avr_two_words(op) ? 4 : 2;
+	enum roi_avr_core core = avr_core(pc_bytes);
+	struct roi_minsn in;
 
-		if (len == 4 && i + 4 > size)
+	for (uint64_t i = 0; i + 2 <= size; i += in.size) {
+		uint64_t at = start + i;
+
+		roi_avr_decode(code + i, size - i, at, core, &in);
+		if (in.size == 4 && i + 4 > size)
 			break;
-		if ((op & 0xfe0f) == 0x920f) {                          /* push */
-			f->pushed += 1;
-		} else if ((op & 0xf000) == 0xd000 || (op & 0xf000) == 0xc000) {       /* rcall, rjmp */
-			long k = (long)(op & 0xfff);
-			uint64_t target;
-
-			if (k & 0x800)
-				k -= 0x1000;
-			target = at + 2 + (uint64_t)(2 * k);
-			if ((op & 0xf000) == 0xd000 && k == 0)
-				f->pushed += pc_bytes;                  /* "rcall .": two or three bytes of frame */
-			else if ((op & 0xf000) == 0xd000 && (target == fn_start || target < fn_start || target >= fn_end))
-				add_call(f, at, target, false);
-			else if (target < fn_start || target >= fn_end)
-				add_call(f, at, target, true);
-		} else if ((op & 0xfe0c) == 0x940c) {                   /* jmp, call */
-			uint64_t target = ((uint64_t)((op >> 4 & 0x1f) << 1 | (op & 1)) << 16 | le16(code + i + 2)) * 2;
-
-			if ((op & 2) && (target == fn_start || target < fn_start || target >= fn_end))
-				add_call(f, at, target, false);
-			else if (target < fn_start || target >= fn_end)
-				add_call(f, at, target, true);
-		} else if (op == 0x9509 || op == 0x9519) {              /* icall, eicall */
+		if (in.sp_push > 0)                                     /* push, "rcall ." */
+			f->pushed += (uint64_t)in.sp_push;
+		if (in.cls == ROI_MI_CALL && (in.target == fn_start || leaves(in.target, fn_start, fn_end)))
+			add_call(f, at, in.target, false);
+		else if (in.cls == ROI_MI_JUMP && leaves(in.target, fn_start, fn_end))
+			add_call(f, at, in.target, true);
+		else if (in.cls == ROI_MI_ICALL)
 			f->indirect++;
-		} else if (op == 0x9478) {                              /* sei */
+		if (in.enables_irq)
 			f->enables_interrupts = true;
-		} else if (op == 0xb7cd) {                              /* in r28, SPL: Y = SP */
-			long frame = avr_frame_after_in(code, size, i + 2);
+		if (strcmp(in.name, "in") == 0 && in.rd == 28 && in.io == AVR_SPL) {   /* Y = SP */
+			long frame = avr_frame_after_in(core, code, start, size, i + 2);
 
 			if (frame < 0 && !f->unknown)
 				f->unknown = "moves SP by an amount in a register";
 			else if (frame > 0)
 				f->pushed += (uint64_t)frame;
 		}
-		i += len;
 	}
 }
 
 /* ---- Thumb (ARMv6-M, ARMv7-M) ---- */
 
-static unsigned popcount(unsigned v)
-{
-	unsigned n = 0;
-
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
-/* ThumbExpandImm: a data-processing instruction's 12-bit immediate as its 32-bit value. */
-static uint32_t thumb_expand_imm(unsigned imm12)
-{
-	uint32_t imm8 = imm12 & 0xff;
-
-	if ((imm12 & 0xc00) == 0) {
-		switch (imm12 >> 8 & 3) {
-		case 0: return imm8;
-		case 1: return imm8 << 16 | imm8;
-		case 2: return imm8 << 24 | imm8 << 8;
-		default: return imm8 << 24 | imm8 << 16 | imm8 << 8 | imm8;
-		}
-	}
-	uint32_t v = 0x80 | (imm12 & 0x7f);
-	unsigned rot = imm12 >> 7 & 0x1f;
-	return v >> rot | v << (32 - rot);
-}
-
-/* The target of a 32-bit branch (B.W T3/T4, BL): its offset from the sign bit, J1, J2 and the
- * immediates. */
-static uint64_t thumb_branch_target(uint64_t at, unsigned hw1, unsigned hw2, bool conditional)
-{
-	unsigned s = hw1 >> 10 & 1, j1 = hw2 >> 13 & 1, j2 = hw2 >> 11 & 1;
-	int64_t off;
-
-	if (conditional) {
-		off = (int64_t)(s << 20 | j2 << 19 | j1 << 18 | (hw1 & 0x3f) << 12 | (hw2 & 0x7ff) << 1);
-		if (s)
-			off -= 1 << 21;
-	} else {
-		unsigned i1 = !(j1 ^ s), i2 = !(j2 ^ s);
-		off = (int64_t)(s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3ff) << 12 | (hw2 & 0x7ff) << 1);
-		if (s)
-			off -= 1 << 25;
-	}
-	return at + 4 + (uint64_t)off;
-}
-
 static void read_thumb(const unsigned char *code, uint64_t start, uint64_t size, uint64_t fn_start,
 		       uint64_t fn_end, struct roi_code_facts *f)
 {
-	for (uint64_t i = 0; i + 2 <= size;) {
-		unsigned hw = le16(code + i);
+	struct roi_thumb_state st = {0};
+	struct roi_minsn in;
+
+	for (uint64_t i = 0; i + 2 <= size; i += in.size) {
 		uint64_t at = start + i;
 
-		if ((hw >> 11) >= 0x1d) {                               /* 32-bit */
-			if (i + 4 > size)
-				break;
-			unsigned hw2 = le16(code + i + 2);
-
-			if ((hw & 0xf800) == 0xf000 && (hw2 & 0xd000) == 0xd000) {             /* bl */
-				uint64_t t = thumb_branch_target(at, hw, hw2, false);
-				if (t == fn_start || t < fn_start || t >= fn_end)
-					add_call(f, at, t, false);      /* (bl inside: a long branch) */
-			} else if ((hw & 0xf800) == 0xf000 && (hw2 & 0xd000) == 0x9000) {      /* b.w */
-				uint64_t t = thumb_branch_target(at, hw, hw2, false);
-				if (t < fn_start || t >= fn_end)
-					add_call(f, at, t, true);
-			} else if ((hw & 0xf800) == 0xf000 && (hw2 & 0xd000) == 0x8000 &&
-				   (hw >> 6 & 0xf) < 0xe) {                                    /* b<c>.w */
-				uint64_t t = thumb_branch_target(at, hw, hw2, true);
-				if (t < fn_start || t >= fn_end)
-					add_call(f, at, t, true);
-			} else if (hw == 0xe92d) {                                             /* push.w */
-				f->pushed += 4 * popcount(hw2 & 0x5fff);
-			} else if (hw == 0xf84d && (hw2 & 0x0fff) == 0x0d04) {                 /* str Rt, [sp, #-4]! */
-				f->pushed += 4;
-			} else if ((hw & 0xfbef) == 0xf1ad && (hw2 & 0x8f00) == 0x0d00) {      /* sub.w sp, sp, #c */
-				f->pushed += thumb_expand_imm((hw >> 10 & 1) << 11 | (hw2 >> 12 & 7) << 8 | (hw2 & 0xff));
-			} else if ((hw & 0xfbff) == 0xf2ad && (hw2 & 0x8f00) == 0x0d00) {      /* subw sp, sp, #c */
-				f->pushed += (hw >> 10 & 1) << 11 | (hw2 >> 12 & 7) << 8 | (hw2 & 0xff);
-			} else if ((hw & 0xffbf) == 0xed2d && ((hw2 & 0x0e00) == 0x0a00)) {         /* vpush */
-				f->pushed += 4 * (hw2 & 0xff);
-			} else if (hw == 0xebad && (hw2 & 0x0f00) == 0x0d00 && !f->unknown) {  /* sub.w sp, sp, Rm */
-				f->unknown = "moves SP by an amount in a register";
-			}
-			i += 4;
-			continue;
-		}
-		if ((hw & 0xfe00) == 0xb400) {                          /* push */
-			f->pushed += 4 * (popcount(hw & 0xff) + (hw >> 8 & 1));
-		} else if ((hw & 0xff80) == 0xb080) {                   /* sub sp, #imm7 */
-			f->pushed += 4 * (hw & 0x7f);
-		} else if ((hw & 0xff87) == 0x4780) {                   /* blx Rm */
-			f->indirect++;
-		} else if (hw == 0xb662) {                              /* cpsie i */
+		roi_thumb_decode(code + i, size - i, at, &st, &in);
+		if (in.size == 4 && i + 4 > size)
+			break;
+		if (in.sp_push > 0)
+			f->pushed += (uint64_t)in.sp_push;
+		if (in.sp_by_register && !f->unknown)
+			f->unknown = "moves SP by an amount in a register";
+		if (in.enables_irq)
 			f->enables_interrupts = true;
-		} else if ((hw & 0xf800) == 0xe000) {                   /* b */
-			long k = (long)(hw & 0x7ff);
-			if (k & 0x400)
-				k -= 0x800;
-			uint64_t t = at + 4 + (uint64_t)(2 * k);
-			if (t < fn_start || t >= fn_end)
-				add_call(f, at, t, true);
-		}
-		i += 2;
+		if (in.cls == ROI_MI_CALL && (in.target == fn_start || leaves(in.target, fn_start, fn_end)))
+			add_call(f, at, in.target, false);      /* (bl inside: a long branch) */
+		else if ((in.cls == ROI_MI_JUMP || in.cls == ROI_MI_BRANCH) && in.has_target &&
+			 leaves(in.target, fn_start, fn_end))
+			add_call(f, at, in.target, true);
+		else if (in.cls == ROI_MI_ICALL)
+			f->indirect++;
 	}
 }
 
@@ -332,21 +271,25 @@ static void call(struct walk *w, struct walk_state st, uint64_t at, uint64_t tar
 	later(w, st);
 }
 
-static unsigned avr_len_at(const struct walk *w, uint64_t addr)
+/* The instruction at addr, or false when there is no code there. */
+static bool avr_at(const struct walk *w, uint64_t addr, struct roi_minsn *in)
 {
 	uint64_t avail;
 	const unsigned char *p = w->img->bytes_at(w->img->ctx, addr, &avail);
 
-	return p && avail >= 2 && avr_two_words(le16(p)) ? 4 : 2;
+	if (!p || avail < 2)
+		return false;
+	roi_avr_decode(p, (size_t)avail, addr, avr_core(w->pc), in);
+	return in->size <= avail;
 }
 
 /* One path from st on, until it returns, ends, or reaches code it has seen with as much pushed. */
 static void walk_path(struct walk *w, struct walk_state st, size_t *steps)
 {
 	for (;;) {
-		uint64_t avail, at = st.addr;
-		const unsigned char *p;
+		uint64_t at = st.addr;
 		struct seen_slot *seen;
+		struct roi_minsn in, next;
 
 		if (++*steps > 200000) {
 			unknown(w, "too much code to follow");
@@ -360,71 +303,61 @@ static void walk_path(struct walk *w, struct walk_state st, size_t *steps)
 			return;
 		}
 		seen->k = st.k;
-		p = w->img->bytes_at(w->img->ctx, at, &avail);
-		if (!p || avail < 2) {
+		if (!avr_at(w, at, &in)) {
 			unknown(w, "runs off its code");
 			return;
 		}
-		unsigned op = le16(p), len = avr_two_words(op) ? 4 : 2;
-		if (len == 4 && avail < 4) {
-			unknown(w, "runs off its code");
+		bool has_next = avr_at(w, at + in.size, &next);
+		long v;
+		bool pair;
+
+		st.addr = at + in.size;
+		switch (in.cls) {
+		case ROI_MI_CALL:
+			call(w, st, at, in.target);
+			break;
+		case ROI_MI_JUMP:
+			jump(w, st, in.target, at);
 			return;
+		case ROI_MI_BRANCH:
+			jump(w, st, in.target, at);
+			break;
+		case ROI_MI_SKIP: {                     /* the next instruction may be skipped */
+			struct walk_state skip = st;
+
+			skip.addr = st.addr + (has_next ? next.size : 2);
+			later(w, skip);
+			break;
 		}
-		st.addr = at + len;
-		if ((op & 0xfe0f) == 0x920f) {                          /* push */
-			st.k++;
-		} else if ((op & 0xfe0f) == 0x900f) {                   /* pop */
-			unsigned d = op >> 4 & 0x1f;
+		case ROI_MI_RET:                        /* ret, reti */
+		case ROI_MI_IJUMP:                      /* ijmp, eijmp */
+			return;
+		case ROI_MI_ICALL:
+			w->f->indirect++;
+			break;
+		case ROI_MI_STOP:                       /* a jump to itself ends; sleep, break go on */
+			if (in.has_target)
+				return;
+			break;
+		default:
+			break;
+		}
+		if (in.sp_push > 0) {                   /* push, "rcall .": a frame */
+			st.k += in.sp_push;
+		} else if (in.sp_push < 0) {            /* pop */
 			if (st.k > 0)
 				st.k--;
-			if (d == 28 || d == 29)
+			if (in.rd == 28 || in.rd == 29)
 				st.yk = false;
-		} else if ((op & 0xf000) == 0xd000) {                   /* rcall */
-			long k = (long)(op & 0xfff);
-			if (k & 0x800)
-				k -= 0x1000;
-			if (k == 0)
-				st.k += (long)w->pc;    /* "rcall .": a frame */
-			else
-				call(w, st, at, at + 2 + (uint64_t)(2 * k));
-		} else if ((op & 0xfe0e) == 0x940e) {                   /* call */
-			call(w, st, at, ((uint64_t)((op >> 4 & 0x1f) << 1 | (op & 1)) << 16 | le16(p + 2)) * 2);
-		} else if ((op & 0xf000) == 0xc000) {                   /* rjmp */
-			long k = (long)(op & 0xfff);
-			if (k & 0x800)
-				k -= 0x1000;
-			jump(w, st, at + 2 + (uint64_t)(2 * k), at);
-			return;
-		} else if ((op & 0xfe0e) == 0x940c) {                   /* jmp */
-			jump(w, st, ((uint64_t)((op >> 4 & 0x1f) << 1 | (op & 1)) << 16 | le16(p + 2)) * 2, at);
-			return;
-		} else if ((op & 0xf800) == 0xf000) {                   /* brbs, brbc */
-			long k = (long)(op >> 3 & 0x7f);
-			if (k & 0x40)
-				k -= 0x80;
-			jump(w, st, at + 2 + (uint64_t)(2 * k), at);
-		} else if ((op & 0xfc00) == 0x1000 || (op & 0xfc08) == 0xfc00 || (op & 0xfd00) == 0x9900) {
-			/* cpse, sbrc, sbrs, sbic, sbis: the next instruction may be skipped */
-			struct walk_state skip = st;
-			skip.addr = st.addr + avr_len_at(w, st.addr);
-			later(w, skip);
-		} else if (op == 0x9508 || op == 0x9518 || op == 0x9409 || op == 0x9419) {
-			return;                                         /* ret, reti, ijmp, eijmp */
-		} else if (op == 0x9509 || op == 0x9519) {              /* icall, eicall */
-			w->f->indirect++;
-		} else if (op == 0x9478) {                              /* sei */
+		} else if (in.enables_irq) {
 			w->f->enables_interrupts = true;
-		} else if (op == 0xb7cd) {                              /* in r28, SPL */
+		} else if (strcmp(in.name, "in") == 0 && in.rd == 28 && in.io == AVR_SPL) {
 			st.yk = true;
 			st.y = st.k;
-		} else if ((op & 0xff30) == 0x9720 || (op & 0xff30) == 0x9620) {       /* sbiw, adiw r28 */
-			long v = (long)((op & 0xf) | (op >> 2 & 0x30));
-			st.y += (op & 0x0100) ? v : -v;
-		} else if ((op & 0xf0f0) == 0x50c0) {                   /* subi r28, lo (sbci r29, hi) */
-			long v = (long)((op & 0xf) | (op >> 4 & 0xf0));
-			if (avail >= 4 && (le16(p + 2) & 0xf0f0) == 0x40d0) {
-				unsigned op2 = le16(p + 2);
-				v |= (long)((op2 & 0xf) | (op2 >> 4 & 0xf0)) << 8;
+		} else if ((strcmp(in.name, "sbiw") == 0 || strcmp(in.name, "adiw") == 0) && in.rd == 28) {
+			st.y += in.reg_op == ROI_MR_DEC ? in.imm : -in.imm;
+		} else if (avr_subi_y(&in, has_next ? &next : NULL, &v, &pair)) {      /* subi r28, lo (sbci r29, hi) */
+			if (pair) {
 				if (v >= 0x8000)
 					v -= 0x10000;
 				st.addr = at + 4;
@@ -432,14 +365,12 @@ static void walk_path(struct walk *w, struct walk_state st, size_t *steps)
 				v -= 0x100;
 			}
 			st.y += v;
-		} else if ((op & 0xf0e0) == 0xe0c0 || (op & 0xfde0) == 0x2dc0 || (op & 0xfff0) == 0x01e0 ||
-			   (op & 0xfde0) == 0x19c0 || (op & 0xfde0) == 0x09c0) {
-			st.yk = false;                                  /* ldi, mov, movw, sub, sbc into Y */
-		} else if ((op & 0xfe0f) == 0xbe0d || (op & 0xfe0f) == 0xbe0e) {      /* out SPL, SPH */
-			unsigned r = op >> 4 & 0x1f;
-			if ((r == 28 || r == 29) && st.yk)
+		} else if (avr_sets_y(&in)) {
+			st.yk = false;
+		} else if (strcmp(in.name, "out") == 0 && (in.io == AVR_SPL || in.io == AVR_SPH)) {
+			if ((in.rd == 28 || in.rd == 29) && st.yk)
 				st.k = st.y > st.k ? st.y : st.k;       /* down to Y; up: the frame stays counted */
-			else if (r != 28 && r != 29)
+			else if (in.rd != 28 && in.rd != 29)
 				unknown(w, "sets SP from a register");
 			else
 				unknown(w, "sets SP from Y, which holds no constant offset from SP");

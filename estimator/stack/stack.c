@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/part.h"
 #include "base/array.h"
 #include "input/elffile.h"
 #include "stack/code.h"
@@ -701,46 +702,29 @@ static const struct roi_elf_sym *symbol_named(const struct build *b, const char 
 	return NULL;
 }
 
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* avr-libc's .note.gnu.avr.deviceinfo: the note header, "AVR\0", then flash start and size, RAM
- * start and size, EEPROM start and size, an offset table (its length in bytes, itself included,
- * then the device name's offset into the strings after it). */
+/* The RAM and the part, from avr-libc's device note (input/part.h). */
 static void avr_deviceinfo(struct build *b)
 {
 	struct roi_stack_ram *r = &b->s->ram;
+	struct roi_avr_device d;
 
 	for (size_t i = 0; i < b->nsecs; i++) {
 		const struct roi_elf_section *x = &b->secs[i];
-		if (strcmp(x->name, ".note.gnu.avr.deviceinfo") != 0 || !x->data || x->size < 44)
+		if (strcmp(x->name, ".note.gnu.avr.deviceinfo") != 0 || !roi_avr_device_parse(x->data, x->size, &d))
 			continue;
-		const unsigned char *d = x->data;
-		uint32_t namesz = le32(d), descsz = le32(d + 4);
-		if (namesz != 4 || memcmp(d + 12, "AVR", 4) != 0 || descsz < 28 || 16 + (uint64_t)descsz > x->size)
-			return;
-		const unsigned char *desc = d + 16;
-		r->start = le32(desc + 8);
-		r->size = le32(desc + 12);
+		r->start = d.ram_start;
+		r->size = d.ram_size;
 		r->known = r->size > 0;
 		r->source = ".note.gnu.avr.deviceinfo";
-		uint32_t table = le32(desc + 24);       /* bytes, this word included */
-		if (descsz >= 32 && table >= 8 && 24 + (uint64_t)table <= descsz) {
-			uint32_t off = le32(desc + 28);
-			const unsigned char *str = desc + 24 + table;
-			uint64_t left = descsz - 24 - table;
-			if (off < left && memchr(str + off, '\0', left - off))
-				r->part = roi_arena_strdup(&b->s->arena, (const char *)str + off);
-		}
+		if (d.name[0])
+			r->part = roi_arena_strdup(&b->s->arena, d.name);
 		return;
 	}
 }
 
 static bool is_counter(const struct roi_program *p, const char *name)
 {
-	for (size_t u = 0; u < p->nunits; u++)
+	for (size_t u = 0; p && u < p->nunits; u++)
 		for (size_t i = 0; i < p->units[u].nfunctions; i++)
 			if (strcmp(p->units[u].functions[i].counters, name) == 0)
 				return true;
@@ -800,12 +784,10 @@ static void ram(struct build *b)
 		if (!r->data_end)
 			r->data_end = r->start;
 	}
-	if (r->stack_top && r->stack_top >= r->data_end) {
+	if (r->stack_top && r->stack_top >= r->data_end)
 		r->free = (long long)(r->stack_top - r->data_end);
-		r->margin = r->free - s->worst_depth;
-	} else {
+	else
 		r->known = false;
-	}
 }
 
 /* ---- the whole ---- */
@@ -853,6 +835,77 @@ static const char *arch_name(unsigned machine)
 	}
 }
 
+/* The ELF at path opened, its sections and symbols read, its machine code's architecture told. */
+static int open_build(struct build *b, const char *path, struct roi_err *err)
+{
+	struct roi_stack *s = b->s;
+
+	if (roi_elf_open(path, &b->elf, err) != 0)
+		return -1;
+	roi_elf_info(b->elf, &b->info);
+	s->machine = b->info.machine;
+	s->arch = arch_name(b->info.machine);
+	if (roi_elf_sections(b->elf, &b->secs, &b->nsecs, err) != 0 || roi_elf_symbols(b->elf, &b->syms, &b->nsyms, err) != 0)
+		return -1;
+	if (!b->info.relocatable && b->info.machine == EM_AVR) {
+		unsigned mach = b->info.flags & 0x7f;   /* EF_AVR_MACH: avr6, avrxmega6 and 7 have a 22-bit PC */
+		b->arch = ROI_CODE_AVR;
+		s->pc_bytes = mach == 6 || mach == 106 || mach == 107 ? 3 : 2;
+	} else if (!b->info.relocatable && b->info.machine == EM_ARM) {
+		const struct roi_elf_sym *m = NULL;
+		for (size_t i = 0; i < b->nsyms && !m; i++)
+			if (strcmp(b->syms[i].name, "main") == 0 && b->syms[i].type == STT_FUNC)
+				m = &b->syms[i];
+		if (m && (m->value & 1)) {      /* Thumb: a Cortex-M's */
+			b->arch = ROI_CODE_THUMB;
+			s->arch = "cortex-m";
+		}
+	}
+	return 0;
+}
+
+static void close_build(struct build *b)
+{
+	free(b->secs);
+	free(b->syms);
+	free(b->file_of);
+	free(b->code);
+	free(b->data_marks);
+	free(b->code_marks);
+	free(b->edge_cap);
+	roi_elf_close(b->elf);
+}
+
+int roi_stack_ram_read(const char *path, const struct roi_program *prog, struct roi_stack_ram *r,
+		       struct roi_arena *arena, struct roi_err *err)
+{
+	struct roi_stack s = {.path = path};
+	struct build b = {.s = &s, .prog = prog};
+	int rc = -1;
+
+	memset(r, 0, sizeof *r);
+	if (open_build(&b, path, err) != 0)
+		goto out;
+	if (b.arch == ROI_CODE_THUMB) {
+		const struct roi_elf_section *sec = NULL;
+		size_t n = 0;
+		const uint32_t *v = vector_table(&b, &n, &sec);
+
+		if (v)
+			memcpy(&s.ram.stack_top, v, 4);
+	}
+	ram(&b);
+	*r = s.ram;
+	r->part = s.ram.part ? roi_arena_strdup(arena, s.ram.part) : NULL;
+	rc = 0;
+out:
+	close_build(&b);
+	roi_arena_free(&s.arena);
+	return rc;
+}
+
+
+
 int roi_stack_build(struct roi_stack *s, const struct roi_program *prog, struct roi_err *err)
 {
 	struct build b = {.s = s, .prog = prog};
@@ -861,27 +914,8 @@ int roi_stack_build(struct roi_stack *s, const struct roi_program *prog, struct 
 	memset(s, 0, sizeof *s);
 	s->path = prog->path;
 	s->main_root = s->worst_interrupt = -1;
-	if (roi_elf_open(prog->path, &b.elf, err) != 0)
-		return -1;
-	roi_elf_info(b.elf, &b.info);
-	s->machine = b.info.machine;
-	s->arch = arch_name(b.info.machine);
-	if (roi_elf_sections(b.elf, &b.secs, &b.nsecs, err) != 0 || roi_elf_symbols(b.elf, &b.syms, &b.nsyms, err) != 0)
+	if (open_build(&b, prog->path, err) != 0)
 		goto out;
-	if (!b.info.relocatable && b.info.machine == EM_AVR) {
-		unsigned mach = b.info.flags & 0x7f;    /* EF_AVR_MACH: avr6, avrxmega6 and 7 have a 22-bit PC */
-		b.arch = ROI_CODE_AVR;
-		s->pc_bytes = mach == 6 || mach == 106 || mach == 107 ? 3 : 2;
-	} else if (!b.info.relocatable && b.info.machine == EM_ARM) {
-		const struct roi_elf_sym *m = NULL;
-		for (size_t i = 0; i < b.nsyms && !m; i++)
-			if (strcmp(b.syms[i].name, "main") == 0 && b.syms[i].type == STT_FUNC)
-				m = &b.syms[i];
-		if (m && (m->value & 1)) {      /* Thumb: a Cortex-M's */
-			b.arch = ROI_CODE_THUMB;
-			s->arch = "cortex-m";
-		}
-	}
 	s->code_read = b.arch != ROI_CODE_NONE;
 	collect_code(&b);
 	counted_functions(&b);
@@ -901,16 +935,11 @@ int roi_stack_build(struct roi_stack *s, const struct roi_program *prog, struct 
 		reach(s, s->roots[i].fn);
 	worst(s);
 	ram(&b);
+	if (s->ram.known)
+		s->ram.margin = s->ram.free - s->worst_depth;
 	rc = 0;
 out:
-	free(b.secs);
-	free(b.syms);
-	free(b.file_of);
-	free(b.code);
-	free(b.data_marks);
-	free(b.code_marks);
-	free(b.edge_cap);
-	roi_elf_close(b.elf);
+	close_build(&b);
 	return rc;
 }
 
@@ -977,6 +1006,41 @@ size_t roi_stack_path(const struct roi_stack *s, size_t fn, size_t *out, size_t 
 		out[n++] = (size_t)v;
 	}
 	return n;
+}
+
+#define LOWER_BOUND (ROI_STACK_RECURSIVE | ROI_STACK_INDIRECT | ROI_STACK_UNKNOWN | ROI_STACK_DYNAMIC)
+
+int roi_stack_add_measured(struct roi_stack *s, const struct roi_measured *m, struct roi_err *err)
+{
+	struct roi_elf *elf;
+	uint32_t crc = 0;
+	int rc;
+
+	if (roi_elf_open(s->path, &elf, err) != 0)
+		return -1;
+	rc = roi_elf_image_crc(elf, &crc, err);
+	roi_elf_close(elf);
+	if (rc != 0)
+		return -1;
+	s->meas = m;
+	s->same_build = crc == m->image_crc;
+	for (size_t i = 0; i < s->nfns; i++) {
+		struct roi_stack_fn *f = &s->fns[i];
+
+		f->measured = m->has_stack ? roi_measured_stack_fn(m, f->symbol ? f->symbol : f->name) : NULL;
+		f->above = f->measured && !(f->below & LOWER_BOUND) && (long long)f->measured->depth > f->depth;
+		s->nabove += f->above;
+	}
+	for (size_t i = 0; i < s->nroots; i++) {
+		struct roi_stack_root *r = &s->roots[i];
+		const struct roi_stack_fn *f = &s->fns[r->fn];
+
+		r->measured = f->measured ? r->entry + (long long)f->measured->depth : -1;
+		r->above = r->measured > r->depth && !(r->below & LOWER_BOUND);
+	}
+	s->worst_above = m->has_stack && s->main_root >= 0 && !s->worst_below && (long long)m->stack.peak > s->worst_depth;
+	s->nabove += s->worst_above;
+	return 0;
 }
 
 static long node_of_meta(const struct roi_stack *s, const struct roi_function *fn)

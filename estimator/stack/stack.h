@@ -30,6 +30,7 @@
 
 #include "base/arena.h"
 #include "base/err.h"
+#include "input/measured.h"
 #include "input/meta.h"
 #include "price/hier.h"
 
@@ -87,6 +88,10 @@ struct roi_stack_fn {
 	long next;                      /* the callee of its deepest call, -1 when none */
 	bool reached;                   /* from a root */
 	bool recursive;                 /* in a cycle of calls */
+	/* with a measured profile (roi_stack_add_measured): its figures, NULL when it did not run;
+	 * above: measured deeper than a complete depth, which is a bug in roi */
+	const struct roi_mstack_fn *measured;
+	bool above;
 };
 
 enum roi_root_kind { ROI_ROOT_MAIN, ROI_ROOT_INTERRUPT };
@@ -100,6 +105,8 @@ struct roi_stack_root {
 					 * return address is in the handler's frame */
 	long long depth;                /* entry + the function's depth */
 	unsigned below;
+	long long measured;             /* entry + the function's measured depth; -1: not measured */
+	bool above;
 };
 
 struct roi_stack_ram {
@@ -133,6 +140,11 @@ struct roi_stack {
 	long worst_interrupt;           /* index into roots, -1 without interrupts */
 	bool interrupts_nest;           /* a handler enables interrupts: more can stack up */
 	struct roi_stack_ram ram;
+	/* with a measured profile: the run's peak against the worst case, its margin */
+	const struct roi_measured *meas;
+	bool same_build;                /* the profile's image CRC is the program's */
+	bool worst_above;               /* the peak is above a complete worst case */
+	size_t nabove;                  /* functions and roots measured above a complete figure */
 	struct roi_arena arena;
 };
 
@@ -141,10 +153,22 @@ struct roi_stack {
 int roi_stack_build(struct roi_stack *s, const struct roi_program *prog, struct roi_err *err);
 void roi_stack_free(struct roi_stack *s);
 
+/* The RAM of the program at path alone, as roi_stack_build reads it (prog, for its counters, may
+ * be NULL: a build without metadata); margin is left 0, the stack not being known. r->part is
+ * allocated in arena. Errors: the ELF's. */
+int roi_stack_ram_read(const char *path, const struct roi_program *prog, struct roi_stack_ram *r,
+		       struct roi_arena *arena, struct roi_err *err);
+
 /* A run on the edges (roi stack --format dot with a profile): the calls each call operation made
  * (counted functions' and, by name, others'), and with a model what the calls to counted functions
  * cost with everything below them (roi report's figures). */
 void roi_stack_add_run(struct roi_stack *s, const struct roi_hier *h);
+
+/* A measured profile's stack (input/measured.h) beside the static figures: each function's by its
+ * symbol, each root's, the run's peak beside the worst case. A measured figure above a complete
+ * static one is a bug in roi (or, when the profile is of another build, a difference of builds):
+ * counted in nabove. m must outlive s. Errors: the ELF's. */
+int roi_stack_add_measured(struct roi_stack *s, const struct roi_measured *m, struct roi_err *err);
 
 /* The function of that name (roi report's name, or symbol), or NULL; *ambiguous when several. */
 const struct roi_stack_fn *roi_stack_find(const struct roi_stack *s, const char *name, bool *ambiguous);

@@ -311,8 +311,22 @@ struct anchor {
 	bool value;
 	double source;
 	bool in_source;
+	bool passes;            /* the source's sum is a 64-bit long's shift passes (struct evaluated) */
 	size_t first, n;        /* target regions [first, first + n) */
 };
+
+/* Whether value counter b of fn counts the passes of a 64-bit shift's library routine (n / 8 +
+ * n % 8, formats.md) on a C long: a host's long is 64 bits, an AVR's or a Cortex-M's 32, whose
+ * counter counts the bits n themselves. Passes are not bits, and a sum of passes gives no sum of
+ * bits: such a pairing is said, not hidden. */
+static bool long_passes(const struct roi_function *fn, size_t b)
+{
+	const struct roi_block *blk = &fn->blocks[b];
+	const struct roi_op *op = blk->nops ? &fn->unit->ops[blk->ops[0].op] : NULL;
+
+	return op && strcmp(op->kind, "steps") == 0 && op->type && strcmp(op->type + 1, "64") == 0 && op->ctype &&
+	       (strcmp(op->ctype, "long") == 0 || strcmp(op->ctype, "unsigned long") == 0);
+}
 
 /* ---- the source build: evaluations per location ---- */
 
@@ -328,6 +342,7 @@ struct evaluated {
 	struct key k;
 	bool value;
 	double n;
+	bool passes;            /* a value counter of a 64-bit long's shift: its routine's passes */
 };
 
 static int evaluated_cmp(const void *pa, const void *pb)
@@ -519,10 +534,118 @@ struct transfer {
 	struct unknowns uk;
 	double *x;                              /* [uk.n] the solution */
 	double *calls;                          /* [function]: entries per the source, < 0 unknown */
+	double *uncalled;                       /* [function]: with sites[], the entries per the source
+						 * that no direct call made (through a pointer, from code
+						 * without metadata); < 0: calls[] alone, or unknown */
+	struct call_site *sites;                /* the target's direct calls, by callee (function) */
+	size_t *first_site;                     /* [function + 1]: its calls in sites[] */
 	struct names in_to, in_from;
 	struct roi_transfer_stats *st;
 	double worst;                           /* st->worst's relative miss */
 };
+
+/* The source's function named like fn, or NULL: none, or two of that name. */
+static const struct roi_function *source_function(const struct transfer *t, const struct roi_function *fn)
+{
+	const struct roi_function *found = NULL;
+
+	for (size_t u = 0; u < t->from->nunits; u++)
+		for (size_t f = 0; f < t->from->units[u].nfunctions; f++) {
+			const struct roi_function *g = &t->from->units[u].functions[f];
+			if (strcmp(g->name, fn->name) != 0 ||
+			    (fn->is_static && strcmp(roi_base_name(g->unit->source), roi_base_name(fn->unit->source)) != 0))
+				continue;
+			if (found)
+				return NULL;
+			found = g;
+		}
+	return found;
+}
+
+/* Whether row r of fn's block b is a direct call of a function named name. */
+static bool calls_name(const struct roi_function *fn, size_t b, size_t r, const char *name)
+{
+	const struct roi_op *op = &fn->unit->ops[fn->blocks[b].ops[r].op];
+
+	return strcmp(op->kind, "call") == 0 && op->direct && op->callee && strcmp(op->callee, name) == 0;
+}
+
+/* How often the source's g was entered by no direct call of it (through a pointer, from code
+ * without metadata): its entries less its direct calls in the source's counted code. */
+static double source_uncalled(const struct transfer *t, const struct roi_function *g)
+{
+	double direct = 0;
+
+	for (size_t u = 0; u < t->from->nunits; u++)
+		for (size_t f = 0; f < t->from->units[u].nfunctions; f++) {
+			const struct roi_function *h = &t->from->units[u].functions[f];
+			for (size_t b = 0; b < h->nblocks; b++)
+				for (size_t r = 0; r < h->blocks[b].nops; r++)
+					if (calls_name(h, b, r, g->name))
+						direct += (double)roi_block_count(t->from_counts, h, b) *
+							  (double)h->blocks[b].ops[r].n;
+		}
+	return fmax(0, (double)roi_block_count(t->from_counts, g, 0) - direct);
+}
+
+/* The target's direct calls, per callee: where a function the target inlined somewhere keeps an
+ * out-of-line copy, that copy is entered by the calls left to it, not by every call of the source
+ * (which the inlined copies' locations share with it). */
+struct call_site {
+	size_t callee, fn, block;       /* target function indices (gindex), fn's block */
+	double n;                       /* calls per execution of the block */
+};
+
+static int site_cmp(const void *pa, const void *pb)
+{
+	const struct call_site *a = pa, *b = pb;
+
+	return (a->callee > b->callee) - (a->callee < b->callee);
+}
+
+static void collect_sites(struct transfer *t)
+{
+	size_t nf = t->to->nfunctions, n = 0, cap = 16;
+
+	t->sites = roi_xrealloc(NULL, cap, sizeof *t->sites);
+	t->first_site = roi_xrealloc(NULL, nf + 1, sizeof *t->first_site);
+	for (size_t c = 0; c < nf; c++) {
+		if (t->uncalled[c] < 0)
+			continue;
+		for (size_t k = 0; k < nf; k++) {
+			const struct roi_function *fn = t->fn[k];
+			for (size_t b = 0; b < fn->nblocks; b++)
+				for (size_t r = 0; r < fn->blocks[b].nops; r++) {
+					if (!calls_name(fn, b, r, t->fn[c]->name))
+						continue;
+					if (n == cap)
+						t->sites = roi_xrealloc(t->sites, cap *= 2, sizeof *t->sites);
+					t->sites[n++] = (struct call_site){c, k, b, (double)fn->blocks[b].ops[r].n};
+				}
+		}
+	}
+	qsort(t->sites, n, sizeof *t->sites, site_cmp);
+	for (size_t c = 0, i = 0; c <= nf; c++) {
+		while (i < n && t->sites[i].callee < c)
+			i++;
+		t->first_site[c] = i;
+	}
+}
+
+/* The entries of target function k the latest counts give: its uncalled entries and the calls of
+ * it left in the target. */
+static double entries_by_calls(const struct transfer *t, size_t k)
+{
+	double e = t->uncalled[k];
+
+	for (size_t i = t->first_site[k]; i < t->first_site[k + 1]; i++) {
+		const struct call_site *c = &t->sites[i];
+		size_t v = t->uk.var[t->fn[c->fn]->gblock0 + c->block];
+		if (v != SIZE_MAX)
+			e += fmax(0, t->x[v]) * c->n;
+	}
+	return e;
+}
 
 /* The calls of the source's function named like fn, when neither build inlined it anywhere (then
  * every call enters it). Negative when unknown. */
@@ -574,13 +697,15 @@ static int collect_source(struct transfer *t, struct roi_err *err)
 
 		for (size_t i = 0; i < re->nterms; i++)
 			n += term_count(re->fn, t->from_counts, &re->terms[i]);
-		t->src[r] = (struct evaluated){re->k, re->value, n};
+		t->src[r] = (struct evaluated){re->k, re->value, n, re->value && long_passes(re->fn, re->block)};
 	}
 	qsort(t->src, src.n, sizeof *t->src, evaluated_cmp);
 	t->nsrc = 0;
 	for (size_t r = 0; r < src.n; r++)
-		if (t->nsrc && evaluated_cmp(&t->src[t->nsrc - 1], &t->src[r]) == 0)
+		if (t->nsrc && evaluated_cmp(&t->src[t->nsrc - 1], &t->src[r]) == 0) {
 			t->src[t->nsrc - 1].n += t->src[r].n;
+			t->src[t->nsrc - 1].passes |= t->src[r].passes;
+		}
 		else
 			t->src[t->nsrc++] = t->src[r];
 	free(src.v);
@@ -627,6 +752,7 @@ static void match_values_by_line(struct transfer *t)
 		if (ntarget != 1 || nfound != 1)
 			continue;
 		an->source = t->src[found].n;
+		an->passes = t->src[found].passes;
 		an->in_source = true;
 		t->st->values_matched += an->n;
 	}
@@ -658,9 +784,9 @@ static int collect_target(struct transfer *t, struct roi_err *err)
 		const struct region *r = &t->dst.v[i];
 		for (j = i + 1; j < t->dst.n && region_cmp(&t->dst.v[j], r) == 0; j++)
 			;
-		struct evaluated want = {r->k, r->value, 0};
+		struct evaluated want = {r->k, r->value, 0, false};
 		const struct evaluated *e = bsearch(&want, t->src, t->nsrc, sizeof *t->src, evaluated_cmp);
-		t->an[t->nan++] = (struct anchor){r->k, r->value, e ? e->n : 0, e != NULL, i, j - i};
+		t->an[t->nan++] = (struct anchor){r->k, r->value, e ? e->n : 0, e != NULL, e && e->passes, i, j - i};
 		if (r->value) {
 			t->st->values += j - i;
 			t->st->values_matched += e ? j - i : 0;
@@ -706,7 +832,7 @@ static void build_system(const struct transfer *t, size_t k, const size_t *ancho
 	if (!s->nvars)
 		return;
 	flow_rows(s, &t->uk, &t->graph[k]);
-	if (t->calls[k] >= 0)
+	if (t->calls[k] >= 0 || t->uncalled[k] >= 0)
 		sys_row(s, 0, (size_t)ENTRY_ROW)[t->uk.var[fn->gblock0] - s->base] = 1;
 	for (size_t i = 0; i < nanchors; i++) {
 		const struct anchor *an = &t->an[anchors[i]];
@@ -898,8 +1024,17 @@ static void solve_target(struct transfer *t)
 	t->x = roi_xrealloc(NULL, t->uk.n + 1, sizeof *t->x);
 	memset(t->x, 0, (t->uk.n + 1) * sizeof *t->x);
 	t->calls = roi_xrealloc(NULL, nf + 1, sizeof *t->calls);
-	for (size_t k = 0; k < nf; k++)
+	t->uncalled = roi_xrealloc(NULL, nf + 1, sizeof *t->uncalled);
+	for (size_t k = 0; k < nf; k++) {
+		const struct roi_function *g;
 		t->calls[k] = entry_calls(t, t->fn[k]);
+		/* inlined in the target, not in the source: entered by the calls the target left */
+		t->uncalled[k] = t->calls[k] < 0 && has_name(&t->in_to, t->fn[k]->asm_name) &&
+						 (g = source_function(t, t->fn[k])) && !has_name(&t->in_from, g->asm_name)
+					 ? source_uncalled(t, g)
+					 : -1;
+	}
+	collect_sites(t);
 
 	struct anchor_lists lists;
 	function_anchors(t, &lists);
@@ -920,13 +1055,22 @@ static void solve_target(struct transfer *t)
 			struct system *s = &sys[k];
 			if (!s->nvars)
 				continue;
+			if (t->uncalled[k] >= 0 && entries_by_calls(t, k) < 0.5) {
+				/* an out-of-line copy no call is left to: never entered (flow alone
+				 * would let a loop of it go round with no entry, taking its
+				 * inlined copies' evaluations) */
+				for (size_t j = 0; j < s->nvars; j++)
+					t->x[s->base + j] = 0;
+				continue;
+			}
 			for (size_t r = 0; r < s->nrows; r++) {
 				size_t a = s->anchor[r];
 				if (a == (size_t)FLOW_ROW)
 					continue;
 				if (a == (size_t)ENTRY_ROW) {
-					double f = fmax(t->calls[k], 1) / scale;
-					s->y[r] = t->calls[k] / scale;
+					double calls = t->calls[k] >= 0 ? t->calls[k] : entries_by_calls(t, k);
+					double f = fmax(calls, 1) / scale;
+					s->y[r] = calls / scale;
 					s->w[r] = 1 / (f * f);
 					continue;
 				}
@@ -988,6 +1132,9 @@ static void fill_counts(struct transfer *t, struct roi_counts *out)
 			const struct region *re = &t->dst.v[r];
 			long long site = re->fn->blocks[re->block].site;
 			total += site >= 0 ? (double)out->block[re->fn->gblock0 + (size_t)site] : 1;
+			if (an->passes && !long_passes(re->fn, re->block) && t->st->passes++ == 0)
+				snprintf(t->st->passes_at, sizeof t->st->passes_at, "%s:%u:%u", an->k.file, an->k.line,
+					 an->k.column);
 		}
 		for (size_t r = an->first; r < an->first + an->n; r++) {
 			const struct region *re = &t->dst.v[r];
@@ -1026,6 +1173,9 @@ int roi_transfer(const struct roi_program *to, const struct roi_program *from, c
 	free(t.uk.var);
 	free(t.uk.first);
 	free(t.calls);
+	free(t.uncalled);
+	free(t.sites);
+	free(t.first_site);
 	free(t.x);
 	free(t.graph);
 	free(t.fn);

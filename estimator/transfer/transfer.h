@@ -23,6 +23,8 @@ struct roi_transfer_stats {
 	size_t values, values_matched;  /* the target's value counters; those with a source location */
 	size_t functions;       /* target functions given counts */
 	size_t flow_off;        /* blocks whose counts in and out differ by more than 1 % (and 1) */
+	size_t passes;          /* value counters given a host's 64-bit long shift passes for bits */
+	char passes_at[300];    /* the first one's location, FILE:LINE:COL */
 };
 
 /* Fills *out (for the program 'to') from the counts of the program 'from'. Both need the metadata's

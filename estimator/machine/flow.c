@@ -1,0 +1,1244 @@
+/* machine/flow.c — instruction counts of a counted function from its block counts (flow.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/path.h"
+#include "machine/flow.h"
+
+/* The prefix of the file names the block-lines build gives a counted function's statements
+ * (roi-block-lines.cc): "roi-block:ASM-NAME", line = the block's counter index + 1. */
+#define BLOCK_FILE "roi-block:"
+
+uint64_t roi_machine_edge_count(const struct roi_counts *c, const struct roi_function *fn, size_t b, size_t k)
+{
+	const struct roi_block *blk = &fn->blocks[b];
+	uint64_t n = roi_block_count(c, fn, b), others = 0;
+
+	if (blk->nsucc == 1)
+		return n;
+	if (blk->succ[k] >= 0)
+		return roi_block_count(c, fn, (size_t)blk->succ[k]);
+	/* the way out of a block that also goes elsewhere: what the others do not take */
+	for (size_t i = 0; i < blk->nsucc; i++)
+		if (blk->succ[i] >= 0)
+			others += roi_block_count(c, fn, (size_t)blk->succ[i]);
+	return others < n ? n - others : 0;
+}
+
+/* ---- decoding and owners ---------------------------------------------------------------------- */
+
+static struct roi_minsn *decode_range(const struct roi_mcode *c, uint64_t addr, uint64_t size, size_t *n)
+{
+	struct roi_minsn *ins = NULL;
+	size_t cap = 0;
+	struct roi_thumb_state st = {.flash_wait = c->flash_wait};
+
+	*n = 0;
+	for (uint64_t a = addr; a < addr + size;) {
+		uint64_t past = roi_mcode_past_data(c, a);
+
+		if (past != a) {        /* a literal pool, a table: no instructions */
+			a = past;
+			continue;
+		}
+		ins = roi_xgrow(ins, *n, &cap, sizeof *ins);
+		roi_mcode_decode(c, a, &st, &ins[*n]);
+		a += ins[*n].size;
+		(*n)++;
+	}
+	for (size_t i = 0; i + 1 < *n; i++)
+		if (ins[i].cls == ROI_MI_SKIP)
+			roi_avr_skip_cost(&ins[i], &ins[i + 1]);
+	return ins;
+}
+
+/* The counted block the block-lines build's line table names for addr, else ROI_OWN_FN. */
+static long block_of(const struct roi_mcode *blocks, const struct roi_function *fn, uint64_t addr)
+{
+	const struct roi_line_addr *l = roi_line_table_find(&blocks->lines, addr);
+	const char *file = l && l->file ? roi_base_name(l->file) : NULL;
+
+	if (!file || strncmp(file, BLOCK_FILE, strlen(BLOCK_FILE)) != 0 ||
+	    strcmp(file + strlen(BLOCK_FILE), fn->asm_name) != 0 || l->line < 1 || l->line > fn->nblocks)
+		return ROI_OWN_FN;
+	return (long)l->line - 1;
+}
+
+/* Two instructions that are the same but for where they jump or find their literal (the code
+ * around them moved). */
+static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, const struct roi_mcode *b,
+		      const struct roi_minsn *y)
+{
+	size_t na, nb;
+	const uint8_t *pa = roi_mcode_bytes(a, x->addr, &na), *pb = roi_mcode_bytes(b, y->addr, &nb);
+
+	if (x->cls == ROI_MI_BRANCH && y->cls == ROI_MI_BRANCH)
+		return true;            /* (maybe of the opposite condition, over a jump) */
+	if (x->size != y->size || strcmp(x->name, y->name) != 0 || x->cls != y->cls)
+		return false;
+	if (x->has_target && y->has_target)
+		return true;
+	if (x->pc_relative && y->pc_relative)
+		return x->rd == y->rd;
+	return pa && pb && memcmp(pa, pb, x->size) == 0;
+}
+
+/* 1 when blocks[j] is a branch over a jump (brne .+2; rjmp L) where plain[i] branches itself
+ * (breq L): -O0 layouts differ so; the jump is to be passed over. */
+static size_t over_jump(const struct roi_minsn *a, size_t na, size_t i, const struct roi_minsn *b, size_t nb,
+			size_t j)
+{
+	return a[i].cls == ROI_MI_BRANCH && b[j].cls == ROI_MI_BRANCH && j + 1 < nb &&
+	       b[j + 1].cls == ROI_MI_JUMP && b[j].target == b[j + 1].addr + b[j + 1].size &&
+	       !(i + 1 < na && a[i + 1].cls == ROI_MI_JUMP);
+}
+
+/* Whether plain[i..] and blocks[j..] agree for the next few instructions (or to their ends). */
+static bool agree(const struct roi_mcode *plain, const struct roi_minsn *a, size_t na, size_t i,
+		  const struct roi_mcode *blocks, const struct roi_minsn *b, size_t nb, size_t j)
+{
+	for (size_t k = 0; k < 4; k++, i++, j++) {
+		while (j < nb && b[j].is_nop && !(i < na && a[i].is_nop))
+			j++;            /* (the nops -O0 keeps where lines change) */
+		if (i == na || j == nb)
+			return i == na && j == nb;
+		if (!same_insn(plain, &a[i], blocks, &b[j]))
+			return false;
+		j += over_jump(a, na, i, b, nb, j);
+	}
+	return true;
+}
+
+/* Owners of the plain instructions from the block-lines build's. At -O0 GCC keeps a nop where a
+ * block's line changes, and a branch over a jump where the two builds' layouts then differ: the
+ * instruction streams are aligned where they agree, resynchronised past the smallest difference,
+ * and an instruction of the plain build the other lacks takes the owner of the one before it. */
+static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, const struct roi_mcode *blocks,
+			const struct roi_msym *bsym, struct roi_err *err)
+{
+	size_t nb;
+	struct roi_minsn *bins = decode_range(blocks, bsym->addr, bsym->size, &nb);
+	size_t i = 0, j = 0;
+	long last = ROI_OWN_FN;
+
+	while (i < f->nins) {
+		if (j < nb && same_insn(plain, &f->ins[i], blocks, &bins[j])) {
+			size_t skip = over_jump(f->ins, f->nins, i, bins, nb, j);
+
+			last = f->owner[i++] = block_of(blocks, f->fn, bins[j++].addr);
+			j += skip;
+			continue;
+		}
+		/* the fewest plain instructions to pass over, and the nearest place in the block-lines
+		 * code (either way: -O0 can lay a block out elsewhere) where the two agree again */
+		size_t skip_a = 0, at = 0;
+		bool found = false;
+		for (size_t a = 0; a <= 8 && i + a <= f->nins && !found; a++)
+			for (size_t d = 0; d <= nb && !found; d++) {
+				if (j + d <= nb && agree(plain, f->ins, f->nins, i + a, blocks, bins, nb, j + d)) {
+					at = j + d;
+					found = true;
+				} else if (d && d <= j && agree(plain, f->ins, f->nins, i + a, blocks, bins, nb, j - d)) {
+					at = j - d;
+					found = true;
+				}
+				skip_a = a;
+			}
+		if (!found) {
+			free(bins);
+			return roi_err_set(err, "%s: the code of %s does not match %s's at 0x%llx (not a block-lines "
+					   "build of the same sources?)", blocks->path, f->fn->asm_name, plain->path,
+					   (unsigned long long)f->ins[i].addr);
+		}
+		for (size_t k = 0; k < skip_a; k++)
+			f->owner[i++] = last;
+		if (skip_a == 0 && at == j) {
+			/* agree() passed over the block-lines build's nops: so do we */
+			while (j < nb && bins[j].is_nop)
+				j++;
+			if (at == j)
+				f->owner[i++] = last;   /* (never: the two differ here, yet agree) */
+			continue;
+		}
+		j = at;
+	}
+	free(bins);
+	f->aligned = true;
+	return 0;
+}
+
+int roi_mfunc_build(struct roi_mfunc *f, const struct roi_mcode *plain, const struct roi_mcode *blocks,
+		    const struct roi_function *fn, struct roi_err *err)
+{
+	const struct roi_msym *sym = roi_mcode_symbol(plain, fn->asm_name);
+	const struct roi_msym *bsym = roi_mcode_symbol(blocks, fn->asm_name);
+
+	memset(f, 0, sizeof *f);
+	f->fn = fn;
+	if (!sym)
+		return roi_err_set(err, "%s: no symbol %s for function %s", plain->path, fn->asm_name, fn->name);
+	if (!bsym)
+		return roi_err_set(err, "%s: no symbol %s for function %s", blocks->path, fn->asm_name, fn->name);
+	if (!sym->size || !bsym->size)
+		return roi_err_set(err, "%s: the symbol %s has no size", sym->size ? blocks->path : plain->path,
+				   fn->asm_name);
+	f->addr = sym->addr;
+	f->size = sym->size;
+	f->ins = decode_range(plain, sym->addr, sym->size, &f->nins);
+	/* a jump to a routine that dispatches through a table: avr-gcc's jump tables */
+	for (size_t i = 0; i < f->nins; i++) {
+		const struct roi_msym *s = f->ins[i].cls == ROI_MI_JUMP ? roi_mcode_routine_at(plain, f->ins[i].target) : NULL;
+
+		f->ins[i].table = s && strncmp(s->name, "__tablejump", 11) == 0;
+	}
+	f->owner = roi_xzalloc(f->nins, sizeof *f->owner);
+	f->count = roi_xzalloc(f->nins, sizeof *f->count);
+	f->taken = roi_xzalloc(f->nins, sizeof *f->taken);
+	if (plain->image_crc == blocks->image_crc && sym->addr == bsym->addr && sym->size == bsym->size) {
+		for (size_t i = 0; i < f->nins; i++)
+			f->owner[i] = block_of(blocks, fn, f->ins[i].addr);
+		return 0;
+	}
+	return align_owners(f, plain, blocks, bsym, err);
+}
+
+void roi_mfunc_free(struct roi_mfunc *f)
+{
+	free(f->ins);
+	free(f->owner);
+	free(f->count);
+	free(f->taken);
+	free(f->copies);
+	memset(f, 0, sizeof *f);
+}
+
+/* ---- the machine code's flow graph ------------------------------------------------------------ */
+
+#define OUTSIDE (-1L)   /* an edge's end outside the function: its entry or its exit */
+
+struct piece {                  /* a straight-line piece of one owner */
+	size_t first, last;     /* instructions */
+	long owner;
+	size_t *in, *out;       /* edges */
+	size_t nin, nout, cin, cout;
+	bool entry;             /* entered from another owner's code or the function's entry */
+};
+
+enum edge_kind { E_FALL, E_TAKEN, E_SKIP, E_TABLE, E_ENTRY, E_EXIT };
+
+struct edge {
+	long from, to;          /* pieces, or OUTSIDE */
+	enum edge_kind kind;
+	double x;
+	bool known;
+};
+
+struct term {
+	size_t edge;
+	double coef;
+};
+
+struct eq {
+	struct term *t;
+	size_t n, cap;
+	double rhs;
+	size_t unknown;         /* terms not known yet */
+};
+
+struct graph {
+	struct roi_mfunc *f;
+	const struct roi_mcode *code;
+	const struct roi_counts *counts;
+	struct piece *p;
+	size_t np;
+	struct edge *e;
+	size_t ne, ecap;
+	struct eq *q;
+	size_t nq, qcap;
+	size_t **eqs_of;        /* per edge: the equations it is in */
+	size_t *neqs_of, *ceqs_of;
+	long *piece_of;         /* per instruction */
+	bool *has_code;         /* per counted block: some instruction is its */
+	long *region;           /* per counted block: its region (make_regions) */
+	long (*redge)[2];       /* pairs of regions a machine edge joins, sorted */
+	size_t nredge;
+	bool *region_code;      /* per region: some instruction is one of its blocks' */
+	size_t merged;          /* blocks in another block's region */
+};
+
+static size_t add_edge(struct graph *g, long from, long to, enum edge_kind kind)
+{
+	g->e = roi_xgrow(g->e, g->ne, &g->ecap, sizeof *g->e);
+	g->e[g->ne] = (struct edge){from, to, kind, 0, false};
+	if (from >= 0) {
+		struct piece *p = &g->p[from];
+		p->out = roi_xgrow(p->out, p->nout, &p->cout, sizeof *p->out);
+		p->out[p->nout++] = g->ne;
+	}
+	if (to >= 0) {
+		struct piece *p = &g->p[to];
+		p->in = roi_xgrow(p->in, p->nin, &p->cin, sizeof *p->in);
+		p->in[p->nin++] = g->ne;
+	}
+	return g->ne++;
+}
+
+static struct eq *new_eq(struct graph *g, double rhs)
+{
+	g->q = roi_xgrow(g->q, g->nq, &g->qcap, sizeof *g->q);
+	g->q[g->nq] = (struct eq){NULL, 0, 0, rhs, 0};
+	return &g->q[g->nq++];
+}
+
+static void add_term(struct eq *q, size_t edge, double coef)
+{
+	for (size_t i = 0; i < q->n; i++)
+		if (q->t[i].edge == edge) {
+			q->t[i].coef += coef;
+			return;
+		}
+	q->t = roi_xgrow(q->t, q->n, &q->cap, sizeof *q->t);
+	q->t[q->n++] = (struct term){edge, coef};
+}
+
+/* The instruction at addr, or -1 when none of f's starts there. */
+static long insn_at(const struct roi_mfunc *f, uint64_t addr)
+{
+	size_t lo = 0, hi = f->nins;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->ins[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->nins && f->ins[lo].addr == addr ? (long)lo : -1;
+}
+
+static bool ends_piece(const struct roi_minsn *in)
+{
+	return in->cls != ROI_MI_OP && in->cls != ROI_MI_CALL && in->cls != ROI_MI_ICALL;
+}
+
+static void cut_pieces(struct graph *g)
+{
+	struct roi_mfunc *f = g->f;
+	bool *lead = roi_xzalloc(f->nins + 1, sizeof *lead);
+	size_t cap = 0;
+
+	lead[0] = true;
+	for (size_t i = 0; i < f->nins; i++) {
+		const struct roi_minsn *in = &f->ins[i];
+		long t;
+
+		if (i > 0 && (ends_piece(&f->ins[i - 1]) || f->owner[i] != f->owner[i - 1]))
+			lead[i] = true;
+		if (in->has_target && in->cls != ROI_MI_CALL && (t = insn_at(f, in->target)) >= 0)
+			lead[t] = true;
+	}
+	g->piece_of = roi_xzalloc(f->nins, sizeof *g->piece_of);
+	for (size_t i = 0; i < f->nins; i++) {
+		if (lead[i]) {
+			g->p = roi_xgrow(g->p, g->np, &cap, sizeof *g->p);
+			g->p[g->np++] = (struct piece){.first = i, .owner = f->owner[i]};
+		}
+		g->p[g->np - 1].last = i;
+		g->piece_of[i] = (long)g->np - 1;
+	}
+	free(lead);
+	g->has_code = roi_xzalloc(f->fn->nblocks, sizeof *g->has_code);
+	for (size_t i = 0; i < f->nins; i++)
+		if (f->owner[i] >= 0)
+			g->has_code[f->owner[i]] = true;
+}
+
+/* The first piece (by address) of counted block b, following blocks without code along their
+ * single successor; -1 when none. */
+static long first_piece(const struct graph *g, long b)
+{
+	for (size_t hops = 0; b >= 0 && hops <= g->f->fn->nblocks; hops++) {
+		if (g->has_code[b]) {
+			for (size_t i = 0; i < g->np; i++)
+				if (g->p[i].owner == b)
+					return (long)i;
+			return -1;
+		}
+		if (g->f->fn->blocks[b].nsucc != 1)
+			return -1;
+		b = g->f->fn->blocks[b].succ[0];
+	}
+	return -1;
+}
+
+static void link_pieces(struct graph *g)
+{
+	struct roi_mfunc *f = g->f;
+
+	for (size_t k = 0; k < g->np; k++) {
+		struct piece *p = &g->p[k];
+		const struct roi_minsn *in = &f->ins[p->last];
+		long next = k + 1 < g->np ? (long)k + 1 : OUTSIDE;
+		long t = in->has_target ? insn_at(f, in->target) : -1;
+		long to = t >= 0 ? g->piece_of[t] : OUTSIDE;
+
+		switch (in->cls) {
+		case ROI_MI_OP: case ROI_MI_CALL: case ROI_MI_ICALL:
+			add_edge(g, (long)k, next, next == OUTSIDE ? E_EXIT : E_FALL);
+			break;
+		case ROI_MI_BRANCH: case ROI_MI_CRET:
+			add_edge(g, (long)k, in->cls == ROI_MI_CRET ? OUTSIDE : to, E_TAKEN);
+			add_edge(g, (long)k, next, next == OUTSIDE ? E_EXIT : E_FALL);
+			break;
+		case ROI_MI_SKIP:
+			add_edge(g, (long)k, next, E_FALL);
+			add_edge(g, (long)k, to, E_SKIP);
+			break;
+		case ROI_MI_JUMP:
+			if (to == OUTSIDE && in->table)
+				goto table;
+			add_edge(g, (long)k, to, to == OUTSIDE ? E_EXIT : E_TAKEN);
+			break;
+		case ROI_MI_IJUMP:
+		table:
+			/* the table's targets are the entries of the block's successors */
+			if (p->owner >= 0) {
+				const struct roi_block *b = &f->fn->blocks[p->owner];
+				size_t before = g->ne;
+
+				for (size_t s = 0; s < b->nsucc; s++) {
+					long fp = first_piece(g, b->succ[s]), dup = 0;
+
+					for (size_t e = before; e < g->ne; e++)
+						dup |= g->e[e].to == fp;
+					if (fp >= 0 && !dup)
+						add_edge(g, (long)k, fp, E_TABLE);
+				}
+				if (g->ne > before)
+					break;
+			}
+			add_edge(g, (long)k, OUTSIDE, E_EXIT);
+			break;
+		case ROI_MI_RET: case ROI_MI_STOP:
+			add_edge(g, (long)k, OUTSIDE, E_EXIT);
+			break;
+		}
+	}
+	/* the function's entry */
+	add_edge(g, OUTSIDE, 0, E_ENTRY);
+	/* an island: a piece of one block amid another block's straight-line code, entered and left
+	 * by falling through, is code the compiler moved there (a loop latch's copy, an invariant): it
+	 * runs as often as the code around it */
+	for (size_t k = 1; k + 1 < g->np; k++) {
+		struct piece *p = &g->p[k];
+
+		if (p->nin == 1 && p->nout == 1 && g->e[p->in[0]].kind == E_FALL && g->e[p->out[0]].kind == E_FALL &&
+		    g->e[p->in[0]].from >= 0 && g->e[p->out[0]].to >= 0 &&
+		    g->p[g->e[p->in[0]].from].owner == g->p[g->e[p->out[0]].to].owner &&
+		    g->p[g->e[p->in[0]].from].owner != p->owner) {
+			p->owner = g->p[g->e[p->in[0]].from].owner;
+			for (size_t i = p->first; i <= p->last; i++)
+				f->owner[i] = p->owner;
+		}
+	}
+	memset(g->has_code, 0, f->fn->nblocks * sizeof *g->has_code);
+	for (size_t i = 0; i < f->nins; i++)
+		if (f->owner[i] >= 0)
+			g->has_code[f->owner[i]] = true;
+	for (size_t k = 0; k < g->np; k++)
+		for (size_t i = 0; i < g->p[k].nin; i++) {
+			const struct edge *e = &g->e[g->p[k].in[i]];
+
+			if (e->from == OUTSIDE || g->p[e->from].owner != g->p[k].owner)
+				g->p[k].entry = true;
+		}
+}
+
+/* Regions: a counted block whose decision left no branch in its code (the compiler made its arms
+ * branchless: an abs, a conditional move, a skip over one instruction) is one region with its
+ * arms, whose code then runs as often as the block; every other block is a region of its own. */
+static long find(long *up, long b)
+{
+	while (up[b] != b)
+		b = up[b] = up[up[b]];
+	return b;
+}
+
+static long transition(const struct graph *g, size_t m, size_t k, bool past_code, long *bypassed);
+static void region_edges(struct graph *g);
+
+static void flatten_regions(struct graph *g)
+{
+	const struct roi_function *fn = g->f->fn;
+
+	memset(g->region_code, 0, fn->nblocks * sizeof *g->region_code);
+	for (size_t b = 0; b < fn->nblocks; b++) {
+		g->region[b] = find(g->region, (long)b);
+		g->region_code[g->region[b]] |= g->has_code[b];
+	}
+	region_edges(g);
+}
+
+static void make_regions(struct graph *g)
+{
+	const struct roi_function *fn = g->f->fn;
+	const struct roi_mfunc *f = g->f;
+
+	g->region = roi_xzalloc(fn->nblocks, sizeof *g->region);
+	g->region_code = roi_xzalloc(fn->nblocks, sizeof *g->region_code);
+	for (size_t b = 0; b < fn->nblocks; b++)
+		g->region[b] = (long)b;
+	for (size_t a = 0; a < fn->nblocks; a++) {
+		bool decides = false;
+
+		if (fn->blocks[a].nsucc < 2 || fn->blocks[a].value)
+			continue;
+		for (size_t k = 0; k < g->np && !decides; k++) {
+			const struct roi_minsn *in = &f->ins[g->p[k].last];
+
+			decides = g->p[k].owner == (long)a &&
+				  (in->cls == ROI_MI_BRANCH || in->cls == ROI_MI_SKIP || in->cls == ROI_MI_CRET ||
+				   in->cls == ROI_MI_IJUMP || in->table);
+		}
+		if (decides || !g->has_code[a])
+			continue;
+		for (size_t s = 0; s < fn->blocks[a].nsucc; s++)
+			if (fn->blocks[a].succ[s] >= 0)
+				g->region[find(g->region, fn->blocks[a].succ[s])] = find(g->region, (long)a);
+	}
+	flatten_regions(g);
+	/* hoisted code: a piece of one block that the piece before it falls into, and that falls into
+	 * the next, where no counted edge leads from the block before into its block (the compiler
+	 * moved a loop invariant out to an outer loop, keeping its location), runs as often as the
+	 * code before it. So does one that falls from a region's code back into the same region's
+	 * whatever the counted edges: a loop's if-converted arms (Thumb's IT blocks) with a piece of
+	 * its latch scheduled amid them (the counter's decrement), where the edges into and out of
+	 * the latch would each be counted once more per trip than they run */
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t k = 1; k < g->np; k++) {
+			struct piece *p = &g->p[k];
+			long a, b;
+			bool expected = false;
+
+			if (p->nin != 1 || p->nout != 1 || g->e[p->in[0]].kind != E_FALL || g->e[p->out[0]].kind != E_FALL ||
+			    g->e[p->in[0]].from < 0 || g->p[g->e[p->in[0]].from].owner < 0 || p->owner < 0)
+				continue;
+			a = g->region[g->p[g->e[p->in[0]].from].owner];
+			b = g->region[p->owner];
+			if (a == b)
+				continue;
+			long next = g->e[p->out[0]].to;
+			bool between = next >= 0 && g->p[next].owner >= 0 && g->region[g->p[next].owner] == a;
+			for (size_t m = 0; m < fn->nblocks && !expected && !between; m++)
+				for (size_t s = 0; g->region[m] == a && !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++)
+					expected |= transition(g, m, s, false, NULL) == b;
+			if (expected)
+				continue;
+			p->owner = g->p[g->e[p->in[0]].from].owner;
+			for (size_t i = p->first; i <= p->last; i++)
+				g->f->owner[i] = p->owner;
+			memset(g->has_code, 0, fn->nblocks * sizeof *g->has_code);
+			for (size_t i = 0; i < g->f->nins; i++)
+				if (g->f->owner[i] >= 0)
+					g->has_code[g->f->owner[i]] = true;
+			flatten_regions(g);
+			changed = true;
+		}
+	}
+	g->merged = 0;
+	for (size_t b = 0; b < fn->nblocks; b++)
+		g->merged += g->region[b] != (long)b;
+}
+
+/* A piece's region; ROI_OWN_FN for the prologue and epilogue. */
+static long region_of(const struct graph *g, long piece)
+{
+	return g->p[piece].owner >= 0 ? g->region[g->p[piece].owner] : ROI_OWN_FN;
+}
+
+#define TO_EXIT (-2L)   /* a transition's target: out of the function */
+#define TO_SELF (-3L)   /* back to its region's first block */
+
+/* Where counted block m's k-th edge leads in regions: another region (through blocks with no
+ * code of their own), TO_EXIT, TO_SELF, or -1 when it stays inside m's region. */
+/* Whether a -> h is a loop's back edge: h is the header of a loop that holds a (without the
+ * loop nest, which older metadata lacks: a block numbered after h). */
+static bool back_edge(const struct roi_function *fn, long a, long h)
+{
+	if (!fn->has_loops)
+		return a >= h;
+	for (size_t l = 0; l < fn->nloops; l++)
+		if ((long)fn->loops[l].header == h)
+			for (size_t i = 0; i < fn->loops[l].nblocks; i++)
+				if ((long)fn->loops[l].blocks[i] == a)
+					return true;
+	return false;
+}
+
+/* Whether some machine edge leads from region a's code into region b's. */
+static bool region_edge(const struct graph *g, long a, long b)
+{
+	size_t lo = 0, hi = g->nredge;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->redge[mid][0] < a || (g->redge[mid][0] == a && g->redge[mid][1] < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->nredge && g->redge[lo][0] == a && g->redge[lo][1] == b;
+}
+
+static int by_pair(const void *x, const void *y)
+{
+	const long *a = x, *b = y;
+
+	return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] != b[1] ? (a[1] < b[1] ? -1 : 1) : 0;
+}
+
+static void region_edges(struct graph *g)
+{
+	size_t cap = 0;
+
+	g->nredge = 0;
+	for (size_t e = 0; e < g->ne; e++) {
+		const struct edge *x = &g->e[e];
+
+		if (x->from < 0 || x->to < 0 || g->p[x->from].owner < 0 || g->p[x->to].owner < 0 ||
+		    g->region[g->p[x->from].owner] == g->region[g->p[x->to].owner])
+			continue;
+		g->redge = roi_xgrow(g->redge, g->nredge, &cap, sizeof *g->redge);
+		g->redge[g->nredge][0] = g->region[g->p[x->from].owner];
+		g->redge[g->nredge++][1] = g->region[g->p[x->to].owner];
+	}
+	roi_sort(g->redge, g->nredge, sizeof *g->redge, by_pair);
+}
+
+/* Where counted block m's k-th edge leads in regions: another region (through blocks with no code
+ * of their own, and blocks whose code no machine edge from m's region reaches, which the compiler
+ * jumped past, with past_code: their single successor's region when m's region reaches that),
+ * TO_EXIT, TO_SELF, or -1 when it stays inside m's region. bypassed (optional): the blocks jumped
+ * past, -1 after. */
+static long transition(const struct graph *g, size_t m, size_t k, bool past_code, long *bypassed)
+{
+	const struct roi_function *fn = g->f->fn;
+	long from = g->region[m], t = fn->blocks[m].succ[k], prev = (long)m;
+	size_t nb = 0;
+
+	for (size_t hops = 0; t >= 0 && hops <= fn->nblocks; hops++) {
+		long r = g->region[t];
+
+		if (r == from)
+			break;
+		if (g->region_code[r]) {
+			if (!past_code || region_edge(g, from, r) || fn->blocks[t].nsucc != 1)
+				break;
+			/* jumped past: only when the code after it is reached */
+			long next = fn->blocks[t].succ[0];
+			if (next < 0 || g->region[next] == from || !region_edge(g, from, g->region[next]))
+				break;
+			if (bypassed)
+				bypassed[nb++] = t;
+			prev = t;
+			t = next;
+			continue;
+		}
+		if (fn->blocks[t].nsucc != 1) {
+			/* a block without code that decides: where its flow goes, no code says */
+			if (bypassed)
+				bypassed[0] = -1;
+			return -1;
+		}
+		prev = t;
+		t = fn->blocks[t].succ[0];
+	}
+	if (bypassed)
+		bypassed[nb] = -1;
+	if (t < 0)
+		return TO_EXIT;
+	if (g->region[t] != from)
+		return g->region_code[g->region[t]] ? g->region[t] : -1;
+	return t == from && back_edge(fn, prev, t) ? TO_SELF : -1;
+}
+
+/* What a loop inside block b runs its body for, one per statement that makes such a loop, in
+ * the order of the statements: the steps of a shift by a run-time amount (a value counter), the
+ * bytes of a copy (a copy's bytes, or the value counter of a memory routine expanded inline: not
+ * one the block's code calls). per_entry: the body runs once more per entry (strlen's loop reads
+ * the terminating byte, which its count leaves out). */
+struct loop_value {
+	double v;
+	bool per_entry;
+};
+
+static bool calls_routine(const struct graph *g, long b, const char *name, const struct roi_mcode *c)
+{
+	const struct roi_mfunc *f = g->f;
+
+	for (size_t i = 0; c && i < f->nins; i++)
+		if (f->owner[i] == b && f->ins[i].cls == ROI_MI_CALL) {
+			const struct roi_msym *s = roi_mcode_routine_at(c, f->ins[i].target);
+			if (s && strcmp(s->name, name) == 0)
+				return true;
+		}
+	return false;
+}
+
+static size_t loop_values(const struct graph *g, long b, bool shifts, struct loop_value *out, size_t max)
+{
+	const struct roi_function *fn = g->f->fn;
+	size_t n = 0;
+
+	for (int pass = 0; pass < 2; pass++)     /* the block's own rows, then its value counters */
+		for (size_t k = 0; k < fn->nblocks; k++) {
+			const struct roi_block *blk = &fn->blocks[k];
+			uint64_t c = roi_block_count(g->counts, fn, k);
+
+			if (pass == 0 ? (long)k != b || blk->value : !blk->value || blk->site != b)
+				continue;
+			for (size_t r = 0; r < blk->nops && n < max; r++) {
+				const struct roi_op *op = &fn->unit->ops[blk->ops[r].op];
+				double v = (double)c * (double)blk->ops[r].n;
+
+				if (shifts && blk->value && roi_kind_is(op->kind, ROI_KIND(STEPS), NULL, NULL) && op->type &&
+				    op->type[0] != 'f' && atoi(op->type + 1) <= 32)
+					out[n++] = (struct loop_value){v, false};
+				else if (!shifts && roi_kind_is(op->kind, ROI_KIND(BYTES), NULL, NULL) &&
+					 (!op->callee || !calls_routine(g, b, op->callee, g->code)))
+					out[n++] = (struct loop_value){v, op->callee && strcmp(op->callee, "strlen") == 0};
+			}
+		}
+	return n;
+}
+
+/* The number of times a dec/brne loop whose latch is piece u and header h runs its body per entry,
+ * from the constant its counter register was loaded with before h; 0 when not such a loop. */
+static double constant_trips(const struct graph *g, const struct piece *h, const struct piece *u)
+{
+	const struct roi_mfunc *f = g->f;
+	const struct roi_minsn *br = &f->ins[u->last], *dec;
+
+	if (u->last == u->first || br->cls != ROI_MI_BRANCH || strcmp(br->name, "brne") != 0)
+		return 0;
+	dec = &f->ins[u->last - 1];
+	/* avr-gcc's count by a walking bit: set; bld rN, n before the loop, lsr rN at its end: n + 1 */
+	if (strcmp(dec->name, "lsr") == 0) {
+		for (size_t i = h->first, k = 0; i-- > 0 && k < 12 && f->owner[i] == h->owner; k++) {
+			const struct roi_minsn *in = &f->ins[i];
+
+			if (in->cls != ROI_MI_OP)
+				break;
+			if (strcmp(in->name, "bld") == 0 && in->rd == dec->rd)
+				return i > 0 && strcmp(f->ins[i - 1].name, "bset") == 0 ? in->imm + 1 : 0;
+			if (in->rd == dec->rd && in->reg_op != ROI_MR_NONE)
+				return 0;
+		}
+		return 0;
+	}
+	if (dec->reg_op != ROI_MR_DEC || dec->imm <= 0)
+		return 0;
+	long lo = -1, hi = -1;
+	for (size_t i = h->first, k = 0; i-- > 0 && k < 12 && f->owner[i] == h->owner; k++) {
+		const struct roi_minsn *in = &f->ins[i];
+
+		if (in->cls != ROI_MI_OP)
+			break;
+		if (in->reg_op == ROI_MR_LDI && in->rd == dec->rd && lo < 0)
+			lo = in->imm;
+		else if (in->reg_op == ROI_MR_LDI && dec->wide && in->rd == dec->rd + 1 && hi < 0)
+			hi = in->imm;
+		else if (in->rd == dec->rd && in->reg_op != ROI_MR_NONE && lo < 0)
+			return 0;
+	}
+	if (lo < 0 || (dec->wide && hi < 0))
+		return 0;
+	double k = dec->wide ? (double)(lo | hi << 8) : (double)lo;
+	if (k == 0)
+		k = dec->wide ? 65536 : 256;
+	return k / dec->imm == floor(k / dec->imm) ? k / dec->imm : 0;
+}
+
+static void build_equations(struct graph *g)
+{
+	struct roi_mfunc *f = g->f;
+	const struct roi_function *fn = f->fn;
+
+	/* conservation: what enters a piece leaves it */
+	for (size_t k = 0; k < g->np; k++) {
+		struct eq *q = new_eq(g, 0);
+
+		for (size_t i = 0; i < g->p[k].nin; i++)
+			add_term(q, g->p[k].in[i], 1);
+		for (size_t i = 0; i < g->p[k].nout; i++)
+			add_term(q, g->p[k].out[i], -1);
+	}
+	/* the entry: the function's calls */
+	for (size_t e = 0; e < g->ne; e++)
+		if (g->e[e].kind == E_ENTRY)
+			add_term(new_eq(g, (double)roi_block_count(g->counts, fn, 0)), e, 1);
+
+	/* the counted edges: the machine edges from a region's code into another region's entry carry
+	 * what the counted edges between them carried; a region's code to the epilogue or out of the
+	 * function what its edges to the exit carried; its loop back to itself likewise */
+	make_regions(g);
+	for (size_t k = 0; k < g->np; k++) {
+		g->p[k].entry = false;
+		for (size_t i = 0; i < g->p[k].nin; i++) {
+			const struct edge *x = &g->e[g->p[k].in[i]];
+
+			if (x->from == OUTSIDE || region_of(g, x->from) != region_of(g, (long)k))
+				g->p[k].entry = true;
+		}
+	}
+	/* a region that loops back to itself: its back edge is the machine one to its earliest piece
+	 * (code the compiler hoisted out of the loop may come before it) */
+	long *self = roi_xzalloc(fn->nblocks + 1, sizeof *self);
+	bool *loops_back = roi_xzalloc(fn->nblocks + 1, sizeof *loops_back);
+	for (size_t b = 0; b < fn->nblocks; b++) {
+		self[b] = -1;
+		for (size_t k = 0; k < fn->blocks[b].nsucc; k++)
+			if (!fn->blocks[b].value && transition(g, b, k, true, NULL) == TO_SELF)
+				loops_back[g->region[b]] = true;
+	}
+	for (size_t e = 0; e < g->ne; e++) {
+		const struct edge *x = &g->e[e];
+		long r = x->from >= 0 ? region_of(g, x->from) : ROI_OWN_FN;
+
+		if (r < 0 || !loops_back[r] || x->to < 0 || x->to > x->from || region_of(g, x->to) != r)
+			continue;
+		if (self[r] < 0 || x->to < g->e[self[r]].to || (x->to == g->e[self[r]].to && x->from > g->e[self[r]].from))
+			self[r] = (long)e;
+	}
+	/* what enters each region: the counted edges into it from other regions (through blocks
+	 * without code, and past code the compiler jumped over); what leaves the function */
+	double *in = roi_xzalloc(fn->nblocks + 1, sizeof *in), *back = roi_xzalloc(fn->nblocks + 1, sizeof *back);
+	double out = 0;
+	double *past = roi_xzalloc(fn->nblocks + 1, sizeof *past);
+	long *chain = roi_xzalloc(fn->nblocks + 2, sizeof *chain);
+	for (size_t b = 0; b < fn->nblocks; b++)
+		for (size_t k = 0; k < fn->blocks[b].nsucc && !fn->blocks[b].value; k++) {
+			transition(g, b, k, true, chain);
+			for (size_t i = 0; chain[i] >= 0; i++)
+				past[chain[i]] += (double)roi_machine_edge_count(g->counts, fn, b, k);
+		}
+	struct pair {
+		long from, to;
+	} *pairs = NULL;
+	size_t npairs = 0, cpairs = 0;
+	for (size_t b = 0; b < fn->nblocks; b++)
+		for (size_t k = 0; k < fn->blocks[b].nsucc && !fn->blocks[b].value; k++) {
+			long to = transition(g, b, k, true, NULL), from = g->region[b];
+			double n = (double)roi_machine_edge_count(g->counts, fn, b, k) - past[b];
+
+			if (to == -1 || !g->region_code[from])
+				continue;
+			if (to == TO_EXIT)
+				out += n;
+			else if (to == TO_SELF)
+				back[from] += n;
+			else
+				in[to] += n;
+			if (to >= 0) {
+				pairs = roi_xgrow(pairs, npairs, &cpairs, sizeof *pairs);
+				pairs[npairs++] = (struct pair){from, to};
+			}
+		}
+	in[g->region[0]] += (double)roi_block_count(g->counts, fn, 0);
+	free(past);
+	free(chain);
+	long *entry_eq = roi_xzalloc(fn->nblocks + 1, sizeof *entry_eq);
+	for (size_t b = 0; b < fn->nblocks; b++)
+		entry_eq[b] = -1;
+	long exit_eq = -1;
+	/* code misplaced in a block: a piece that only edges no counted edge explains lead into (a
+	 * block without code of its own had its instructions located in a neighbour's) passes on the
+	 * flow of the regions that lead into it: an edge out of it is theirs */
+#define NSRC 8
+	long (*src)[NSRC] = roi_xzalloc(g->np + 1, sizeof *src);
+	bool *clear = roi_xzalloc(g->np + 1, sizeof *clear);
+	for (size_t k = 0; k < g->np; k++) {
+		for (size_t i = 0; i < NSRC; i++)
+			src[k][i] = TO_EXIT;
+		src[k][0] = region_of(g, (long)k);
+	}
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t k = 0; k < g->np; k++) {
+			long r = region_of(g, (long)k);
+			bool all = g->p[k].nin > 0 && r >= 0;
+
+			for (size_t i = 0; i < g->p[k].nin && all; i++) {
+				long from = g->e[g->p[k].in[i]].from;
+
+				if (from < 0 || (region_of(g, from) == r && !clear[from])) {
+					all = false;
+					break;
+				}
+				for (size_t j = 0; j < NSRC && src[from][j] != TO_EXIT && all; j++) {
+					all = !(src[from][j] == ROI_OWN_FN && r == g->region[0]);
+					for (size_t q = 0; q < npairs && all; q++)
+						all = !(pairs[q].from == src[from][j] && pairs[q].to == r);
+				}
+			}
+			if (!all)
+				continue;
+			long merged[NSRC];
+			size_t n = 0;
+			for (size_t i = 0; i < g->p[k].nin; i++) {
+				long from = g->e[g->p[k].in[i]].from;
+
+				for (size_t j = 0; j < NSRC && src[from][j] != TO_EXIT; j++) {
+					size_t d;
+					for (d = 0; d < n && merged[d] != src[from][j]; d++)
+						;
+					if (d == n && n < NSRC)
+						merged[n++] = src[from][j];
+				}
+			}
+			if (!clear[k] || memcmp(merged, src[k], n * sizeof *merged) != 0 ||
+			    (n < NSRC && src[k][n] != TO_EXIT)) {
+				for (size_t i = 0; i < NSRC; i++)
+					src[k][i] = i < n ? merged[i] : TO_EXIT;
+				clear[k] = true;
+				changed = true;
+			}
+		}
+	}
+	for (size_t e = 0; e < g->ne; e++) {
+		const struct edge *x = &g->e[e];
+		long a = x->from >= 0 ? region_of(g, x->from) : ROI_OWN_FN;
+		long to = x->to >= 0 ? region_of(g, x->to) : ROI_OWN_FN;
+		bool through = x->from >= 0 && clear[x->from];
+
+		if (x->to == OUTSIDE || to == ROI_OWN_FN) {
+			/* out of the function: a return, or into the epilogue */
+			bool ret = x->to == OUTSIDE && x->from >= 0 &&
+				   (f->ins[g->p[x->from].last].cls == ROI_MI_RET || f->ins[g->p[x->from].last].cls == ROI_MI_CRET);
+			if (a < 0 || (x->to == OUTSIDE && !ret))
+				continue;
+			if (exit_eq < 0) {
+				exit_eq = (long)g->nq;
+				new_eq(g, out);
+			}
+			add_term(&g->q[exit_eq], e, 1);
+			continue;
+		}
+		if (a == to && !through) {
+			if (a >= 0 && self[a] == (long)e) {
+				struct eq *q = new_eq(g, back[a]);
+				add_term(q, e, 1);
+			}
+			continue;
+		}
+		/* into a region from another: an entry when a counted edge leads there (not a jump
+		 * into code another block shares) */
+		bool expected = a < 0 ? to == g->region[0] : false;
+		for (size_t j = 0; j < NSRC && !expected; j++) {
+			long from = through ? src[x->from][j] : j == 0 ? a : TO_EXIT;
+
+			if (from == TO_EXIT)
+				break;
+			expected = from == ROI_OWN_FN && to == g->region[0];
+			for (size_t i = 0; i < npairs && !expected; i++)
+				expected = pairs[i].from == from && pairs[i].to == to;
+		}
+		if (!expected)
+			continue;
+		if (entry_eq[to] < 0) {
+			entry_eq[to] = (long)g->nq;
+			new_eq(g, in[to]);
+		}
+		add_term(&g->q[entry_eq[to]], e, 1);
+	}
+	free(entry_eq);
+	free(pairs);
+	free(src);
+	free(clear);
+	free(in);
+	free(back);
+	free(loops_back);
+
+	/* loops inside one block: a back edge to a piece of the same block, not its own loop's */
+	struct iloop {
+		size_t h, back;
+		long b;
+		bool shifts;
+		bool done;
+	} *loops = NULL;
+	size_t nloops = 0, cloops = 0;
+	for (size_t k = 0; k < g->np; k++) {
+		struct piece *h = &g->p[k];
+		long b = h->owner;
+		size_t back = 0, nback = 0;
+
+		if (b < 0)
+			continue;
+		for (size_t i = 0; i < h->nin; i++) {
+			const struct edge *x = &g->e[h->in[i]];
+
+			if (x->from >= (long)k && g->p[x->from].owner == b && self[g->region[b]] != (long)h->in[i]) {
+				back = h->in[i];
+				nback++;
+			}
+		}
+		if (nback != 1)
+			continue;
+		const struct piece *u = &g->p[g->e[back].from];
+		double trips = constant_trips(g, h, u);
+		bool shifts = false, memory = false;
+
+		for (size_t i = h->first; i <= u->last; i++) {
+			shifts |= f->ins[i].shifts;
+			memory |= f->ins[i].memory;
+		}
+		if (trips > 0) {
+			/* back edges: (trips - 1) per entry into the loop */
+			struct eq *q = new_eq(g, 0);
+			add_term(q, back, 1);
+			for (size_t i = 0; i < h->nin; i++)
+				if (h->in[i] != back)
+					add_term(q, h->in[i], -(trips - 1));
+			f->loops_counted++;
+			if (memory) {
+				f->copies = roi_xrealloc(f->copies, f->ncopies + 1, sizeof *f->copies);
+				f->copies[f->ncopies++] = (struct roi_mconst_loop){b, trips};
+			}
+		} else if (shifts != memory) {
+			loops = roi_xgrow(loops, nloops, &cloops, sizeof *loops);
+			loops[nloops++] = (struct iloop){k, back, b, shifts, false};
+		}
+	}
+	/* the values of each block's statements to its loops of that kind, in order: one each, or all
+	 * to its one loop */
+	for (size_t i = 0; i < nloops; i++) {
+		struct loop_value v[64];
+		size_t same[64], n = 0, nv;
+
+		if (loops[i].done)
+			continue;
+		for (size_t j = i; j < nloops && n < 64; j++)
+			if (loops[j].b == loops[i].b && loops[j].shifts == loops[i].shifts) {
+				same[n++] = j;
+				loops[j].done = true;
+			}
+		nv = loop_values(g, loops[i].b, loops[i].shifts, v, 64);
+		if (!nv || (n > 1 && nv != n))
+			continue;
+		if (n == 1)
+			for (size_t k = 1; k < nv; k++) {
+				v[0].v += v[k].v;
+				v[0].per_entry |= v[k].per_entry;
+			}
+		for (size_t k = 0; k < n; k++) {
+			const struct piece *h = &g->p[loops[same[k]].h];
+			size_t back = loops[same[k]].back;
+			/* the body runs the value's times (strlen's once more per entry) */
+			struct eq *q = new_eq(g, v[k].v);
+
+			for (size_t e = 0; e < h->nin; e++)
+				if (!v[k].per_entry || h->in[e] == back)
+					add_term(q, h->in[e], 1);
+			f->loops_counted++;
+		}
+	}
+	free(loops);
+
+	free(self);
+
+	/* which equations each edge is in (terms that cancelled out, a piece's edge to itself, say
+	 * nothing) */
+	for (size_t i = 0; i < g->nq; i++) {
+		size_t kept = 0;
+
+		for (size_t t = 0; t < g->q[i].n; t++)
+			if (g->q[i].t[t].coef != 0)
+				g->q[i].t[kept++] = g->q[i].t[t];
+		g->q[i].n = kept;
+	}
+	g->eqs_of = roi_xzalloc(g->ne, sizeof *g->eqs_of);
+	g->neqs_of = roi_xzalloc(g->ne, sizeof *g->neqs_of);
+	g->ceqs_of = roi_xzalloc(g->ne, sizeof *g->ceqs_of);
+	for (size_t i = 0; i < g->nq; i++) {
+		g->q[i].unknown = g->q[i].n;
+		for (size_t t = 0; t < g->q[i].n; t++) {
+			size_t e = g->q[i].t[t].edge;
+			g->eqs_of[e] = roi_xgrow(g->eqs_of[e], g->neqs_of[e], &g->ceqs_of[e], sizeof **g->eqs_of);
+			g->eqs_of[e][g->neqs_of[e]++] = i;
+		}
+	}
+}
+
+/* ---- solving ---------------------------------------------------------------------------------- */
+
+static void set_edge(struct graph *g, size_t e, double x, size_t **work, size_t *nwork, size_t *cwork)
+{
+	if (x < 0) {
+		if (x < -0.5)
+			g->f->off++;
+		x = 0;
+	}
+	g->e[e].x = x;
+	g->e[e].known = true;
+	for (size_t i = 0; i < g->neqs_of[e]; i++) {
+		size_t q = g->eqs_of[e][i];
+
+		g->q[q].unknown--;
+		*work = roi_xgrow(*work, *nwork, cwork, sizeof **work);
+		(*work)[(*nwork)++] = q;
+	}
+}
+
+/* Solves every equation left with one unknown, and what that gives, until none is left. */
+static void propagate(struct graph *g, size_t *work, size_t nwork, size_t cwork)
+{
+	while (nwork) {
+		struct eq *q = &g->q[work[--nwork]];
+		double sum = 0;
+		size_t u = 0;
+		bool have = false;
+
+		if (q->unknown > 1)
+			continue;
+		for (size_t t = 0; t < q->n; t++) {
+			if (g->e[q->t[t].edge].known)
+				sum += q->t[t].coef * g->e[q->t[t].edge].x;
+			else if (q->t[t].coef != 0) {
+				u = t;
+				have = true;
+			}
+		}
+		if (q->unknown == 1 && have)
+			set_edge(g, q->t[u].edge, (q->rhs - sum) / q->t[u].coef, &work, &nwork, &cwork);
+	}
+	free(work);
+}
+
+static void solve_all(struct graph *g, size_t *work, size_t nwork, size_t cwork)
+{
+	for (size_t i = 0; i < g->nq; i++) {
+		work = roi_xgrow(work, nwork, &cwork, sizeof *work);
+		work[nwork++] = i;
+	}
+	propagate(g, work, nwork, cwork);
+}
+
+/* What enters piece k, when every edge into it is known. */
+static bool piece_count(const struct graph *g, size_t k, double *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < g->p[k].nin; i++) {
+		if (!g->e[g->p[k].in[i]].known)
+			return false;
+		*n += g->e[g->p[k].in[i]].x;
+	}
+	return true;
+}
+
+/* One guess where no count decides: a branch or a table whose piece's count is known, split
+ * evenly; else a loop's back edge, taken never; else any edge. False when every edge is known. */
+static bool guess(struct graph *g)
+{
+	for (size_t k = 0; k < g->np; k++) {
+		double n, known = 0;
+		size_t unknown = 0;
+
+		if (!piece_count(g, k, &n))
+			continue;
+		for (size_t i = 0; i < g->p[k].nout; i++)
+			if (g->e[g->p[k].out[i]].known)
+				known += g->e[g->p[k].out[i]].x;
+			else
+				unknown++;
+		if (unknown < 2)
+			continue;
+		double share = (n - known > 0 ? n - known : 0) / (double)unknown;
+		size_t *work = NULL, nwork = 0, cwork = 0;
+		for (size_t i = 0; i < g->p[k].nout; i++)
+			if (!g->e[g->p[k].out[i]].known) {
+				set_edge(g, g->p[k].out[i], share, &work, &nwork, &cwork);
+				break;  /* one at a time: the rest may follow */
+			}
+		g->f->guessed++;
+		propagate(g, work, nwork, cwork);
+		return true;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t e = 0; e < g->ne; e++) {
+			if (g->e[e].known || (pass == 0 && !(g->e[e].from >= 0 && g->e[e].to >= 0 &&
+							     g->e[e].to <= g->e[e].from)))
+				continue;
+			size_t *work = NULL, nwork = 0, cwork = 0;
+			set_edge(g, e, 0, &work, &nwork, &cwork);
+			g->f->loops_guessed += pass == 0;
+			g->f->guessed += pass == 1;
+			propagate(g, work, nwork, cwork);
+			return true;
+		}
+	return false;
+}
+
+void roi_mfunc_solve(struct roi_mfunc *f, const struct roi_mcode *plain, const struct roi_counts *counts)
+{
+	struct graph g = {.f = f, .code = plain, .counts = counts};
+
+	f->guessed = f->loops_counted = f->loops_guessed = f->off = f->ncopies = 0;
+	memset(f->count, 0, f->nins * sizeof *f->count);
+	memset(f->taken, 0, f->nins * sizeof *f->taken);
+	if (!f->nins)
+		return;
+	cut_pieces(&g);
+	link_pieces(&g);
+	build_equations(&g);
+	solve_all(&g, NULL, 0, 0);
+	while (guess(&g))
+		;
+	/* equations the solution misses: code a count does not describe (moved, merged) */
+	for (size_t i = 0; i < g.nq; i++) {
+		double sum = 0;
+
+		for (size_t t = 0; t < g.q[i].n; t++)
+			sum += g.q[i].t[t].coef * g.e[g.q[i].t[t].edge].x;
+		if (fabs(sum - g.q[i].rhs) > 0.5)
+			f->off++;
+	}
+	for (size_t k = 0; k < g.np; k++) {
+		double n = 0;
+
+		for (size_t i = 0; i < g.p[k].nin; i++)
+			n += g.e[g.p[k].in[i]].x;
+		for (size_t i = g.p[k].first; i <= g.p[k].last; i++)
+			f->count[i] = n;
+		for (size_t i = 0; i < g.p[k].nout; i++) {
+			const struct edge *x = &g.e[g.p[k].out[i]];
+
+			if (x->kind == E_TAKEN || x->kind == E_SKIP)
+				f->taken[g.p[k].last] += x->x;
+		}
+	}
+	for (size_t k = 0; k < g.np; k++) {
+		free(g.p[k].in);
+		free(g.p[k].out);
+	}
+	for (size_t i = 0; i < g.nq; i++)
+		free(g.q[i].t);
+	for (size_t e = 0; e < g.ne; e++)
+		free(g.eqs_of[e]);
+	free(g.p);
+	free(g.e);
+	free(g.q);
+	free(g.eqs_of);
+	free(g.neqs_of);
+	free(g.ceqs_of);
+	free(g.piece_of);
+	free(g.has_code);
+	free(g.region);
+	free(g.region_code);
+	free(g.redge);
+}

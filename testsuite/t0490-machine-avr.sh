@@ -1,0 +1,210 @@
+#!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
+test_description='roi estimate --price machine: counted blocks priced from the plain AVR firmware
+
+Each program is built three times: plain (the firmware as it ships), counted
+(-fplugin=roi, run in simavr for its block counts) and block-lines (the plain
+code, its line table naming each instruction'"'"'s counted block). The estimate
+prices the plain firmware'"'"'s instructions with the AVR instruction set
+manual'"'"'s cycles, as often as the block counts say they ran, and calls into
+code without metadata by the model'"'"'s routines. The truth is simavr'"'"'s cycle
+count of the plain firmware from main to the stop, taken by a run of its own:
+a straight-line block and a loop with a data-dependent branch come out exact,
+a loop of 32-bit divisions (libgcc) and of strtol calls (avr-libc) within 2 %.
+Code without metadata that cannot be priced is said to be, never priced as 0.'
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-roi.sh"
+
+AVR_PLUGIN=$ROI_BUILD/avr/roi.so
+MODELS=$ROI_SRC/models
+# builds NAME OPT SRC...: NAME-plain.elf, NAME.elf (counted, run in simavr) and NAME-blocks.elf
+builds () {
+	name=$1 opt=$2
+	shift 2
+	avr-gcc -mmcu=atmega32u4 "$opt" "$@" -o "$name-plain.elf" &&
+	avr-gcc -mmcu=atmega32u4 "$opt" -gdwarf-2 -fplugin="$AVR_PLUGIN" "$@" -o "$name.elf" &&
+	avr-gcc -mmcu=atmega32u4 "$opt" -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-block-lines \
+		"$@" -o "$name-blocks.elf" &&
+	"$ROI" run --target avr --mcu atmega32u4 "$name.elf" >/dev/null
+}
+# simavr_cycles ELF: simavr's cycles of the plain firmware from main's first instruction to the stop
+simavr_cycles () {
+	"$ROI" run --target avr --mcu atmega32u4 --cycles-only --json "$1" | jq ".cycles - .main_cycle"
+}
+# machine NAME MODEL [ARGS]: the machine estimate of NAME, JSON
+machine () {
+	name=$1 model=$2
+	shift 2
+	"$ROI" estimate --json --price machine --firmware "$name-plain.elf" --block-lines "$name-blocks.elf" \
+		--model "$model" "$@" "$name.elf"
+}
+# within EST SIM PERCENT
+within () {
+	jq -n -e "(($1) - ($2)) / ($2) | fabs * 100 <= $3" >/dev/null ||
+	{ echo "estimate $1 against simavr's $2: more than $3 % off" >&2; return 1; }
+}
+
+cat >straight.c <<'EOF'
+#include <stdint.h>
+volatile uint8_t a = 3, b = 5, c;
+int main(void)
+{
+	uint8_t x = a, y = b;
+	c = x + y;
+	c = x ^ y;
+	c = (uint8_t)(x << 2);
+	return 0;
+}
+EOF
+
+cat >branchy.c <<'EOF'
+#include <stdint.h>
+static const uint8_t data[64] = {
+	3, 8, 1, 250, 17, 42, 99, 100, 7, 0, 128, 64, 33, 19, 200, 5,
+	6, 77, 81, 2, 240, 11, 12, 13, 90, 91, 92, 93, 1, 1, 2, 3,
+	5, 8, 13, 21, 34, 55, 89, 144, 233, 4, 9, 16, 25, 36, 49, 64,
+	81, 100, 121, 169, 196, 225, 15, 30, 45, 60, 75, 90, 105, 120, 135, 150};
+volatile uint16_t out;
+int main(void)
+{
+	uint16_t sum = 0;
+	for (uint8_t i = 0; i < 64; i++) {
+		if (data[i] & 1)
+			sum += (uint16_t)(data[i] * 3);
+		else
+			sum -= data[i] >> 1;
+	}
+	out = sum;
+	return 0;
+}
+EOF
+
+cat >divide.c <<'EOF'
+#include <stdint.h>
+volatile uint32_t num = 4000000000u, den = 7;
+volatile uint32_t q, r;
+int main(void)
+{
+	for (uint8_t i = 0; i < 50; i++) {
+		uint32_t n = num - i * 123457u, d = den + i;
+		q = n / d;
+		r = n % d;
+	}
+	return 0;
+}
+EOF
+
+# The model's strtol was measured on 16 decimal numbers drawn at random from -99999..99999
+# (contrib/models/routines.py); these are 8 others drawn from the same range (Python's
+# random.Random(7)), not the same ones.
+cat >strtol.c <<'EOF'
+#include <stdint.h>
+#include <stdlib.h>
+static const char *const words[8] = {"-15109", "-60455", "3501", "70639", "-87342", "-81011", "40479", "-75324"};
+volatile long r;
+int main(void)
+{
+	char *end;
+	for (uint8_t k = 0; k < 200; k++)
+		r = strtol(words[k & 7], &end, 10);
+	return 0;
+}
+EOF
+
+for opt in -O0 -Os; do
+	model=$MODELS/atmega32u4-${opt#-}.json
+
+	test_expect_success "a straight-line block at $opt: simavr's cycles exactly" '
+		builds straight$opt $opt straight.c &&
+		machine straight$opt $model >est.json &&
+		test_equal "$(simavr_cycles straight$opt-plain.elf)" "$(jq .total.cycles est.json)" &&
+		test_equal 0 "$(jq .total.unpriced_calls est.json)"
+	'
+
+	test_expect_success "a loop with a data-dependent branch at $opt: simavr's cycles exactly" '
+		builds branchy$opt $opt branchy.c &&
+		machine branchy$opt $model >est.json &&
+		test_equal "$(simavr_cycles branchy$opt-plain.elf)" "$(jq .total.cycles est.json)"
+	'
+
+	test_expect_success "32-bit divisions (libgcc) at $opt: within 2 % of simavr, by the model and the quotient bits" '
+		builds divide$opt $opt divide.c &&
+		machine divide$opt $model >est.json &&
+		# -O0 calls it for the quotient and for the remainder, -Os once for both
+		calls=$(test $opt = -O0 && echo 100 || echo 50) &&
+		test_equal "[\"__udivmodsi4\",$calls,\"value\"]" \
+			"$(jq -c "[.routines[0] | .routine, .calls, .priced_by]" est.json)" &&
+		within "$(jq .total.cycles est.json)" "$(simavr_cycles divide$opt-plain.elf)" 2
+	'
+
+	test_expect_success "200 strtol calls (avr-libc) at $opt: within 2 % of simavr, by the model" '
+		builds strtol$opt $opt strtol.c &&
+		machine strtol$opt $model >est.json &&
+		test_equal "[\"strtol\",200,\"table\"]" "$(jq -c "[.routines[0] | .routine, .calls, .priced_by]" est.json)" &&
+		within "$(jq .total.cycles est.json)" "$(simavr_cycles strtol$opt-plain.elf)" 2
+	'
+done
+
+test_expect_success 'the text names the firmware, the timing table and the routines'"'"' pricing' '
+	"$ROI" estimate --price machine --firmware strtol-Os-plain.elf --block-lines strtol-Os-blocks.elf \
+		--model "$MODELS/atmega32u4-Os.json" strtol-Os.elf >out &&
+	test_grep "^pricing   machine code of strtol-Os-plain.elf for atmega32u4, AVRe/AVRe+, 16-bit PC (AVR instruction set manual); blocks from strtol-Os-blocks.elf$" out &&
+	test_grep "^  strtol *200 .* model, typical operands$" out &&
+	test_grep "^total     $(jq .total.cycles est.json) cycles, " out
+'
+
+# mystery() is compiled without the plugin: no metadata, a loop, and no entry in the model
+cat >mystery.c <<'EOF'
+#include <stdint.h>
+uint16_t mystery(uint8_t n)
+{
+	uint16_t s = 0;
+	while (n--)
+		s += (uint16_t)(n * n);
+	return s;
+}
+EOF
+cat >caller.c <<'EOF'
+#include <stdint.h>
+uint16_t mystery(uint8_t n);
+volatile uint16_t out;
+volatile uint8_t len = 9;
+int main(void)
+{
+	for (uint8_t i = 0; i < 10; i++)
+		out = mystery(len);
+	return 0;
+}
+EOF
+
+test_expect_success 'a call into code without metadata that cannot be priced is said, not priced as 0' '
+	avr-gcc -mmcu=atmega32u4 -Os -c mystery.c -o mystery.o &&
+	builds unpriced -Os caller.c mystery.o &&
+	machine unpriced "$MODELS/atmega32u4-Os.json" >est.json &&
+	test_equal "[{\"routine\":\"mystery\",\"calls\":10,\"cycles\":null,\"instructions\":null,\"priced_by\":\"unpriced\"}]" \
+		"$(jq -c .routines est.json)" &&
+	test_equal "10 [{\"routine\":\"mystery\",\"calls\":10}]" "$(jq -c "[.total.unpriced_calls, .total.unpriced] | .[0], .[1]" est.json | paste -sd " ")" &&
+	"$ROI" estimate --price machine --firmware unpriced-plain.elf --block-lines unpriced-blocks.elf \
+		--model "$MODELS/atmega32u4-Os.json" unpriced.elf >out &&
+	test_grep "^  mystery *10 *- *- *unpriced$" out &&
+	test_grep "^total .*; unpriced: mystery x10$" out
+'
+
+test_expect_success 'a model of another architecture or another part than the firmware'"'"'s is an error' '
+	status 1 "$ROI" estimate --price machine --firmware unpriced-plain.elf --block-lines unpriced-blocks.elf \
+		--model "$MODELS/stm32f401re.json" unpriced.elf &&
+	test_grep "^roi: $MODELS/stm32f401re.json: a model of STM32F401RE (arm), unpriced.elf is built for avr: price it with a model of its part$" err &&
+	avr-gcc -mmcu=atmega328p -Os -c mystery.c -o m328.o &&
+	avr-gcc -mmcu=atmega328p -Os caller.c m328.o -o p328.elf &&
+	status 1 "$ROI" estimate --price machine --firmware p328.elf --block-lines unpriced-blocks.elf \
+		--model "$MODELS/atmega32u4-Os.json" unpriced.elf &&
+	test_grep "^roi: $MODELS/atmega32u4-Os.json: a model of ATmega32U4, p328.elf is built for atmega328p (its .note.gnu.avr.deviceinfo): price it with a model of its part$" err
+'
+
+test_expect_success '--price machine needs both builds; --price takes ops or machine' '
+	fails 2 "^roi estimate: --price machine needs --firmware and --block-lines" "$ROI" estimate --price machine unpriced.elf &&
+	fails 2 "^roi estimate: --price is ops or machine, not .cycles." "$ROI" estimate --price cycles unpriced.elf &&
+	fails 2 "^roi estimate: --firmware is for --price machine" "$ROI" estimate --firmware unpriced-plain.elf unpriced.elf
+'
+
+test_done

@@ -1,0 +1,74 @@
+#!/bin/sh
+# asan: estimator (make check-asan runs it again with the sanitized roi)
+test_description='roi estimate --price machine on Cortex-M: the instructions the Thumb code runs
+
+No cycle-exact Cortex-M simulator is at hand, so the cycles (the Cortex-M4
+TRM'"'"'s timings) are not checked; what can be checked is the number of
+instructions the priced blocks run: QEMU, single-stepping the plain firmware
+with its execution log, names the function of every instruction it runs, and
+those from main'"'"'s first instruction until the start-up code runs again are
+the count to meet. On these corpus programs (kernels of integer and float
+arithmetic, loops, conditional execution in IT blocks, a loop whose arms are
+IT blocks with a piece of its latch amid them, a literal pool) the
+estimate'"'"'s instruction count is QEMU'"'"'s exactly; bench/machine.sh gives the
+whole corpus.'
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIRECTORY/lib-roi.sh"
+
+HERE=$ROI_SRC/contrib/cortex-m/mps2-an386
+CORPUS=$ROI_SRC/contrib/calibration
+arm_cc () {
+	arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 "$@"
+}
+arm_link () {
+	arm_cc "$@" startup.o -T "$HERE/mps2-an386.ld" -nostartfiles --specs=nano.specs --specs=rdimon.specs
+}
+# builds NAME OPT SRC: NAME-plain.elf, NAME.elf (counted, run in QEMU for its counts), NAME-blocks.elf
+builds () {
+	arm_link "$2" -g "$3" -o "$1-plain.elf" &&
+	arm_link "$2" -g -fplugin="$ROI_BUILD/arm/roi.so" "$3" -o "$1.elf" &&
+	arm_link "$2" -g -fplugin="$ROI_BUILD/arm/roi.so" -fplugin-arg-roi-block-lines "$3" -o "$1-blocks.elf" &&
+	"$ROI" run --target cortex-m --machine mps2-an386 "$1.elf" >/dev/null
+}
+# qemu_main_insns ELF: the instructions QEMU runs from main's entry until the start-up code
+# (Reset_Handler) runs again, counted in its execution log, one translation block per instruction
+qemu_main_insns () {
+	timeout 120 qemu-system-arm -M mps2-an386 -display none -serial none -monitor none -parallel none \
+		-semihosting-config enable=on,target=native -singlestep -d exec,nochain -D "$1.log" -kernel "$1" &&
+	awk '/^Trace/ { if ($NF == "main") m = 1; else if (m && $NF == "Reset_Handler") { print n; exit } if (m) n++ }' "$1.log" &&
+	rm -f "$1.log"
+}
+
+test_expect_success 'the start-up code' '
+	arm_cc -O2 -g -c "$HERE/startup.c" -o startup.o
+'
+
+# kernel-crc8 -O2 and micro-minmax -Os: a loop whose if-converted arms (IT blocks) have a piece
+# of its latch scheduled amid them
+for prog in kernel-crc8:-O0 kernel-isqrt:-O0 kernel-gcd:-O2 kernel-fir-q15:-O2 micro-float-div:-O2 micro-int64:-O2 \
+	    kernel-crc8:-O2 micro-minmax:-Os; do
+	name=${prog%:*} opt=${prog#*:}
+	test_expect_success "$name at $opt: the instructions QEMU runs from main" '
+		builds $name$opt $opt "$CORPUS/$name.c" &&
+		"$ROI" estimate --json --price machine --firmware $name$opt-plain.elf --block-lines $name$opt-blocks.elf \
+			$name$opt.elf >est.json &&
+		test_equal "$(qemu_main_insns $name$opt-plain.elf)" "$(jq .total.instructions est.json)" &&
+		test_equal 0 "$(jq .total.unpriced_calls est.json)"
+	'
+done
+
+test_expect_success 'the text says no cycle-exact simulator checks the Cortex-M cycles' '
+	"$ROI" estimate --price machine --firmware kernel-gcd-O2-plain.elf --block-lines kernel-gcd-O2-blocks.elf \
+		kernel-gcd-O2.elf >out &&
+	test_grep "^pricing   machine code of kernel-gcd-O2-plain.elf, Cortex-M4 (TRM timings); blocks from kernel-gcd-O2-blocks.elf$" out &&
+	test_grep "^note      no cycle-exact Cortex-M simulator checks these cycles; the instruction count is checked against QEMU.s (docs/machine.md)$" out &&
+	jq -e ".machine.cycle_exact_check == false" est.json >/dev/null
+'
+
+test_expect_success 'an AVR model for a Cortex-M firmware is an error' '
+	status 1 "$ROI" estimate --price machine --firmware kernel-gcd-O2-plain.elf --block-lines kernel-gcd-O2-blocks.elf \
+		--model "$ROI_SRC/models/atmega32u4.json" kernel-gcd-O2.elf &&
+	test_grep "^roi: $ROI_SRC/models/atmega32u4.json: a model of ATmega32U4 (avr), kernel-gcd-O2.elf is built for arm-none-eabi: price it with a model of its part$" err
+'
+
+test_done
