@@ -174,9 +174,11 @@ static bool counted_at(const struct roi_machine_estimate *e, const struct roi_mc
 	return false;
 }
 
-/* The sum of the value counters of fn's block b that measure what r depends on; false when the
- * block has none. A memory routine's counter of a constant length per execution that one of the
- * block's constant copy loops moves is the compiler's inline copy, not a call's (code: fn's). */
+/* The sum of the value counters of fn's block b that measure what r depends on, and of b's own
+ * rows of a memory routine's bytes (a length the compiler knows is a row of n bytes, not a
+ * counter: formats.md); false when the block has none. A memory routine's bytes of a constant
+ * length per execution that one of the block's constant copy loops moves is the compiler's inline
+ * copy, not a call's (code: fn's). */
 static bool site_value(const struct roi_counts *counts, const struct roi_mfunc *code, long b,
 		       const struct roi_routine_cost *r, double *v)
 {
@@ -192,7 +194,9 @@ static bool site_value(const struct roi_counts *counts, const struct roi_mfunc *
 	for (size_t k = 0; k < fn->nblocks; k++) {
 		const struct roi_block *blk = &fn->blocks[k];
 
-		if (!blk->value || blk->site != b)
+		bool own = (long)k == b && !blk->value && r->value_callee;
+
+		if (!own && (!blk->value || blk->site != b))
 			continue;
 		for (size_t i = 0; i < blk->nops; i++) {
 			const struct roi_op *op = &fn->unit->ops[blk->ops[i].op];
