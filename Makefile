@@ -143,9 +143,9 @@ check: deps-all
 	prove -f testsuite/t[0-9]*.sh
 	@$(MAKE) --no-print-directory check-asan
 
-bench: deps
+bench: deps-all
 	@sh contrib/install-deps.sh bench
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all avr
 	@bash bench/overhead.sh
 
 # ---- calibration: models fitted to simavr's cycle counts of contrib/calibration ----

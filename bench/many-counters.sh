@@ -1,9 +1,10 @@
 #!/bin/sh
 # many-counters.sh FUNCTIONS BRANCHES — writes on stdout a C program with FUNCTIONS functions of
 # BRANCHES if statements each, which main calls once each through a table: at -O0 with the plugin
-# a function has 2 + 3 * BRANCHES counted blocks (12,500 functions of 2 branches: 100,000
-# counters). It stands for a large program in the figures of bench/overhead.sh (roi estimate's
-# time and memory, which grow with the counters and the functions); generated, not committed.
+# a function has 2 + 3 * BRANCHES counted blocks (12,500 functions of 2 branches: 100,000 blocks,
+# which a counter per block counted; on the edges off a spanning tree, 1 + BRANCHES counters a
+# function). It stands for a large program in the figures of bench/overhead.sh (roi estimate's
+# time and memory, which grow with the blocks and the functions); generated, not committed.
 set -e
 n=${1:?usage: many-counters.sh FUNCTIONS BRANCHES}
 k=${2:?usage: many-counters.sh FUNCTIONS BRANCHES}

@@ -5,7 +5,8 @@
 #   lines    the measured profile's per-line cycles, added up, against simavr's cycle count of
 #            the same plain firmware ('roi run --cycles-only'): the difference must be 0
 #   blocks   the measured profile's block counts (through the block-lines build and the counted
-#            build's metadata) against the counters of the counted build run in simavr ('roi run'):
+#            build's metadata) against the counters of a build counted per block, whose profile
+#            holds the blocks' counts (-fplugin-arg-roi-block-counters), run in simavr ('roi run'):
 #            every block but the value counters, which are not measured; the blocks that differ
 #
 # Figures are printed and written to bench/results/measured.json, the table to
@@ -32,17 +33,19 @@ for opt in $opts; do
 		p=$dir/$name
 		avr-gcc -mmcu=$mcu "$opt" -gdwarf-2 "$src" -o "$p-plain.elf"
 		avr-gcc -mmcu=$mcu "$opt" -gdwarf-2 -fplugin="$plugin" "$src" -o "$p-count.elf"
+		avr-gcc -mmcu=$mcu "$opt" -gdwarf-2 -fplugin="$plugin" -fplugin-arg-roi-block-counters "$src" \
+			-o "$p-bcount.elf"
 		avr-gcc -mmcu=$mcu "$opt" -gdwarf-2 -fplugin="$plugin" -fplugin-arg-roi-block-lines "$src" \
 			-o "$p-blocks.elf"
 		simavr=$("$roi" run --json --target avr --mcu $mcu --cycles-only "$p-plain.elf" | jq .cycles)
 		"$roi" run --json --target avr --mcu $mcu --measured --blocks "$p-blocks.elf" \
 			--counted "$p-count.elf" -o "$p.measured" "$p-plain.elf" >/dev/null
-		"$roi" run --target avr --mcu $mcu "$p-count.elf" >/dev/null
+		"$roi" run --target avr --mcu $mcu "$p-bcount.elf" >/dev/null
 		avr-objcopy -O binary -j .text "$p-plain.elf" "$p-plain.bin"
 		avr-objcopy -O binary -j .text "$p-blocks.elf" "$p-blocks.bin"
 		same=$(cmp -s "$p-plain.bin" "$p-blocks.bin" && echo 1 || echo 0)
 		# the counted run's counts, one "unit index b count" per block
-		awk '$1 == "fn" { for (i = 6; i <= NF; i++) print $2, $3, i - 6, $i }' "$p-count.elf.roi" \
+		awk '$1 == "fn" { for (i = 6; i <= NF; i++) print $2, $3, i - 6, $i }' "$p-bcount.elf.roi" \
 			| sort >"$p.counted"
 		jq -r '.blocks.functions[] | .unit as $u | .index as $f |
 			.counts | to_entries[] | select(.value != null) | "\($u) \($f) \(.key) \(.value)"' \

@@ -10,7 +10,12 @@
 #   3. compile time of large translation units, plain, roi and gcov;
 #   4. roi estimate's time and memory on generated programs of 50k, 100k and 200k counters
 #      (bench/many-counters.sh), text and JSON;
-#   5. roi transfer on the demangler.
+#   5. roi transfer on the demangler;
+#   6. the thread-safe mode (-fplugin-arg-roi-atomic: each thread counts in its own copy of the
+#      counters), user + system CPU beside the default mode's, on the real programs and on eight
+#      threads calling into one unit at once (bench/programs/threads.c), and their counts;
+#   7. AVR firmware (ATmega32U4 in simavr): cycles and flash, counted / plain, of the corpus's
+#      kernels at -O0 and -Os with 32- and 16-bit counters, and what one increment costs.
 #
 # Figures are printed, never asserted: the goals are in the issues, the last run is quoted in
 # docs/testing.md. -v also prints every kernel's row.
@@ -216,7 +221,8 @@ done
 sh "$top/bench/many-counters.sh" 12500 2 >many.c
 tries=1 compile_row "many-counters.sh 12500 2 ($(wc -l <many.c | tr -d ' ') lines) -O0, 1 run" -O0 many.c
 
-# ---- 4. roi estimate on many counters ----
+# ---- 4. roi estimate on many blocks ----
+# (the blocks are what a counter per block counted, the counters what the plugin counts on edges)
 echo
 echo "== roi estimate on generated programs (bench/many-counters.sh, -O0): best of three, max RSS"
 for functions in 6250 12500 25000; do
@@ -225,19 +231,20 @@ for functions in 6250 12500 25000; do
 	rm -f many.roi
 	./many
 	counters=$(awk '/^fn / { n += $5 } END { print n }' many.roi)
+	blocks=$("$roi" ops many | awk '/ blocks$/ { n += $(NF - 1) } END { print n }')
 	for mode in text json; do
 		flag=
 		[ "$mode" = json ] && flag=--json
 		secs=$(best "$roi" estimate $flag many many.roi)
 		kib=$( { /usr/bin/time -f %M "$roi" estimate $flag many many.roi >/dev/null; } 2>&1)
-		printf '%6d functions, %7d counters, %-4s: %5.2fs, %4d MiB\n' "$functions" "$counters" "$mode" "$secs" \
-			$(((kib + 1023) / 1024))
+		printf '%6d functions, %7d blocks, %6d counters, %-4s: %5.2fs, %4d MiB\n' "$functions" "$blocks" "$counters" \
+			"$mode" "$secs" $(((kib + 1023) / 1024))
 	done
 done
 # The floor: cJSON alone parsing the last one's metadata whole (bench/cjson-parse.c).
 gcc -O2 "$top/bench/cjson-parse.c" -lcjson -o cjson-parse
 objcopy --dump-section .roi.meta=many.meta many /dev/null
-printf '%d counters, %d MiB of metadata: %s\n' "$counters" $(($(wc -c <many.meta) / 1048576)) "$(./cjson-parse many.meta)"
+printf '%d blocks, %d MiB of metadata: %s\n' "$blocks" $(($(wc -c <many.meta) / 1048576)) "$(./cjson-parse many.meta)"
 
 # ---- 5. roi transfer on a large real program ----
 # The demangler (c++filt's, 2963 blocks at -O2, one function of 904) built at -O0 and -O2 with
@@ -258,3 +265,138 @@ ops () { "$roi" estimate --json ./demangle-O2 "$1" 2>/dev/null | jq .total.ops; 
 t=$(ops transferred.roi) r=$(ops demangle-O2.roi)
 printf 'transfer demangler -O0 -> -O2: %.2fs, %s; %s operations transferred, %s counted (%+.1f%%)\n' \
 	"$seconds" "$(cat matched.txt)" "$t" "$r" "$(echo "($t - $r) * 100 / $r" | bc -l)"
+
+# ---- 6. the thread-safe mode ----
+# user + system seconds of plain, roi and roi -fplugin-arg-roi-atomic builds, best of five runs of
+# each (a run of a short program repeated to some tenths of a second).
+echo
+echo "== thread-safe mode (-fplugin-arg-roi-atomic), user + system seconds, best of five"
+cpu () {        # REPEAT PROGRAM [ARG...]: the best of five of REPEAT runs, stdin from $input
+	local n=$1 best= t
+	shift
+	for _ in 1 2 3 4 5; do
+		t=$( { TIMEFORMAT='%U %S'; time (for _ in $(seq "$n"); do "$@" <"${input:-/dev/null}" >/dev/null 2>&1; done); } 2>&1 |
+			awk '{ print $1 + $2 }')
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
+	done
+	echo "$best"
+}
+printf '%-22s %-4s %8s %8s %8s %7s %7s %9s\n' program opt plain roi atomic roi/pl atom/pl atom/roi
+declare -A tlog tcount
+thread_row () {    # NAME OPT REPEAT BINARY-NAME [ARG...]
+	local name=$1 opt=$2 n=$3 bin=$4 p r a
+	shift 4
+	p=$(cpu "$n" "plain/$bin" "$@")
+	r=$(ROI_OUTPUT=$work/cpu.roi cpu "$n" "roi/$bin" "$@")
+	a=$(ROI_OUTPUT=$work/cpu-atomic.roi cpu "$n" "atomic/$bin" "$@")
+	printf '%-22s %-4s %7.2fs %7.2fs %7.2fs %7.2f %7.2f %9.2f\n' "$name" "$opt" "$p" "$r" "$a" \
+		"$(ratio "$r" "$p")" "$(ratio "$a" "$p")" "$(ratio "$a" "$r")"
+	tlog[$opt]=$(echo "scale=10; ${tlog[$opt]:-0} + l($a / $r)" | bc -l)
+	tcount[$opt]=$((${tcount[$opt]:-0} + 1))
+}
+mkdir -p atomic
+for opt in -O0 -O2; do
+	# shellcheck disable=SC2086
+	build "$opt" minigzip $zsrcs "$src/zlib/test/minigzip.c" -- -w -DHAVE_UNISTD_H -DHAVE_STDARG_H -I"$src/zlib"
+	# shellcheck disable=SC2086
+	gcc "$opt" -w -DHAVE_UNISTD_H -DHAVE_STDARG_H -I"$src/zlib" -fplugin="$plugin" -fplugin-arg-roi-atomic \
+		$zsrcs "$src/zlib/test/minigzip.c" "$lib" -o atomic/minigzip
+	input=text.in thread_row "zlib minigzip -c" "$opt" 10 minigzip -c
+	# shellcheck disable=SC2086
+	build "$opt" demangle $dsrcs -- $dflags
+	# shellcheck disable=SC2086
+	gcc "$opt" $dflags -fplugin="$plugin" -fplugin-arg-roi-atomic $dsrcs "$lib" -o atomic/demangle
+	input=names.txt thread_row "libiberty demangler" "$opt" 100 demangle
+	for k in crc32 sort; do
+		build "$opt" "$k" "$top/bench/programs/$k.c"
+		gcc "$opt" -fplugin="$plugin" -fplugin-arg-roi-atomic "$top/bench/programs/$k.c" "$lib" -o "atomic/$k"
+		thread_row "bench/programs/$k" "$opt" 20 "$k"
+	done
+	build "$opt" threads "$top/bench/programs/threads.c" -- -pthread
+	gcc "$opt" -pthread -fplugin="$plugin" -fplugin-arg-roi-atomic "$top/bench/programs/threads.c" "$lib" \
+		-o atomic/threads
+	thread_row "8 threads (threads.c)" "$opt" 1 threads
+	# mix() is called 8 x 10,000,000 times: so many times counted in the thread-safe mode
+	rm -f exact.roi racy.roi
+	ROI_OUTPUT=$work/exact.roi atomic/threads >/dev/null
+	ROI_OUTPUT=$work/racy.roi roi/threads >/dev/null
+	calls () { "$roi" estimate --json "$1" "$2" 2>/dev/null | jq '[.functions[] | select(.name == "mix") | .calls] | add'; }
+	echo "8 threads $opt: mix() called 80000000 times, counted $(calls atomic/threads exact.roi) thread-safe," \
+		"$(calls roi/threads racy.roi) in the default mode"
+done
+for opt in -O0 -O2; do
+	printf 'thread-safe / default mode %s: geometric mean %.3f over %d programs\n' "$opt" \
+		"$(echo "e(${tlog[$opt]} / ${tcount[$opt]})" | bc -l)" "${tcount[$opt]}"
+done
+
+# ---- 7. AVR firmware ----
+# The corpus's kernels built for the ATmega32U4 plain and counted (32- and 16-bit counters), run
+# in simavr: exact cycles (from reset to the stop, the start-up's clearing of the counters
+# included) and flash (.text + .data).
+echo
+echo "== AVR (ATmega32U4, simavr): the $(ls "$top"/contrib/calibration/kernel-*.c | wc -l) kernels of contrib/calibration, counted / plain"
+avr_plugin=$top/build/avr/roi.so
+mcu=atmega32u4
+mkdir -p avr
+avr_cycles () {  # ELF [ARG...]
+	"$roi" run --json --target avr --mcu $mcu "$@" | jq .cycles
+}
+flash () { avr-size -A "$1" | awk '$1 == ".text" || $1 == ".data" { n += $2 } END { print n }'; }
+declare -A alog acount aworst
+for opt in -O0 -Os; do
+	for k in "$top"/contrib/calibration/kernel-*.c; do
+		name=$(basename "$k" .c)
+		avr-gcc -mmcu=$mcu "$opt" "$k" -o "avr/$name-plain.elf"
+		avr-gcc -mmcu=$mcu "$opt" -fplugin="$avr_plugin" "$k" -o "avr/$name-32.elf"
+		avr-gcc -mmcu=$mcu "$opt" -fplugin="$avr_plugin" -fplugin-arg-roi-counter-bits=16 "$k" -o "avr/$name-16.elf"
+		p=$(avr_cycles --cycles-only "avr/$name-plain.elf")
+		pf=$(flash "avr/$name-plain.elf")
+		for bits in 32 16; do
+			c=$(avr_cycles -o "avr/$name-$bits.roi" "avr/$name-$bits.elf")
+			f=$(flash "avr/$name-$bits.elf")
+			for what in cycles flash; do
+				if [ $what = cycles ]; then r=$(ratio "$c" "$p"); else r=$(ratio "$f" "$pf"); fi
+				key=$opt.$bits.$what
+				alog[$key]=$(echo "scale=10; ${alog[$key]:-0} + l($r)" | bc -l)
+				acount[$key]=$((${acount[$key]:-0} + 1))
+				if [ -z "${aworst[$key]:-}" ] || [ "$(echo "$r > ${aworst[$key]%% *}" | bc)" = 1 ]; then
+					aworst[$key]="$r $name"
+				fi
+			done
+			if [ -n "$verbose" ]; then
+				printf '%-28s %-4s %2d-bit  cycles %8d / %8d  flash %6d / %6d\n' "$name" "$opt" "$bits" \
+					"$c" "$p" "$f" "$pf"
+			fi
+		done
+	done
+	for bits in 32 16; do
+		for what in cycles flash; do
+			key=$opt.$bits.$what
+			printf '%s %2d-bit counters, %-6s: geometric mean %.3f, worst %.2f (%s)\n' "$opt" "$bits" "$what" \
+				"$(echo "e(${alog[$key]} / ${acount[$key]})" | bc -l)" "${aworst[$key]%% *}" "${aworst[$key]#* }"
+		done
+	done
+done
+# One increment: f() is one counted block, whose counter counts its calls; main calls it 1,000
+# times in a row, in one block of its own (two counters, run once). The counted build's cycles
+# beyond the plain one's, a call, and f's bytes beyond its plain bytes.
+{
+	echo 'volatile unsigned char v;'
+	echo '__attribute__((noinline)) void f(void) { v = 1; }'
+	echo 'int main(void)'
+	echo '{'
+	for _ in $(seq 1000); do echo '	f();'; done
+	echo '	return 0;'
+	echo '}'
+} >inc.c
+fsize () { printf '%d\n' "0x$(avr-nm -S "$1" | awk '$4 == "f" { print $2 }')"; }
+for opt in -O0 -Os; do
+	avr-gcc -mmcu=$mcu "$opt" inc.c -o avr/inc-plain.elf
+	p=$(avr_cycles --cycles-only avr/inc-plain.elf)
+	for bits in 32 16; do
+		avr-gcc -mmcu=$mcu "$opt" -fplugin="$avr_plugin" -fplugin-arg-roi-counter-bits=$bits inc.c -o "avr/inc-$bits.elf"
+		c=$(avr_cycles -o avr/inc.roi "avr/inc-$bits.elf")
+		printf 'one increment, %s, %2d-bit counter: %.2f cycles, %d bytes\n' "$opt" "$bits" \
+			"$(echo "($c - $p) / 1000" | bc -l)" $(($(fsize "avr/inc-$bits.elf") - $(fsize avr/inc-plain.elf)))
+	done
+done

@@ -82,7 +82,8 @@ static void use(const struct roi_program *prog)
 	free(roi_filter_excluded_list(prog));
 }
 
-/* Every block counts base: a profile as a run would write it, joined, then estimated. 1 when
+/* Every block counts base: a profile as roi transfer would write it (a count per block, under a
+ * function's block checksum where it is counted on edges), joined, then estimated. 1 when
  * roi_counts_join refused it, 0 when the estimate's total is exact; aborts otherwise. */
 static int join_counts(const struct roi_program *prog, uint64_t base, unsigned __int128 *ops)
 {
@@ -104,7 +105,8 @@ static int join_counts(const struct roi_program *prog, uint64_t base, unsigned _
 			const struct roi_function *fn = &prog->units[u].functions[f];
 
 			fns[fn->gindex] = (struct roi_profile_fn){
-				{prog->units[u].id, (uint32_t)f, fn->checksum, (uint32_t)fn->nblocks}, &counts[fn->gblock0], 1};
+				{prog->units[u].id, (uint32_t)f, fn->on_edges ? fn->block_checksum : fn->checksum,
+				 (uint32_t)fn->nblocks}, &counts[fn->gblock0], 1};
 			for (size_t b = 0; b < fn->nblocks; b++)
 				for (size_t r = 0; r < fn->blocks[b].nops; r++)
 					*ops += (unsigned __int128)base * fn->blocks[b].ops[r].n;
@@ -138,7 +140,7 @@ static void huge_counts(const struct roi_program *prog)
 			const struct roi_function *fn = &prog->units[u].functions[f];
 
 			for (size_t b = 0; b < fn->nblocks; b++) {
-				edges += fn->blocks[b].nsucc;
+				edges += fn->blocks[b].nsucc + fn->blocks[b].fake;
 				for (size_t r = 0; r < fn->blocks[b].nops; r++)
 					n += fn->blocks[b].ops[r].n;
 			}

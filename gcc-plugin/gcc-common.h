@@ -274,6 +274,19 @@ roi_divmod_call_p (roi_stmt stmt)
 #endif
 }
 
+/* An edge taken almost never or almost always: profile_probability since
+   GCC 8, an int of REG_BR_PROB_BASE before.  */
+static inline void
+roi_set_probability (edge e, bool likely)
+{
+#if GCCPLUGIN_VERSION >= 8000
+  e->probability = likely ? profile_probability::very_likely ()
+			  : profile_probability::very_unlikely ();
+#else
+  e->probability = likely ? REG_BR_PROB_BASE - 1 : 1;
+#endif
+}
+
 /* recog.h's strict address check; recog.h itself wants insn-config.h, which
    avr-gcc 5.4's plugin headers (Debian's gcc-avr) lack.  The same
    declaration in every GCC since 4.6.  */

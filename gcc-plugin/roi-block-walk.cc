@@ -2,13 +2,16 @@
  *
  * The RTL passes charge what only the expanded code shows (spills, frame
  * accesses out of reach, jumps, jump tables: roi-spills.cc, roi-jumps.cc) to
- * the counted block whose counter update came last before it in the insn
- * stream: the plugin's update opens every counted block, and before
- * bb-reorder the insns keep the blocks' order.  An update is a store to a
- * "__roi_c_*" symbol, or on AVR an asm whose first operand is its address
- * (roi-counters-avr.cc).  */
+ * counted blocks: an insn after the first insn of a counted block in its RTL
+ * block to that block, as a counter opening every block would; another insn
+ * expansion made to the block roi-mark.cc noted, an insn made later to the
+ * block of the insns beside it in its RTL block.
+ * Counter updates are told apart, so that they are not charged as the
+ * program's: a store to a "__roi_c_*" symbol, or on AVR an asm whose first
+ * operand is its address (roi-counters-avr.cc).  */
 #include "roi-block-walk.h"
 #include "roi-counters.h"
+#include "roi-mark.h"
 #include "roi-plugin.h"
 #include "rtl.h"
 #include "emit-rtl.h"
@@ -58,28 +61,139 @@ counter_store (rtx_insn *insn, unsigned counter_bytes)
 void
 roi_block_walk_start (struct roi_block_walk *w, unsigned nblocks)
 {
-  /* (atomic counters' updates are not plain stores: nothing to walk) */
-  w->first = roi_counters_atomic () ? NULL : get_insns ();
+  /* (atomic counters' updates are not plain stores, nor name the counters
+     per thread: nothing to walk) */
+  w->first = roi_counters_atomic () || roi_counters_per_thread () ? NULL : get_insns ();
   w->nblocks = nblocks;
   w->counter_bytes = roi_opts.counter_bits / BITS_PER_UNIT;
-  w->block = 0;
-  w->counter_bb = NULL;
+  w->block = w->insn_block = 0;
+  w->head_bb = NULL;
+  w->entered = false;
   w->seen_counter = false;
+  w->block_of_uid = vNULL;
+  w->heads = vNULL;
+  w->block_of_uid.safe_grow (get_max_uid () + 1);
+  for (unsigned i = 0; i < w->block_of_uid.length (); i++)
+    w->block_of_uid[i] = -1;
+  w->heads.safe_grow_cleared (nblocks);
+  auto_vec<unsigned> first;
+  auto_vec<rtx_insn *> first_insn;
+  first.safe_grow (nblocks);
+  first_insn.safe_grow_cleared (nblocks);
+  for (unsigned i = 0; i < nblocks; i++)
+    first[i] = UINT_MAX;
+
+  /* the insns as expanded, and each block's head: the RTL block of its
+     first insn that is left */
+  for (rtx_insn *insn = w->first; insn; insn = NEXT_INSN (insn))
+    {
+      unsigned order;
+      int b = NONDEBUG_INSN_P (insn) ? roi_mark_block_of (insn, &order) : -1;
+      if (b < 0 || (unsigned) b >= nblocks)
+	continue;
+      w->block_of_uid[INSN_UID (insn)] = b;
+      if (order < first[b] && BLOCK_FOR_INSN (insn))
+	{
+	  first[b] = order;
+	  first_insn[b] = insn;
+	  w->heads[b] = BLOCK_FOR_INSN (insn);
+	}
+    }
+  if (!w->first)
+    return;
+  /* Where a counted block's first insn as expanded (its counter's update,
+     where it has one) lies, the block begins: the insns after it in its RTL
+     block run with it, whatever block they were expanded from (an invariant
+     hoisted out of a loop into the block before it) or made later (a spill
+     there), as a counter at the start of every block says.  */
+  auto_vec<int> starts;
+  starts.safe_grow (w->block_of_uid.length ());
+  for (unsigned i = 0; i < starts.length (); i++)
+    starts[i] = -1;
+  for (unsigned b = 0; b < nblocks; b++)
+    if (first_insn[b])
+      starts[INSN_UID (first_insn[b])] = (int) b;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      int at = -1;
+      rtx_insn *insn;
+      FOR_BB_INSNS (bb, insn)
+	if (NONDEBUG_INSN_P (insn) && (unsigned) INSN_UID (insn) < starts.length ())
+	  {
+	    if (starts[INSN_UID (insn)] >= 0)
+	      at = starts[INSN_UID (insn)];
+	    if (at >= 0)
+	      w->block_of_uid[INSN_UID (insn)] = at;
+	  }
+    }
+  /* the insns made later: the block of the one before in their RTL block
+     (a spill after the insn that computed the value), else of the one after
+     (a reload before the insn that uses it) */
+  FOR_EACH_BB_FN (bb, cfun)
+    {
+      int last = -1;
+      rtx_insn *insn;
+      FOR_BB_INSNS (bb, insn)
+	if (NONDEBUG_INSN_P (insn))
+	  {
+	    int &b = w->block_of_uid[INSN_UID (insn)];
+	    if (b >= 0)
+	      last = b;
+	    else
+	      b = last;
+	  }
+      last = -1;
+      FOR_BB_INSNS_REVERSE (bb, insn)
+	if (NONDEBUG_INSN_P (insn))
+	  {
+	    int &b = w->block_of_uid[INSN_UID (insn)];
+	    if (b >= 0)
+	      last = b;
+	    else
+	      b = last;
+	  }
+    }
+  /* an RTL block of new insns alone: the block of the insn before */
+  int last = 0;
+  for (rtx_insn *insn = w->first; insn; insn = NEXT_INSN (insn))
+    if (NONDEBUG_INSN_P (insn))
+      {
+	int &b = w->block_of_uid[INSN_UID (insn)];
+	if (b >= 0)
+	  last = b;
+	else
+	  b = last;
+      }
+}
+
+void
+roi_block_walk_finish (struct roi_block_walk *w)
+{
+  w->block_of_uid.release ();
+  w->heads.release ();
 }
 
 bool
-roi_block_walk_counter (struct roi_block_walk *w, rtx_insn *insn)
+roi_block_walk_insn (struct roi_block_walk *w, rtx_insn *insn)
 {
-  int c = counter_store (insn, w->counter_bytes);
-  if (c < 0)
-    return false;
-  if ((unsigned) c < w->nblocks)
+  unsigned uid = INSN_UID (insn);
+  int b = uid < w->block_of_uid.length () ? w->block_of_uid[uid] : -1;
+  if (b >= 0)
+    w->insn_block = (unsigned) b;
+  basic_block bb = BLOCK_FOR_INSN (insn);
+  w->entered = false;
+  /* A head entered: a block begins (an insn of it moved elsewhere, or one of
+     its RTL blocks after the first, begins nothing).  */
+  if (b >= 0 && bb && bb == w->heads[b] && ((unsigned) b != w->block || bb != w->head_bb))
     {
-      w->block = (unsigned) c;
-      w->counter_bb = BLOCK_FOR_INSN (insn);
+      w->entered = bb != w->head_bb;
+      w->block = (unsigned) b;
+      w->head_bb = bb;
     }
-  w->seen_counter = true;
-  return true;
+  bool counter = counter_store (insn, w->counter_bytes) >= 0;
+  w->seen_counter |= counter;
+  return counter;
 }
 
 bool

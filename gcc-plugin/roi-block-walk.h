@@ -6,21 +6,31 @@
 #include "gcc-common.h"
 #include "roi-util.h"
 
-/* Which counted block the insns after reload belong to: the one whose counter
-   update came last before them in the insn stream (the plugin's update opens
-   every counted block, and before bb-reorder the insns keep the blocks'
-   order).  */
+/* Which counted block the insns after reload belong to.  A counted block
+   begins where the first of its insns as expanded lies (roi-mark.cc): in
+   the RTL block that holds it, its head, the insns after it belong to it,
+   wherever they were expanded (an invariant hoisted out of a loop) or made
+   later (a spill).  Any other insn belongs to the block it was expanded
+   from; one made later (a reload, a jump of the final layout) to the block
+   of the insns beside it in its RTL block, the one before it else the one
+   after.  */
 struct roi_block_walk
 {
   rtx_insn *first;	/* where to start; NULL: nothing to walk (atomic counters) */
   unsigned nblocks, counter_bytes;
-  unsigned block;	/* the block the insns now belong to */
-  basic_block counter_bb;	/* the RTL block of its counter update */
+  unsigned block;	/* the counted block whose head the walk passed last */
+  basic_block head_bb;	/* that head */
+  bool entered;		/* the insn last walked entered a head other than the one before */
+  unsigned insn_block;	/* the counted block of the insn last walked */
   bool seen_counter;
+  vec<int> block_of_uid;	/* (the walk's own) */
+  vec<basic_block> heads;
 };
 void roi_block_walk_start (struct roi_block_walk *w, unsigned nblocks);
-/* Whether INSN updates a counter; a block counter's update moves W there.  */
-bool roi_block_walk_counter (struct roi_block_walk *w, rtx_insn *insn);
+void roi_block_walk_finish (struct roi_block_walk *w);
+/* Walks INSN, a non-debug insn: its block into W; whether it updates a
+   counter.  */
+bool roi_block_walk_insn (struct roi_block_walk *w, rtx_insn *insn);
 /* Whether JUMP only jumps over counter updates to its label: the code the
    counters' blocks alone stand between, which without them falls through.  */
 bool roi_block_walk_skips_counters_only (const struct roi_block_walk *w, rtx_insn *jump);

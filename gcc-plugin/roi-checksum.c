@@ -154,3 +154,21 @@ roi_checksum_row (struct roi_checksum *c, unsigned long long file, unsigned long
   roi_checksum_row_head (c, file, line, n);
   roi_checksum_row_op (c, op);
 }
+
+void
+roi_checksum_fake (struct roi_checksum *c, long long block)
+{
+  add_text (c, "fake ");
+  add_signed (c, block);
+  add_text (c, "\n");
+}
+
+void
+roi_checksum_edge (struct roi_checksum *c, long long from, long long succ)
+{
+  add_text (c, "edge ");
+  add_signed (c, from);
+  add_text (c, " ");
+  add_signed (c, succ);
+  add_text (c, "\n");
+}

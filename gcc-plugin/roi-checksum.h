@@ -6,7 +6,7 @@
  *
  * The checksum is the CRC-32 (IEEE, as zlib and the gzip trailer compute it) of
  * a canonical text of what the function's counts mean: its assembler name and,
- * block by block in counter order, the block's fields and the operations each
+ * block by block in their order, the block's fields and the operations each
  * of its rows names, in full.  Each item is one line ending in '\n'; a string
  * is written as its length in bytes, ':' and its bytes (an absent one as "-"),
  * a number in decimal, a flag as 0 or 1:
@@ -20,7 +20,13 @@
  *       promoted N cases N bytes N
  *                                 per "ops" row, in order, on one line: the
  *                                 operation is the op-table entry the row names
+ *   fake B                        after the blocks, per entry of "fake", in order
+ *   edge FROM SUCC                then per entry of "edges" (the counted edges)
  *
+ * A function counted per block has no "fake" and no "edges" lines; one
+ * counted on edges has, and the text without them, its "block checksum",
+ * is what its checksum would be were it counted per block: a profile line
+ * with that checksum holds one count per block (docs/formats.md §3).
  * "asm 4:main" is main's first line.  An operation's absent numbers are
  * written as the estimator reads them: subscripts and promoted 0, cases and
  * bytes -1.  The RTL pass's members (saved, frame, spills, far, adjust, jumps,
@@ -45,7 +51,8 @@ struct roi_checksum_op
 };
 
 /* The CRC so far; begin a function with roi_checksum_begin, then add its
-   blocks in counter order, each followed by its successors, lines and rows.  */
+   blocks in their order, each followed by its successors, lines and rows,
+   then its fake edges and counted edges.  */
 struct roi_checksum
 {
   uint32_t crc;
@@ -63,5 +70,8 @@ void roi_checksum_row (struct roi_checksum *c, unsigned long long file, unsigned
 void roi_checksum_row_head (struct roi_checksum *c, unsigned long long file, unsigned long long line,
 			    unsigned long long n);
 void roi_checksum_row_op (struct roi_checksum *c, const struct roi_checksum_op *op);
+/* After every block: the blocks with a fake edge, then the counted edges.  */
+void roi_checksum_fake (struct roi_checksum *c, long long block);
+void roi_checksum_edge (struct roi_checksum *c, long long from, long long succ);
 
 #endif /* ROI_CHECKSUM_H */

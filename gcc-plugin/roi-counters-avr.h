@@ -8,7 +8,11 @@
 /* Whether counters are updated by AVR's asms, which take no register (or
    only the amount's): not 16-bit ones, which saturate, nor atomic ones.  */
 bool roi_avr_counters (void);
-/* counters[idx] += 1 by an asm before GSI; REF is the counter.  */
+/* Whether counters[idx] += 1 is an asm (roi_avr_increment), at every width:
+   not atomic counters.  */
+bool roi_avr_increments (void);
+/* counters[idx] += 1 by an asm before GSI; REF is the counter; a 16-bit one
+   saturates at 65535.  */
 void roi_avr_increment (gimple_stmt_iterator *gsi, tree ref);
 /* counters[idx] += the alignment passes of a float add of A and B, by an
    asm before GSI.  */

@@ -7,13 +7,15 @@
  * AVR the updates are asms that take no register (roi-counters-avr.cc).  */
 #include "roi-counters.h"
 #include "roi-counters-avr.h"
+#include "roi-descriptor.h"
 #include "roi-instrumentable.h"
 #include "roi-meta.h"
 #include "roi-plugin.h"
 #include "roi-util.h"
 #include "roi-value-sites.h"
 
-static tree counter_type (void)
+tree
+roi_counter_type (void)
 {
   switch (roi_opts.counter_bits)
     {
@@ -23,27 +25,128 @@ static tree counter_type (void)
     }
 }
 
+/* Where the current function's counters start in a thread's copy of the
+   unit's (roi_counters_per_thread): the counters of the functions before it,
+   in index order, as libroi lays them out (runtime/roi-threads.c).  */
+static unsigned unit_counters, thread_offset;
+
 tree
 roi_counters_create (unsigned fn_index, unsigned n)
 {
+  thread_offset = unit_counters;
+  unit_counters += n;
   char name[64];
   snprintf (name, sizeof name, "__roi_c_%s_%u", roi_unit_id (), fn_index);
-  tree var = roi_static_var (name, build_array_type_nelts (counter_type (), n));
+  tree var = roi_static_var (name, build_array_type_nelts (roi_counter_type (), n));
   varpool_node::finalize_decl (var);
   return var;
 }
 
-static tree
-counter_ref (tree counters, unsigned idx)
+tree
+roi_counter_ref (tree counters, unsigned idx)
 {
-  return build4 (ARRAY_REF, counter_type (), counters,
+  return build4 (ARRAY_REF, roi_counter_type (), counters,
 		 build_int_cst (integer_type_node, idx), NULL_TREE, NULL_TREE);
+}
+
+/* Whether the current function's counters must count right when threads
+   run it at once: with -fplugin-arg-roi-atomic, and where threads may
+   (roi_runs_in_threads).  */
+static bool
+thread_safe (void)
+{
+  return roi_opts.atomic || roi_runs_in_threads (current_function_decl);
+}
+
+bool
+roi_counters_per_thread (void)
+{
+  return thread_safe () && roi_opts.runtime == ROI_RUNTIME_HOST && targetm.have_tls;
 }
 
 bool
 roi_counters_atomic (void)
 {
-  return roi_opts.atomic || roi_runs_in_threads (current_function_decl);
+  return thread_safe () && !roi_counters_per_thread ();
+}
+
+/* __roi_t_<unit>: a thread-local pointer to the calling thread's copy of
+   the unit's counters, which libroi allocates when the thread first enters
+   one of the unit's functions (roi_counters_thread_entry).  */
+static tree
+thread_base (void)
+{
+  if (!roi_gc[ROI_GC_THREAD_BASE])
+    {
+      char name[64];
+      snprintf (name, sizeof name, "__roi_t_%s", roi_unit_id ());
+      tree var = roi_static_var (name, build_pointer_type (roi_counter_type ()));
+      set_decl_tls_model (var, decl_default_tls_model (var));
+      varpool_node::finalize_decl (var);
+      roi_gc[ROI_GC_THREAD_BASE] = var;
+    }
+  return roi_gc[ROI_GC_THREAD_BASE];
+}
+
+tree
+roi_counter_ref_at (gimple_stmt_iterator *gsi, tree counters, unsigned idx)
+{
+  if (!roi_counters_per_thread ())
+    return roi_counter_ref (counters, idx);
+  tree type = roi_counter_type ();
+  tree base = make_ssa_name (build_pointer_type (type));
+  gsi_insert_before (gsi, gimple_build_assign (base, thread_base ()), GSI_SAME_STMT);
+  unsigned HOST_WIDE_INT offset = (unsigned HOST_WIDE_INT) (thread_offset + idx)
+				  * (roi_opts.counter_bits / BITS_PER_UNIT);
+  return build2 (MEM_REF, type, base, build_int_cst (build_pointer_type (type), offset));
+}
+
+/* Before the function's first block: where this thread has no copy of the
+   unit's counters yet, __roi_thread_unit (&__roi_t_<unit>, the unit's
+   descriptors) makes one.  A load, a test and a branch per call, in blocks
+   of their own that the metadata does not describe (the RTL pass charges
+   them to block 0, which runs as often).  */
+void
+roi_counters_thread_entry (function *fun)
+{
+  if (!roi_counters_per_thread ())
+    return;
+  if (!roi_gc[ROI_GC_THREAD_UNIT])
+    {
+      tree fntype = build_function_type_list (ptr_type_node, ptr_type_node, const_ptr_type_node,
+					      const_ptr_type_node, NULL_TREE);
+      tree fn = build_fn_decl ("__roi_thread_unit", fntype);
+      DECL_EXTERNAL (fn) = 1;
+      TREE_PUBLIC (fn) = 1;
+      TREE_NOTHROW (fn) = 1;
+      roi_gc[ROI_GC_THREAD_UNIT] = fn;
+      roi_gc[ROI_GC_SECTION_START] = roi_descriptor_section_bound ("__start_");
+      roi_gc[ROI_GC_SECTION_STOP] = roi_descriptor_section_bound ("__stop_");
+    }
+  basic_block first = single_succ (ENTRY_BLOCK_PTR_FOR_FN (fun));
+  basic_block test = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun)));
+  tree type = build_pointer_type (roi_counter_type ());
+  tree base = make_ssa_name (type);
+  gimple_stmt_iterator gsi = gsi_last_bb (test);
+  gsi_insert_after (&gsi, gimple_build_assign (base, thread_base ()), GSI_NEW_STMT);
+  gsi_insert_after (&gsi, gimple_build_cond (EQ_EXPR, base, build_int_cst (type, 0), NULL_TREE,
+					     NULL_TREE), GSI_NEW_STMT);
+  edge have = single_succ_edge (test);
+  have->flags = EDGE_FALSE_VALUE;
+  roi_set_probability (have, true);
+  basic_block make = create_empty_bb (test);
+  if (current_loops)
+    add_bb_to_loop (make, test->loop_father);
+  edge none = make_edge (test, make, EDGE_TRUE_VALUE);
+  roi_set_probability (none, false);
+  make_single_succ_edge (make, first, EDGE_FALLTHRU);
+  gsi = gsi_start_bb (make);
+  gsi_insert_after (&gsi, gimple_build_call (roi_gc[ROI_GC_THREAD_UNIT], 3,
+					     build_fold_addr_expr (thread_base ()),
+					     build_fold_addr_expr (roi_gc[ROI_GC_SECTION_START]),
+					     build_fold_addr_expr (roi_gc[ROI_GC_SECTION_STOP])),
+		    GSI_NEW_STMT);
+  free_dominance_info (CDI_DOMINATORS);
 }
 
 /* Before GSI, all ones of TYPE where SUM, OLD_VALUE plus an amount,
@@ -80,7 +183,7 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
   if (roi_opts.counter_bits != 16)
     return;
 
-  tree type = counter_type ();
+  tree type = roi_counter_type ();
   tree fetched = make_ssa_name (TREE_TYPE (TREE_TYPE (fetch_add)));
   gimple_call_set_lhs (call, fetched);
   tree old_value = make_ssa_name (type);
@@ -94,16 +197,32 @@ insert_atomic_add (gimple_stmt_iterator *gsi, tree ref, tree value)
 		     GSI_SAME_STMT);
 }
 
-/* counters[idx] += 1 at the start of BB, after its labels.  A plain
-   load-add-store unless the counters are atomic (roi_counters_atomic): a relaxed
-   atomic add; 16-bit counters saturate at 65535 instead of wrapping, so the
-   estimator can report an overflow rather than a small wrong count.  */
-void
-roi_counter_increment (basic_block bb, tree counters, unsigned idx)
+/* Where an update at the start of BB goes, after its labels, or at its end
+   (AT_END): before the statement that leaves it (a branch, a return), else
+   after its last statement.  */
+gimple_stmt_iterator
+roi_update_point (basic_block bb, bool at_end)
 {
-  tree type = counter_type ();
-  tree ref = counter_ref (counters, idx);
-  gimple_stmt_iterator gsi = gsi_after_labels (bb);
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  if (!at_end || gsi_end_p (gsi))
+    return gsi_after_labels (bb);
+  roi_stmt last = gsi_stmt (gsi);
+  if (!is_ctrl_stmt (last) && !stmt_ends_bb_p (last))
+    gsi_next (&gsi);	/* the end: what goes before it is appended */
+  return gsi;
+}
+
+/* counters[idx] += 1 at the start of BB, after its labels, or at its end
+   (AT_END, roi_update_point).  A plain load-add-store unless the counters are
+   atomic (roi_counters_atomic): a relaxed atomic add; 16-bit counters
+   saturate at 65535 instead of wrapping, so the estimator can report an
+   overflow rather than a small wrong count.  */
+void
+roi_counter_increment (basic_block bb, bool at_end, tree counters, unsigned idx)
+{
+  tree type = roi_counter_type ();
+  gimple_stmt_iterator gsi = roi_update_point (bb, at_end);
+  tree ref = roi_counter_ref_at (&gsi, counters, idx);
 
   if (roi_counters_atomic ())
     {
@@ -111,7 +230,7 @@ roi_counter_increment (basic_block bb, tree counters, unsigned idx)
       return;
     }
 
-  if (roi_avr_counters ())
+  if (roi_avr_increments ())
     {
       roi_avr_increment (&gsi, ref);
       return;
@@ -146,8 +265,8 @@ roi_counter_increment (basic_block bb, tree counters, unsigned idx)
 void
 roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
 {
-  tree type = counter_type ();
-  tree ref = counter_ref (counters, idx);
+  tree type = roi_counter_type ();
+  tree ref = roi_counter_ref (counters, idx);
   gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
   tree a, b;
   if (roi_avr_counters () && roi_float_add_operands (stmt, &a, &b))
@@ -193,6 +312,7 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
     return;
   tree value = make_ssa_name (type);
   gsi_insert_before (&gsi, gimple_build_assign (value, NOP_EXPR, amount), GSI_SAME_STMT);
+  ref = roi_counter_ref_at (&gsi, counters, idx);
   if (roi_counters_atomic ())
     {
       insert_atomic_add (&gsi, ref, value);

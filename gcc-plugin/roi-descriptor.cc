@@ -73,8 +73,8 @@ roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n,
   varpool_node::finalize_decl (var);
 }
 
-static tree
-section_bound (const char *prefix)
+tree
+roi_descriptor_section_bound (const char *prefix)
 {
   char name[96];
   snprintf (name, sizeof name, "%sroi_fn_%s", prefix, roi_unit_id ());
@@ -106,8 +106,8 @@ roi_constructor_create (void)
   DECL_EXTERNAL (fn) = 1;
   TREE_PUBLIC (fn) = 1;
   tree call = build_call_expr (fn, 3, build_int_cst (uint32_type_node, 1),
-			       build_fold_addr_expr (section_bound ("__start_")),
-			       build_fold_addr_expr (section_bound ("__stop_")));
+			       build_fold_addr_expr (roi_descriptor_section_bound ("__start_")),
+			       build_fold_addr_expr (roi_descriptor_section_bound ("__stop_")));
   cgraph_build_static_cdtor ('I', call, DEFAULT_INIT_PRIORITY);
   constructor_built = true;
 }

@@ -11,5 +11,9 @@ void roi_descriptor_create (unsigned fn_index, unsigned checksum, unsigned n, tr
 /* The unit's constructor that registers its descriptors (runtime=host only,
    once, before the IPA passes).  */
 void roi_constructor_create (void);
+/* A new declaration of PREFIX ("__start_", "__stop_") roi_fn_<unit>, the
+   bounds the linker gives the descriptors' section (weak: null when it is
+   empty).  */
+tree roi_descriptor_section_bound (const char *prefix);
 
 #endif /* ROI_DESCRIPTOR_H */

@@ -14,12 +14,12 @@
  *   decides from the number of cases and their density against a threshold
  *   each target sets (case_values_threshold), at expansion before GCC 8 and in
  *   the switch lowering since; GIMPLE has one gswitch for both.  The table is
- *   in the insn stream right after its dispatch, so its block is the one whose
- *   counter was last stored before it: "tables" lists these blocks, and the
- *   estimator gives their switch the operand "table".
+ *   in the insn stream right after its dispatch, in the block the walk is
+ *   in: "tables" lists these blocks, and the estimator gives their switch the
+ *   operand "table".
  *
- * Both are charged as roi-spills.cc charges spills: to the block whose
- * counter update came last before them in the insns.  */
+ * A jump is charged to the counted block whose head (roi-block-walk.cc) it
+ * ends: one that runs whenever the block does.  */
 #include "roi-jumps.h"
 #include "roi-block-walk.h"
 #include "roi-meta.h"
@@ -40,10 +40,11 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
   auto_vec<unsigned> table_blocks;
   auto_vec<jump_row> rows;
   location_t last = UNKNOWN_LOCATION;
-  /* whether the RTL block of the last counter update does more than jump */
-  bool busy = false;
-  /* whether the code before the counter update falls into it without a
-     jump or a branch (no barrier, the last insn no jump), and its block */
+  /* whether the head of the block the walk is in does more than jump, and
+     whether it updates a counter */
+  bool busy = false, counted = false;
+  /* whether the code before that head falls into it without a jump or a
+     branch (no barrier, the last insn no jump), and its block */
   bool ended_in_jump = false, after_barrier = true, falls_in = false;
   unsigned before = 0;
   for (rtx_insn *insn = walk.first; insn; insn = NEXT_INSN (insn))
@@ -59,15 +60,16 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
       if (!NONDEBUG_INSN_P (insn))
 	continue;
       unsigned block = walk.block;
-      basic_block bb = walk.counter_bb;
-      if (roi_block_walk_counter (&walk, insn))
+      bool counter = roi_block_walk_insn (&walk, insn);
+      if (walk.entered)
 	{
-	  if (walk.counter_bb != bb)
-	    {
-	      busy = false;
-	      falls_in = !after_barrier && !ended_in_jump;
-	      before = block;
-	    }
+	  busy = counted = false;
+	  falls_in = !after_barrier && !ended_in_jump;
+	  before = block;
+	}
+      if (counter)
+	{
+	  counted |= BLOCK_FOR_INSN (insn) == walk.head_bb;
 	  after_barrier = false;
 	  continue;
 	}
@@ -80,11 +82,11 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
       if (!RESERVED_LOCATION_P (INSN_LOCATION (insn)))
 	last = INSN_LOCATION (insn);
       /* A direct jump to a label (returns and table jumps are not "simple")
-	 that ends the RTL block of the counter update, so it runs whenever
-	 the counted block does: a jump in a decision tree that a switch
+	 that ends the head of a counted block, so it runs whenever the
+	 counted block does: a jump in a decision tree that a switch
 	 expanded into is on one path through it, part of the switch's cost.  */
       if (!JUMP_P (insn) || !simplejump_p (insn) || RESERVED_LOCATION_P (last)
-	  || BLOCK_FOR_INSN (insn) != walk.counter_bb)
+	  || BLOCK_FOR_INSN (insn) != walk.head_bb)
 	continue;
       /* A jump over nothing but counter updates (an arm's past the counter
 	 of the edge that skips it, a block of the counted build alone) is
@@ -92,13 +94,13 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
       if (optimize && roi_block_walk_skips_counters_only (&walk, insn))
 	continue;
       unsigned at_block = walk.block;
-      /* A block of the counter update and the jump alone is, optimising, a
+      /* A block of a counter update and the jump alone is, optimising, a
 	 forwarder GCC removes from the uncounted code: a branch to it goes
 	 straight to its target there, and the code that fell into it ends
 	 with its jump (a then-arm's jump back to its loop's condition, where
 	 the latch holds nothing but the counter).  At -O0 GCC keeps a jump
 	 whose line differs from its target's.  */
-      if (!busy && optimize)
+      if (!busy && counted && optimize)
 	{
 	  if (!falls_in)
 	    continue;
@@ -114,6 +116,7 @@ roi_jumps_describe (unsigned nblocks, struct roi_buf *tables, struct roi_buf *ju
       table_blocks.truncate (0);
       rows.truncate (0);
     }
+  roi_block_walk_finish (&walk);
   roi_buf_add (tables, "[");
   for (unsigned i = 0; i < table_blocks.length (); i++)
     roi_buf_printf (tables, "%s%u", i ? "," : "", table_blocks[i]);

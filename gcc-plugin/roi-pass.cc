@@ -9,12 +9,15 @@
 #include "roi-classify.h"
 #include "roi-counters.h"
 #include "roi-descriptor.h"
+#include "roi-edges.h"
 #include "roi-filter.h"
 #include "roi-hooks.h"
 #include "roi-instrumentable.h"
+#include "roi-mark.h"
 #include "roi-meta.h"
 #include "roi-op.h"
 #include "roi-plugin.h"
+#include "roi-registers.h"
 #include "roi-util.h"
 #include "roi-value-sites.h"
 
@@ -469,6 +472,9 @@ roi_execute (function *fun)
       return 0;
     }
 
+  /* (before anything is inserted: it reads the calls of each block) */
+  roi_edge_plan plan;
+  roi_edges_plan (fun, order, counter_of, &plan);
   collect_first_seen (fun, order);
   struct roi_buf blocks = { NULL, 0, 0 }, locs = { NULL, 0, 0 };
   auto_vec<roi_value_site> sites;
@@ -504,6 +510,29 @@ roi_execute (function *fun)
 	}
     }
   roi_buf_add (&blocks, "]");
+  /* The counted edges (docs/formats.md, "Counted edges"), after the blocks
+     in the checksum: without them it is the checksum per block.  */
+  struct roi_buf edges = { NULL, 0, 0 };
+  if (!plan.per_block)
+    {
+      roi_buf_add (&edges, ",\n\"fake\":[");
+      bool first = true;
+      for (unsigned i = 0; i < plan.fake.length (); i++)
+	if (plan.fake[i])
+	  {
+	    roi_buf_printf (&edges, "%s%u", first ? "" : ",", i);
+	    roi_checksum_fake (&ck, i);
+	    first = false;
+	  }
+      roi_buf_add (&edges, "],\"edges\":[");
+      for (unsigned i = 0; i < plan.counted.length (); i++)
+	{
+	  roi_buf_printf (&edges, "%s[%d,%d]", i ? "," : "", plan.counted[i].from,
+			  plan.counted[i].succ);
+	  roi_checksum_edge (&ck, plan.counted[i].from, plan.counted[i].succ);
+	}
+      roi_buf_add (&edges, "]");
+    }
   struct roi_buf loops = { NULL, 0, 0 };
   roi_loops_describe (fun, counter_of, sites, &loops);
   unsigned fn_index = roi_meta_next_function_index ();
@@ -514,14 +543,24 @@ roi_execute (function *fun)
   XDELETEVEC (counter_of);
 
   unsigned checksum = ck.crc;
-  unsigned n = order.length () + sites.length ();
+  /* The counters: the blocks' or the counted edges', then the value
+     counters.  */
+  unsigned nbase = plan.per_block ? order.length () : plan.counted.length ();
+  unsigned n = nbase + sites.length ();
 
   tree counters = roi_counters_create (fn_index, n);
-  for (unsigned i = 0; i < order.length (); i++)
-    roi_counter_increment (order[i], counters, i);
+  if (plan.per_block)
+    for (unsigned i = 0; i < order.length (); i++)
+      roi_counter_increment (order[i], false, counters, i);
+  else
+    roi_registers_increment (fun, counters, plan.counted);
   for (unsigned i = 0; i < sites.length (); i++)
-    roi_counter_add (sites[i].stmt, counters, sites[i].slot, sites[i].amount);
+    roi_counter_add (sites[i].stmt, counters, nbase + i, sites[i].amount);
   roi_descriptor_create (fn_index, checksum, n, counters);
+  /* Last, so first in every block: the markers of the insns' blocks.  */
+  for (unsigned i = 0; i < order.length (); i++)
+    roi_mark_block (order[i], i);
+  roi_counters_thread_entry (fun);
 
   struct roi_buf json = { NULL, 0, 0 };
   start_function_record (fun, &json);
@@ -545,9 +584,12 @@ roi_execute (function *fun)
   if (locs.text)
     roi_buf_add (&json, locs.text);
   roi_buf_add (&json, "]");
+  if (edges.text)
+    roi_buf_add (&json, edges.text);
   roi_buf_add (&json, ",\n\"blocks\":");
   roi_buf_add (&json, blocks.text);
   roi_buf_add (&json, "}");
+  free (edges.text);
   free (loops.text);
   free (locs.text);
   roi_meta_add_function (fun->decl, json.text, order.length ());

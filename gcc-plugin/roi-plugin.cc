@@ -12,6 +12,7 @@
 #include "roi-filter.h"
 #include "roi-frame.h"
 #include "roi-instrumentable.h"
+#include "roi-mark.h"
 #include "roi-meta.h"
 #include "roi-pass.h"
 #include "output.h"
@@ -26,6 +27,7 @@ struct roi_options roi_opts = {
   .verbose = false,
   .disabled = false,
   .block_lines = false,
+  .block_counters = false,
   .avr_asm_increment = false,
   .no_displacement_regno = -1,
 };
@@ -49,6 +51,8 @@ static const char roi_help[] =
   "  -fplugin-arg-roi-verbose                say which functions are not counted and why\n"
   "  -fplugin-arg-roi-block-lines            count nothing: give each statement the line of its\n"
   "                                          block in a file of its function's (roi calibrate)\n"
+  "  -fplugin-arg-roi-block-counters         a counter on every block, not only on the edges\n"
+  "                                          off a spanning tree (the same counts, slower)\n"
   "  -fplugin-arg-roi-help                   print this text\n"
   "  -fplugin-arg-roi-version                print roi's version\n";
 
@@ -106,7 +110,8 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
     }
   if (!takes_value && value && (!strcmp (key, "atomic") || !strcmp (key, "verbose")
 				|| !strcmp (key, "help") || !strcmp (key, "version")
-				|| !strcmp (key, "block-lines")))
+				|| !strcmp (key, "block-lines")
+				|| !strcmp (key, "block-counters")))
     {
       error ("option %<-fplugin-arg-%s-%s%> takes no value", plugin_name, key);
       return false;
@@ -150,6 +155,8 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
     roi_opts.verbose = true;
   else if (!strcmp (key, "block-lines"))
     roi_opts.block_lines = true;
+  else if (!strcmp (key, "block-counters"))
+    roi_opts.block_counters = true;
   else if (!strcmp (key, "help"))
     fputs (roi_help, stderr);
   else if (!strcmp (key, "version"))
@@ -245,6 +252,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 
   /* 4. the trees kept between functions, the passes and the unit's start
      and end: the counting pass after the tree optimisations; the one that
+     notes each insn's counted block as soon as there are insns; the one that
      reads the prologue and the spills off the register allocation, and the
      jumps off the final block order, once GCC has reordered the blocks for
      the last time (bbro runs after the prologue exists; at -O0 it does
@@ -252,6 +260,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
 		     (void *) roi_gc_roots);
   add_pass (plugin_name, make_roi_pass (), "optimized", PASS_POS_INSERT_BEFORE);
+  add_pass (plugin_name, make_roi_mark_pass (), "expand", PASS_POS_INSERT_AFTER);
   add_pass (plugin_name, make_roi_frame_pass (), "bbro", PASS_POS_INSERT_AFTER);
   roi_frame_register (plugin_name);
   if (roi_opts.block_lines)

@@ -9,11 +9,14 @@
  *     roi-classify.cc      a statement → its typed atomic operations (roi-op.h)
  *     roi-types.cc         the C types they compute in
  *     roi-value-sites.cc   statements whose cost grows with a run-time value
+ *     roi-edges.cc         which edges carry a counter: those off a spanning tree
+ *     roi-registers.cc     their updates, a loop's in registers while it runs
  *     roi-counters.cc      the block and value counters and their updates
  *     roi-counters-avr.cc  AVR's updates, inline asms that take no register
  *     roi-descriptor.cc    the host runtime's descriptors and constructor
  *     roi-hooks.cc         region hooks the filter (roi-filter.cc) asks for
  *     roi-block-lines.cc   -fplugin-arg-roi-block-lines: blocks as lines
+ *   roi-mark.cc            the RTL pass after expansion: each insn's counted block
  *   roi-frame.cc           the RTL pass after reload: saved registers, frame,
  *     roi-block-walk.cc    the counted block of each insn,
  *     roi-spills.cc        spills and frame accesses out of reach,
@@ -40,6 +43,7 @@ struct roi_options
   bool verbose;              /* say which functions are skipped and why */
   bool disabled;             /* nothing is counted in this unit (-flto) */
   bool block_lines;          /* no counters: blocks as lines (roi-block-lines.cc) */
+  bool block_counters;       /* a counter per block, not on the edges off a tree (roi-edges.cc) */
   bool avr_asm_increment;    /* block counters bumped by an asm that needs no register (AVR) */
   int no_displacement_regno; /* the base register without "reg+q" (AVR's X), or -1 (roi-spills.cc) */
 };
@@ -55,6 +59,10 @@ enum roi_gc_slot
   ROI_GC_REGION_TYPE,		/* struct roi_region */
   ROI_GC_HOOK_ENTER,		/* __roi_region_enter */
   ROI_GC_HOOK_EXIT,		/* __roi_region_exit */
+  ROI_GC_THREAD_BASE,		/* __roi_t_<unit>: a thread's copy of the unit's counters */
+  ROI_GC_THREAD_UNIT,		/* __roi_thread_unit */
+  ROI_GC_SECTION_START,		/* __start_roi_fn_<unit>, __stop_roi_fn_<unit> */
+  ROI_GC_SECTION_STOP,
   ROI_GC_EXEC,			/* __roi_fork, __roi_execl...: ROI_EXEC_WRAPPERS of them */
   ROI_GC_SLOTS = ROI_GC_EXEC + ROI_EXEC_WRAPPERS
 };

@@ -7,10 +7,8 @@
  * and invisible in GIMPLE.  After reload the insns show it: a memory access
  * through the frame or stack pointer to a slot no declaration owns (a named
  * local's slot has its MEM_EXPR and is already a "frame" operation at -O0).
- * Each is charged to the block whose counter was last stored before it in
- * the insn stream (the plugin's counter update opens every counted block, and
- * before bb-reorder the insns keep the blocks' order), on the line of its
- * insn: the rows "spills" of the function's metadata, which the estimator
+ * Each is charged to the counted block of its insn (roi-block-walk.cc), on
+ * the line of its insn: the rows "spills" of the function's metadata, which the estimator
  * turns into the operation "spill", one per byte.  The counters' stores must
  * name their symbol (AVR, x86-64); on ARM, which reaches them through a
  * register, nothing is reported.  */
@@ -162,7 +160,7 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *f
   location_t last = UNKNOWN_LOCATION;
   for (rtx_insn *insn = walk.first; insn; insn = NEXT_INSN (insn))
     {
-      if (!NONDEBUG_INSN_P (insn) || roi_block_walk_counter (&walk, insn))
+      if (!NONDEBUG_INSN_P (insn) || roi_block_walk_insn (&walk, insn))
 	continue;
       /* a reload without a location of its own serves the statement before */
       if (!RESERVED_LOCATION_P (INSN_LOCATION (insn)))
@@ -172,7 +170,7 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *f
       if ((!spilled && !far_accesses && !adjustments) || RESERVED_LOCATION_P (last))
 	continue;
       expanded_location loc = roi_expand (last);
-      frame_row at = { walk.block, roi_meta_file (loc.file), (unsigned) loc.line, 0, 0, 0 };
+      frame_row at = { walk.insn_block, roi_meta_file (loc.file), (unsigned) loc.line, 0, 0, 0 };
       frame_row &row = roi_row_at (rows, at);
       row.spilled += spilled;
       row.far += far_accesses;
@@ -183,6 +181,7 @@ roi_spills_describe (unsigned nblocks, struct roi_buf *spills, struct roi_buf *f
      land in the entry block: then none is reported rather than wrong ones.  */
   if (!roi_block_walk_trusted (&walk))
     rows.truncate (0);
+  roi_block_walk_finish (&walk);
   roi_rows_print (rows, &frame_row::spilled, spills);
   roi_rows_print (rows, &frame_row::far, far);
   roi_rows_print (rows, &frame_row::adjust, adjust);

@@ -32,7 +32,8 @@ struct roi_value_site
   roi_stmt stmt;
   tree amount;
   int bb;		/* its block's index */
-  unsigned slot;	/* its counter, after the block counters */
+  unsigned slot;	/* its entry of "blocks", after the blocks; its counter follows
+			   the blocks' or the counted edges' */
   unsigned op, file, line;	/* its metadata row */
 };
 

@@ -17,8 +17,10 @@ pid_t __roi_fork(void)
 {
 	pid_t pid = fork();
 
-	if (pid == 0)
+	if (pid == 0) {
+		__roi_threads_after_fork();
 		roi_reset();
+	}
 	return pid;
 }
 

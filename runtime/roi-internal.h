@@ -68,6 +68,12 @@ int __roi_exec_list(const char *path, const char *arg, va_list *ap,
 		    int (*exec_v)(const char *, char *const[]),
 		    int (*exec_ve)(const char *, char *const[], char *const[]));
 
+/* roi-threads.c: the threads' copies of counters (__roi_thread_unit) added into the units' counters
+ * and zeroed; zeroed; after fork, in the child. */
+void __roi_threads_merge(void);
+void __roi_threads_reset(void);
+void __roi_threads_after_fork(void);
+
 /* roi-dump.c */
 void __roi_exit_writer(void);
 void __roi_program_path(char *buf, size_t size);       /* one line: a newline in it is '?' */

@@ -65,6 +65,7 @@ size_t __roi_registered_units(void)
 
 void roi_reset(void)
 {
+	__roi_threads_reset();
 	for (size_t i = 0; i < nranges; i++)
 		for (const struct roi_fn_desc *d = ranges[i].start; d < ranges[i].stop; d++)
 			if (counter_bits_ok(d->counter_bits))
@@ -100,6 +101,8 @@ int __roi_snapshot(struct roi_profile *prof)
 	const struct roi_fn_desc **all;
 
 	memset(prof, 0, sizeof *prof);
+	/* (the threads' copies first: the units' counters then hold every count) */
+	__roi_threads_merge();
 	for (size_t i = 0; i < nranges; i++)
 		for (const struct roi_fn_desc *d = ranges[i].start; d < ranges[i].stop; d++)
 			if (counter_bits_ok(d->counter_bits)) {

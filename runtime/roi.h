@@ -20,7 +20,7 @@ struct roi_fn_desc {
 	uint64_t unit;          /* unit id: metadata "unit" */
 	uint32_t index;         /* position in metadata "functions" */
 	uint32_t checksum;      /* metadata "checksum" */
-	uint32_t ncounters;     /* number of blocks, one counter each */
+	uint32_t ncounters;     /* its counters: one per counted edge (or block) and value counter */
 	uint32_t counter_bits;  /* 16, 32 or 64: counters is uint16_t[], uint32_t[] or uint64_t[] */
 	void *counters;
 };
@@ -31,6 +31,12 @@ struct roi_fn_desc {
  * The first registration arranges for the profile to be written at exit. */
 void __roi_register_unit(uint32_t abi_version, const struct roi_fn_desc *start,
 			 const struct roi_fn_desc *stop);
+
+/* Code counted per thread (-fplugin-arg-roi-atomic, OpenMP's bodies) calls this where its thread's
+ * pointer *slot (the unit's __roi_t_<unit>) is null: the thread's copy of the counters of the unit
+ * whose descriptors are [start, stop), which the runtime adds into theirs when the thread ends and
+ * when the profile is taken (runtime/roi-threads.c). Sets *slot and returns it. */
+void *__roi_thread_unit(void **slot, const struct roi_fn_desc *start, const struct roi_fn_desc *stop);
 
 /* One region of interest (docs/regions.md): a function or loop the filter gave enter/exit hooks.
  * The plugin emits one per region, writable, named __roi_r_<unit>_<index>; the fields after kind

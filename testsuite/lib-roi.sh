@@ -53,7 +53,9 @@ checksum_text () {
 		  " volatile \($o.volatile // false | flag) direct \($o.direct // false | flag)" +
 		  " builtin \($o.builtin // false | flag) internal \($o.internal // false | flag)" +
 		  " subscripts \($o.subscripts // 0) promoted \($o.promoted // 0)" +
-		  " cases \($o.cases // -1) bytes \($o.bytes // -1)\n"))' "$1"
+		  " cases \($o.cases // -1) bytes \($o.bytes // -1)\n")),
+		(.fake // [] | .[] | "fake \(.)\n"),
+		(.edges // [] | .[] | "edge \(.[0]) \(.[1])\n")' "$1"
 }
 
 # fn_checksum RECORD I: the CRC-32 of that text, "0x" and 8 hex digits, from gzip's trailer (which

@@ -235,6 +235,47 @@ test_expect_success 'metadata changed after compiling: a tally, an operation, a 
 	edited "s/\"asm\": \"main\"/\"asm\": \"_main\"/" asm
 '
 
+# edges SED NAME: the fixture counted on the edges [1, 0] (1 -> 2, the loop's body) and [1, 1]
+# (1 -> 3, its exit), then edited by SED, with its checksum recomputed (so that only what the
+# edit breaks is refused).
+edges () {
+	sed -e "s/\"blocks\": \[/\"fake\": [], \"edges\": [[1, 0], [1, 1]], &/" -e "$1" meta.in >"$2.in" &&
+	# (jq cannot make the checksum of an edge that is no pair: any will do, it is refused before)
+	sed "s/CHECKSUM/$(fn_checksum "$2.in" 0 2>/dev/null)/" "$2.in" >"$2.json" && elf_with_meta "$2" "$2.json"
+}
+
+# By hand: the body ran 10 times and the loop was left once, so block 1 (the test) ran 11 times,
+# block 0 and block 3 once: the counts of the counter per block above, two counters instead of four.
+test_expect_success 'counted edges: the block counts solved from them; what is not a spanning tree' '
+	edges "" tree &&
+	sed "s/CHECKSUM 4 1 11 10 1/$(jq -r ".functions[0].checksum" tree.json) 2 10 1/" body.in >tree.body &&
+	seal tree.body >tree.roi &&
+	"$ROI" estimate tree tree.roi >out &&
+	test_grep "^total  *64 ops$" out &&
+	edges "s/\"fake\": \[\]/\"fake\": [3, 3]/" fake-twice &&
+	fails 1 "^roi: fake-twice: .roi.meta record 1: functions\[0\].fake\[1\]: 3 does not follow 3: the blocks ascend$" \
+		"$ROI" ops fake-twice &&
+	edges "s/\"fake\": \[\], //" no-fake &&
+	fails 1 "^roi: no-fake: .roi.meta record 1: functions\[0\]: .fake. and .edges. come together$" "$ROI" ops no-fake &&
+	edges "s/\[\[1, 0\], \[1, 1\]\]/[[1, 0], [1, 0]]/" twice &&
+	fails 1 "^roi: twice: .roi.meta record 1: functions\[0\].edges\[1\]: \[1, 0\] is counted twice$" "$ROI" ops twice &&
+	edges "s/\[\[1, 0\], \[1, 1\]\]/[[1, 0], [1, 2]]/" no-succ &&
+	fails 1 "^roi: no-succ: .roi.meta record 1: functions\[0\].edges\[1\]\[1\]: 2 is out of range (0 to 1)$" \
+		"$ROI" ops no-succ &&
+	edges "s/\[\[1, 0\], \[1, 1\]\]/[[1, 0], [-2, 1]]/" from &&
+	fails 1 "^roi: from: .roi.meta record 1: functions\[0\].edges\[1\]\[0\]: -2 is out of range (-1 to 3)$" \
+		"$ROI" ops from &&
+	edges "s/\[\[1, 0\], \[1, 1\]\]/[[1, 0], 1]/" flat &&
+	fails 1 "^roi: flat: .roi.meta record 1: functions\[0\].edges\[1\]: must be an array of 2 integers$" "$ROI" ops flat &&
+	# (block 2 -> 1 counted instead of 1 -> 3: the loop is cut twice, the way out never)
+	edges "s/\[\[1, 0\], \[1, 1\]\]/[[1, 0], [2, 0]]/" cycle &&
+	fails 1 "^roi: cycle: .roi.meta record 1: functions\[0\].edges: the edges not counted close a cycle through block [0-9]*: the counts around it follow from no counter$" \
+		"$ROI" ops cycle &&
+	edges "s/{\"succ\": \[-1\]/{\"succ\": []/" never-left &&
+	fails 1 "^roi: never-left: .roi.meta record 1: functions\[0\].blocks\[3\]: no successor and not in .fake.: it is never left$" \
+		"$ROI" ops never-left
+'
+
 test_expect_success 'malformed model JSON: file, line and column' '
 	cat >broken.json <<-\EOF &&
 	{

@@ -59,7 +59,8 @@ test_expect_success 'setup: a counted program, its profile, a model' '
 		return 0;
 	}
 	EOF
-	roi_link prog -O0 prog.c &&
+	# (a counter per block: the profile edits below name blocks)
+	roi_link prog -O0 -fplugin-arg-roi-block-counters prog.c &&
 	ROI_OUTPUT=prog.roi ./prog &&
 	cp "$ROI_SRC/models/atmega32u4.json" model.json &&
 	"$ROI" estimate --model model.json prog prog.roi >out &&
@@ -291,7 +292,8 @@ test_expect_success 'costs with callees past what a double holds: an error, neve
 		done &&
 		echo "int main(void) { f1(); return 0; }"
 	} >chain.c &&
-	roi_link chain -O0 chain.c &&
+	# (a counter per block, as the edit below of each function'"'"'s four wants)
+	roi_link chain -O0 -fplugin-arg-roi-block-counters chain.c &&
 	ROI_OUTPUT=chain.roi ./chain &&
 	"$ROI" report chain chain.roi >out &&
 	# every f calls the next 2^50 times a call: 2^50^23 operations in f1 with its callees, while

@@ -140,9 +140,27 @@ test_expect_success 'the increments through r0 carry exactly: 70000 turns, 32- a
 			roi_avr carry$opt$bits.elf >/dev/null &&
 			"$ROI" estimate --json carry$opt$bits.elf >carry.json 2>/dev/null &&
 			test_equal 70000 "$(jq "[.ops[] | select(.kind == \"store\" and .volatile == true) | .count] | add" carry.json)" &&
-			blocks=$(avr_unit carry$opt$bits.elf | jq ".functions[0].blocks | length") &&
-			test_equal $((blocks * bits / 8)) "$(avr-objdump -d carry$opt$bits.elf | grep -c "inc	r0")" || return 1
+			counters=$(avr_unit carry$opt$bits.elf | jq ".functions[0].edges | length") &&
+			test_equal $((counters * bits / 8)) "$(avr-objdump -d carry$opt$bits.elf | grep -c "inc	r0")" || return 1
 		done
+	done
+'
+
+# The 16-bit increment is an asm too (two bytes through r0, the high one only when the low one
+# wraps, 253 times in 65000 turns), which saturates where the high byte wraps as well.
+test_expect_success 'the 16-bit increments carry exactly: 65000 turns' '
+	cat >carry16.c <<-\EOF &&
+	volatile unsigned char x;
+	int main(void) { for (unsigned long i = 0; i < 65000; i++) x++; return 0; }
+	EOF
+	for opt in -O0 -Os; do
+		avr_cc $opt -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-counter-bits=16 carry16.c -o carry16$opt.elf &&
+		roi_avr carry16$opt.elf >/dev/null &&
+		"$ROI" estimate --json carry16$opt.elf >carry16.json 2>err &&
+		! test -s err &&
+		test_equal 65000 "$(jq "[.ops[] | select(.kind == \"store\" and .volatile == true) | .count] | add" carry16.json)" &&
+		counters=$(avr_unit carry16$opt.elf | jq ".functions[0].edges | length") &&
+		test_equal $((counters * 2)) "$(avr-objdump -d carry16$opt.elf | grep -c "inc	r0")" || return 1
 	done
 '
 
@@ -176,11 +194,13 @@ test_expect_success 'a counter array missing from the symbol table, or of the wr
 	avr-objcopy -N "$sym" fw/matrix.elf nosym.elf &&
 	test_must_fail roi_avr nosym.elf 2>err &&
 	test_grep "^roi: nosym.elf: no symbol $sym (the counters of function main)$" err &&
-	# the -Os metadata (same unit, fewer blocks) on the -O0 firmware
-	avr-objcopy --dump-section .roi.meta=os-meta.bin matrix-os.elf /dev/null &&
-	avr-objcopy --update-section .roi.meta=os-meta.bin fw/matrix.elf mixed.elf &&
+	# the metadata of a counter per block (same unit and blocks, more counters) on the firmware
+	# that counts edges
+	avr_cc -O0 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-block-counters "$EXAMPLES/matrix/matrix.c" -o blocks.elf &&
+	avr-objcopy --dump-section .roi.meta=blocks-meta.bin blocks.elf /dev/null &&
+	avr-objcopy --update-section .roi.meta=blocks-meta.bin fw/matrix.elf mixed.elf &&
 	test_must_fail roi_avr mixed.elf 2>err &&
-	test_grep "^roi: mixed.elf: counter array $sym of function main has [0-9]* bytes, expected [0-9]* (" err
+	test_grep "^roi: mixed.elf: counter array $sym of function main has [0-9]* bytes, expected [0-9]* ([0-9]* blocks of 32 bits)$" err
 '
 
 test_expect_success 'a firmware that never stops hits --max-cycles' '
@@ -530,6 +550,23 @@ test_expect_success 'spill-slot traffic: the bytes avr-gcc moves through Y, per 
 	loop=$(jq "[.[] | select(.[2] >= 9 and .[2] <= 10) | .[3]] | add" spills.json) &&
 	rest=$(jq "[.[] | select(.[2] < 9 or .[2] > 10) | .[3]] | add // 0" spills.json) &&
 	test_equal "$((loop * 10 + rest))" "$(op_count spill-est.json spill)"
+'
+
+# micro-compare-branch at -O1, a counter per block (the profile's counts are the blocks'): line 30
+# is the first loop's "for"; when it ends, avr-gcc sets the second loop nest's hits, misses and
+# index to 0 there and stores one of them in a stack slot out of ldd's reach, before it jumps into
+# the nest: a spill and a far access on line 30, once a run. Between them and the jump lies an
+# address the outer loop uses, hoisted out of it: it was expanded in the loop's block, which runs
+# ten times, but the spill runs where it lies, with the block whose counter opens that code.
+test_expect_success 'a spill runs with the block whose code it lies in, not with the insns moved there' '
+	avr_cc -O1 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-block-counters \
+		"$ROI_SRC/contrib/calibration/micro-compare-branch.c" -o hoist.elf &&
+	roi_avr hoist.elf >/dev/null &&
+	avr_unit hoist.elf | jq -r ".functions[0] | .spills + .far | .[] | select(.[2] == 30) | .[0]" >hoist.blocks &&
+	test_equal 2 "$(wc -l <hoist.blocks | tr -d " ")" "a spill and a far access on line 30" &&
+	for b in $(cat hoist.blocks); do
+		test_equal 1 "$(awk -v b=$b "/^fn / { print \$(6 + b) }" hoist.elf.roi)" "block $b" || return 1
+	done
 '
 
 cat >far.c <<\CEOF

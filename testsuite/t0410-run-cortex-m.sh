@@ -143,7 +143,7 @@ test_expect_success 'the DWT region port builds warning-free and a hooked firmwa
 	roi_cm work.elf >out &&
 	# exit status 0: the sums of squares 285 + 385 + 506 + 650 + 819 came out right with the hooks
 	test_grep "stopped at _exit(0)" out &&
-	test_equal 5 "$(awk "\$1 == \"fn\" && \$3 == 0 { print \$6 }" work.elf.roi)"
+	test_equal 5 "$("$ROI" estimate --json work.elf | jq ".functions[] | select(.name == \"work\") | .calls")"
 '
 
 test_expect_success '--json and --output; semihosting output reaches stdout, the exit status is reported' '

@@ -10,13 +10,19 @@ test_expect_success 'matrix for ATmega32U4, with and without the plugin' '
 		"$EXAMPLES/matrix/matrix.c" -o narrow.elf
 '
 
-test_expect_success 'counter RAM is 4 bytes per block, 2 with 16-bit counters' '
-	blocks=$("$ROI" ops --json counted.elf | jq "[.functions[].blocks] | add") &&
+# A counter per counted edge and per value counter (docs/formats.md, "Counted edges"), as the
+# metadata lists them; their RAM is the counter array's size in the symbol table.
+test_expect_success 'counter RAM is 4 bytes per counter, 2 with 16-bit counters' '
+	avr-objcopy --dump-section .roi.meta=meta.bin counted.elf /dev/null &&
+	counters=$(tr "\000" "\n" <meta.bin |
+		jq -s "[.[].functions[] | (.edges | length) + ([.blocks[] | select(.value)] | length)] | add") &&
+	test_equal "$counters" "$("$ROI" ops --json counted.elf | jq "[.functions[].counters] | add")" &&
+	bytes=$(avr-nm -S counted.elf | sed -n "s/^[0-9a-f]* \([0-9a-f]*\) b __roi_c_.*/\1/p") &&
+	test_equal $((counters * 4)) $((0x$bytes)) &&
 	"$ROI" ops --size counted.elf >size &&
-	test_grep "^counters  1 arrays, $blocks counters, $((blocks * 4)) bytes of RAM" size &&
-	nblocks=$("$ROI" ops --json narrow.elf | jq "[.functions[].blocks] | add") &&
+	test_grep "^counters  1 arrays, $counters counters, $((counters * 4)) bytes of RAM" size &&
 	"$ROI" ops --size narrow.elf >size16 &&
-	test_grep "$((nblocks * 2)) bytes of RAM" size16
+	test_grep "$((counters * 2)) bytes of RAM" size16
 '
 
 test_expect_success 'added code bytes agree with avr-size' '

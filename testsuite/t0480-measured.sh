@@ -9,19 +9,22 @@ against simavr itself: its total (roi run --cycles-only), and the cycles
 between two labels in the code (roi run --cycles-only --stop-at LABEL), which
 bracket the instructions of the lines between them; against the instruction
 set manual for asm statements; and, for the counted blocks (through the
-block-lines build), against the counters of the counted build or by hand.'
+block-lines build), against the counters of a build counted per block or by hand.'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-roi.sh"
 
 AVR_PLUGIN=$ROI_BUILD/avr/roi.so
 MCU=atmega32u4
 
-# builds OUT OPT SRC: OUT-plain.elf, OUT-blocks.elf (the block-lines build) and OUT-count.elf.
+# builds OUT OPT SRC: OUT-plain.elf, OUT-blocks.elf (the block-lines build), OUT-count.elf and
+# OUT-bcount.elf, counted with a counter per block (the same blocks: its profile holds their counts).
 builds () {
 	avr-gcc -mmcu=$MCU "$2" -gdwarf-2 "$3" -o "$1-plain.elf" &&
 	avr-gcc -mmcu=$MCU "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-block-lines "$3" \
 		-o "$1-blocks.elf" &&
-	avr-gcc -mmcu=$MCU "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" "$3" -o "$1-count.elf"
+	avr-gcc -mmcu=$MCU "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" "$3" -o "$1-count.elf" &&
+	avr-gcc -mmcu=$MCU "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-block-counters "$3" \
+		-o "$1-bcount.elf"
 }
 # at ELF LABEL: simavr's cycles when the PC first reaches LABEL.
 at () { "$ROI" run --json --target avr --mcu $MCU --cycles-only --stop-at "$2" "$1" | jq .cycles; }
@@ -103,7 +106,7 @@ test_expect_success 'a libgcc division and avr-libc'"'"'s strtol on the line tha
 		"$(mline lines-plain.elf.measured lines.c $parse library)" "the routines under strtol"
 '
 
-# counted_blocks PROFILE: "unit index block count" per counter of a profile, sorted.
+# counted_blocks PROFILE: "unit index block count" per counter of a profile counted per block, sorted.
 counted_blocks () {
 	awk '$1 == "fn" { for (i = 6; i <= NF; i++) print $2, $3, i - 6, $i }' "$1" | sort
 }
@@ -125,8 +128,8 @@ same_counts () {
 test_expect_success 'the block-lines build: the counted blocks'"'"' counts are the counted build'"'"'s' '
 	builds loopos -Os lines.c &&
 	measure --blocks loopos-blocks.elf --counted loopos-count.elf loopos-plain.elf >out &&
-	"$ROI" run --target avr --mcu $MCU loopos-count.elf >/dev/null &&
-	same_counts loopos-plain.elf.measured loopos-count.elf.roi &&
+	"$ROI" run --target avr --mcu $MCU loopos-bcount.elf >/dev/null &&
+	same_counts loopos-plain.elf.measured loopos-bcount.elf.roi &&
 	test_equal 7 "$(wc -l <measured.blocks)" "blocks: all but the division'"'"'s value counter" &&
 	test_grep "^blocks    7 counted blocks of 1 function measured through" out
 '
@@ -135,8 +138,8 @@ test_expect_success 'the block-lines build: the counted blocks'"'"' counts are t
 test_expect_success 'at -O0 the block-lines build is not the plain one: its own run gives the blocks' '
 	builds loop0 -O0 lines.c &&
 	measure --blocks loop0-blocks.elf --counted loop0-count.elf loop0-plain.elf >out &&
-	"$ROI" run --target avr --mcu $MCU loop0-count.elf >/dev/null &&
-	same_counts loop0-plain.elf.measured loop0-count.elf.roi &&
+	"$ROI" run --target avr --mcu $MCU loop0-bcount.elf >/dev/null &&
+	same_counts loop0-plain.elf.measured loop0-bcount.elf.roi &&
 	test_grep "(in its own run: its code is not the plain build.s)" out &&
 	test "$(jq .blocks.run_cycles loop0-plain.elf.measured)" -ne "$(jq .cycles loop0-plain.elf.measured)"
 '
@@ -312,9 +315,10 @@ test_expect_success 'progress on stderr with --progress' '
 	test_grep "^roi run: forever.elf: [0-9.]* M cycles ([0-9]*% of --max-cycles)\$" err
 '
 
-# t0415's firmware: bits() tests 30 bits of v = buf[3] = 3; the masks 1 << (i % 16) for i = 0, 1, 16
-# and 17 are 1 and 2, the bits set: four of the 30 then-arms run. The counted build's stack runs
-# into its counters on an ATmega88; the plain build and the block-lines build, which have none, fit.
+# t0415's firmware, with its BUF of 876: bits() tests 30 bits of v = buf[3] = 3; the masks
+# 1 << (i % 16) for i = 0, 1, 16 and 17 are 1 and 2, the bits set: four of the 30 then-arms run.
+# The counted build's stack runs into its counters on an ATmega88; the plain build and the
+# block-lines build, which have none, fit.
 {
 	echo "volatile unsigned char sink[64];"
 	echo "static unsigned __attribute__((noinline)) bits(unsigned v)"
@@ -329,8 +333,8 @@ test_expect_success 'progress on stderr with --progress' '
 	echo "}"
 	echo "int main(void)"
 	echo "{"
-	echo "	volatile unsigned char buf[700];"
-	echo "	for (unsigned i = 0; i < 700; i++)"
+	echo "	volatile unsigned char buf[876];"
+	echo "	for (unsigned i = 0; i < 876; i++)"
 	echo "		buf[i] = i; /* body */"
 	echo "	sink[0] = bits(buf[3]);"
 	echo "	return 0;"
@@ -365,7 +369,7 @@ test_expect_success 'a firmware whose counted build does not fit the part, measu
 		case $bit in 0|1|16|17) want=2 ;; *) want=1 ;; esac &&
 		test_equal $want "$(count_of stack-plain.elf.measured bits "$blocks")" "the blocks of bit $bit" || return 1
 	done &&
-	test_equal 700 "$(count_of stack-plain.elf.measured main "$(blocks_on meta.json main $(line_of stack.c "/* body */"))")" \
+	test_equal 876 "$(count_of stack-plain.elf.measured main "$(blocks_on meta.json main $(line_of stack.c "/* body */"))")" \
 		"the loop body"
 '
 

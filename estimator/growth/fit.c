@@ -9,6 +9,7 @@
 #include "base/atomic.h"
 #include "base/path.h"
 #include "growth/fit.h"
+#include "input/flow.h"
 #include "input/checks.h"
 
 const char *const roi_fit_qnames[ROI_FIT_NQ] = {"calls", "ops", "cycles", "energy_j"};
@@ -271,8 +272,13 @@ int roi_fit_write_profile(struct roi_fit *f, struct roi_err *err)
 					first = roi_arena_printf(&f->arena, "%s block %zu: %s", fn->name, b,
 								 q.why ? q.why : "too large for a counter");
 			}
+			/* the counters a run with these counts leaves, when they obey flow conservation;
+			 * else a count per block (input/flow.h) */
+			uint64_t *k = roi_arena_array(&f->arena, fn->ncounters ? fn->ncounters : 1, sizeof *k);
+			bool edges = roi_flow_counters_from_blocks(fn, c, fn->unit->counter_bits == 16 ? 0xffff : 0, k);
 			fns[nfns++] = (struct roi_profile_fn){
-				{fn->unit->id, (uint32_t)fn->index, fn->checksum, (uint32_t)fn->nblocks}, c, 0};
+				{fn->unit->id, (uint32_t)fn->index, edges ? fn->checksum : fn->block_checksum,
+				 (uint32_t)(edges ? fn->ncounters : fn->nblocks)}, edges ? k : c, 0};
 		}
 	if (nbad) {
 		roi_err_set(err, "%s not written: %zu of %zu counters cannot be predicted at %s (first: %s)",

@@ -60,7 +60,9 @@ static void check_missing(const struct roi_counts *c, const struct roi_program *
 }
 
 /* A 16-bit counter sticks at 65535 instead of wrapping (-fplugin-arg-roi-counter-bits=16): a
- * count that reached it is a lower bound, and the estimate must say so. */
+ * count that reached it is a lower bound, and the estimate must say so. A count solved from the
+ * counters of edges (input/flow.h) that depends on a stuck one is no bound at all: it shows 65535,
+ * and the warning says it is unknown. */
 static void check_saturation(const struct roi_counts *c, const struct roi_program *p)
 {
 	for (size_t u = 0; u < p->nunits; u++) {
@@ -68,15 +70,28 @@ static void check_saturation(const struct roi_counts *c, const struct roi_progra
 			continue;
 		for (size_t f = 0; f < p->units[u].nfunctions; f++) {
 			const struct roi_function *fn = &p->units[u].functions[f];
+			bool solved = fn->on_edges && c->raw[fn->gindex];
 			size_t full = 0;
 
 			for (size_t b = 0; b < fn->nblocks; b++)
-				full += roi_block_count(c, fn, b) >= 65535;
-			if (full)
+				full += solved ? c->saturated[fn->gblock0 + b] : roi_block_count(c, fn, b) >= 65535;
+			if (full && solved)
+				roi_warn("%zu counts of %s (%s) depend on 16-bit counters that saturated at 65535: "
+					 "they are unknown, and show 65535", full, fn->name, p->units[u].source);
+			else if (full)
 				roi_warn("%zu of the 16-bit counters of %s (%s) reached 65535 and saturated: "
 					 "its counts are lower bounds", full, fn->name, p->units[u].source);
 		}
 	}
+}
+
+/* Counters of edges that do not add up: a block left more often than it was entered. */
+static void check_negative(const struct roi_counts *c, const char *profile)
+{
+	if (c->nnegative)
+		roi_warn("%s: %zu counts (first in %s) came out below zero and count 0: the counters do not add up "
+			 "(a thread was inside the function when the profile was written?)", profile, c->nnegative,
+			 c->first_negative->name);
 }
 
 void roi_check_inputs(const struct roi_program *p, const struct roi_counts *c, const char *profile,
@@ -85,6 +100,7 @@ void roi_check_inputs(const struct roi_program *p, const struct roi_counts *c, c
 	roi_filter_warn_unmatched(p);
 	check_missing(c, p, profile);
 	check_saturation(c, p);
+	check_negative(c, profile);
 	if (m)
 		check_model_fit(m, p);
 }

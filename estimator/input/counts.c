@@ -4,6 +4,16 @@
 
 #include "base/arena.h"
 #include "input/counts.h"
+#include "input/flow.h"
+
+/* n zeroed elements of size bytes (one at least). */
+static void *zeroed(size_t n, size_t size)
+{
+	void *p = roi_xrealloc(NULL, n ? n : 1, size);
+
+	memset(p, 0, (n ? n : 1) * size);
+	return p;
+}
 
 /* After a join that fails because the profile is another build's: a rebuilt program whose old
  * profile is still there. */
@@ -11,11 +21,15 @@
 
 void roi_counts_init(struct roi_counts *c, const struct roi_program *prog)
 {
-	c->block = roi_xrealloc(NULL, prog->nblocks, sizeof *c->block);
-	c->present = roi_xrealloc(NULL, prog->nfunctions, sizeof *c->present);
-	memset(c->block, 0, prog->nblocks * sizeof *c->block);
-	memset(c->present, 0, prog->nfunctions * sizeof *c->present);
+	c->block = zeroed(prog->nblocks, sizeof *c->block);
+	c->edge = zeroed(prog->nedges, sizeof *c->edge);
+	c->saturated = zeroed(prog->nblocks, sizeof *c->saturated);
+	c->counter = zeroed(prog->ncounters, sizeof *c->counter);
+	c->raw = zeroed(prog->nfunctions, sizeof *c->raw);
+	c->present = zeroed(prog->nfunctions, sizeof *c->present);
 	c->nmissing = prog->nfunctions;
+	c->nnegative = 0;
+	c->first_negative = NULL;
 	c->runs = 0;
 	c->transferred = c->profile = NULL;
 	c->region = roi_xrealloc(NULL, prog->nregions ? prog->nregions : 1, sizeof *c->region);
@@ -29,6 +43,10 @@ void roi_counts_init(struct roi_counts *c, const struct roi_program *prog)
 void roi_counts_free(struct roi_counts *c)
 {
 	free(c->block);
+	free(c->edge);
+	free(c->saturated);
+	free(c->counter);
+	free(c->raw);
 	free(c->present);
 	free(c->region);
 	free(c->transferred);
@@ -36,17 +54,45 @@ void roi_counts_free(struct roi_counts *c)
 	memset(c, 0, sizeof *c);
 }
 
+int roi_counts_set(struct roi_counts *c, const struct roi_function *fn, const uint64_t *values, bool per_block,
+		   uint64_t stuck)
+{
+	uint64_t *block = &c->block[fn->gblock0], *edge = &c->edge[fn->gedge0];
+	bool *saturated = &c->saturated[fn->gblock0];
+	struct roi_flow_result r;
+
+	if (per_block) {
+		memcpy(block, values, fn->nblocks * sizeof *block);
+		for (size_t b = 0; b < fn->nblocks; b++)
+			saturated[b] = stuck && block[b] == stuck;
+		roi_flow_edges_from_blocks(fn, block, edge);
+		c->raw[fn->gindex] = false;
+	} else {
+		memcpy(&c->counter[fn->gcounter0], values, fn->ncounters * sizeof *values);
+		c->raw[fn->gindex] = true;
+		if (roi_flow_solve(fn, values, stuck, block, edge, saturated, &r) != 0)
+			return -1;
+		if (r.negative && !c->nnegative)
+			c->first_negative = fn;
+		c->nnegative += r.negative;
+	}
+	if (!c->present[fn->gindex]) {
+		c->present[fn->gindex] = true;
+		c->nmissing--;
+	}
+	return 0;
+}
+
 /* What the estimator adds up over a whole program: operations (block count x a row's n), block
- * executions and edge executions (formats.md §1: an edge out of a block with one successor
- * carries that block's count, any other its target's). Every total it prints (per operation,
- * line, function, loop, region) is a part of one of these sums, so when these fit in 64 bits
- * none of them can wrap. */
+ * executions and edge executions. Every total it prints (per operation, line, function, loop,
+ * region) is a part of one of these sums, so when these fit in 64 bits none of them can wrap. */
 struct sums {
 	uint64_t ops, blocks, edges;
 };
 
 /* Adds function fn's counts to *s; the name of the sum that overflowed, or NULL. */
-static const char *add_function(struct sums *s, const struct roi_function *fn, const uint64_t *count)
+static const char *add_function(struct sums *s, const struct roi_function *fn, const uint64_t *count,
+				const uint64_t *edge)
 {
 	for (size_t b = 0; b < fn->nblocks; b++) {
 		const struct roi_block *blk = &fn->blocks[b];
@@ -57,14 +103,10 @@ static const char *add_function(struct sums *s, const struct roi_function *fn, c
 				return "operations";
 		if (__builtin_add_overflow(s->blocks, count[b], &s->blocks))
 			return "block executions";
-		for (size_t e = 0; e < blk->nsucc; e++) {
-			int to = blk->succ[e];
-
-			t = blk->nsucc == 1 || to < 0 ? count[b] : count[to];
-			if (__builtin_add_overflow(s->edges, t, &s->edges))
-				return "edge executions";
-		}
 	}
+	for (size_t e = 0; e < fn->nedges; e++)
+		if (__builtin_add_overflow(s->edges, edge[e], &s->edges))
+			return "edge executions";
 	return NULL;
 }
 
@@ -91,20 +133,26 @@ int roi_counts_join(struct roi_counts *c, const struct roi_program *prog, const 
 			return roi_err_set(err, "%s: function %u of unit %s is not in %s" ANOTHER_BUILD,
 					   prof->path, (unsigned)pf->rec.index, u->id_hex, prog->path);
 		fn = &u->functions[pf->rec.index];
-		if (pf->rec.checksum != fn->checksum)
+		/* (a function counted on edges: its counters, or a count per block, as roi transfer
+		 * writes, under the checksum it would have counted per block) */
+		bool per_block = fn->on_edges && pf->rec.checksum != fn->checksum &&
+				 pf->rec.checksum == fn->block_checksum;
+		size_t want = per_block || !fn->on_edges ? fn->nblocks : fn->ncounters;
+		if (pf->rec.checksum != fn->checksum && !per_block)
 			return roi_err_set(err, "%s: function %s (unit %s) does not match %s: checksum 0x%08x != 0x%08x"
 					   ANOTHER_BUILD, prof->path, fn->name, u->id_hex, prog->path,
 					   (unsigned)pf->rec.checksum, (unsigned)fn->checksum);
-		if (pf->rec.ncounters != fn->nblocks)
-			return roi_err_set(err, "%s: function %s (unit %s) does not match %s: %zu counters != %zu blocks"
+		if (pf->rec.ncounters != want)
+			return roi_err_set(err, "%s: function %s (unit %s) does not match %s: %zu counters != %zu %s"
 					   ANOTHER_BUILD, prof->path, fn->name, u->id_hex, prog->path,
-					   (size_t)pf->rec.ncounters, fn->nblocks);
-		if ((what = add_function(&sums, fn, pf->counts)))
+					   (size_t)pf->rec.ncounters, want, fn->on_edges && !per_block ? "counters" : "blocks");
+		if (roi_counts_set(c, fn, pf->counts, per_block, u->counter_bits == 16 ? 0xffff : 0) != 0)
+			what = "block executions";
+		else
+			what = add_function(&sums, fn, &c->block[fn->gblock0], &c->edge[fn->gedge0]);
+		if (what)
 			return roi_err_set(err, "%s: function %s (unit %s): the program's %s overflow 64 bits (damaged or "
 					   "edited profile?)", prof->path, fn->name, u->id_hex, what);
-		memcpy(&c->block[fn->gblock0], pf->counts, fn->nblocks * sizeof *c->block);
-		c->present[fn->gindex] = true;
-		c->nmissing--;
 	}
 	for (size_t i = 0; i < prof->timing.nregions; i++) {
 		const struct roi_profile_region *pr = &prof->timing.regions[i];

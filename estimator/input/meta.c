@@ -8,6 +8,7 @@
 
 #include "input/checksum.h"
 #include "input/elffile.h"
+#include "input/flow.h"
 #include "input/jv.h"
 #include "input/meta.h"
 
@@ -37,7 +38,7 @@ static const char *const op_keys[] = {
 };
 static const char *const function_keys[] = {
 	"name", "asm", "file", "line", "static", "counters", "checksum", "inlined", "saved", "frame", "stack",
-	"stack_dynamic", "spills", "far", "adjust", "jumps", "tables", "loops", "locs", "blocks", NULL,
+	"stack_dynamic", "spills", "far", "adjust", "jumps", "tables", "loops", "locs", "fake", "edges", "blocks", NULL,
 };
 static const char *const block_keys[] = {"succ", "lines", "ops", "labels", "value", "block", NULL};
 static const char *const loop_keys[] = {"header", "parent", "file", "line", "blocks", NULL};
@@ -504,11 +505,15 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 				return jv_fail(v, jv_index(bw, sizeof bw, w, "blocks", i),
 					       "succ: %d is a value counter, not a block", blk[i].succ[s]);
 	}
+	if (roi_flow_parse(v, f, w, fn, blk) != 0)
+		return -1;
+	fn->blocks = blk;
 	/* The profile is joined by this checksum: it must be the record's own, not a number that came
 	 * with edited blocks or operations (docs/formats.md: the RTL pass's members are not in it).
 	 * The fuzzers cannot forge a CRC: in their build a mismatch is let through, so that what reads
 	 * the blocks after this still sees every mutation of them (the Makefile's FUZZ_CFLAGS). */
-	uint32_t computed = blocks_checksum(fn, blk, ops, prep);
+	fn->block_checksum = blocks_checksum(fn, blk, ops, prep);
+	uint32_t computed = roi_flow_checksum(fn, fn->block_checksum);
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 	computed = fn->checksum;
 #endif
@@ -517,7 +522,6 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		return jv_fail(v, bw, "checksum 0x%08x does not match its blocks (0x%08x); the metadata was changed "
 			       "after compiling", fn->checksum, computed);
 	}
-	fn->blocks = blk;
 	long long saved = 0, frame = 0;
 	if (jv_integer(v, f, w, "saved", false, 0, 4096, &saved) != 0 ||
 	    jv_integer(v, f, w, "frame", false, 0, LLONG_MAX, &frame) != 0)
@@ -911,6 +915,10 @@ int roi_program_from_records(const char *path, const char *const *text, size_t n
 			fn[i].gindex = prog->nfunctions++;
 			fn[i].gblock0 = prog->nblocks;
 			prog->nblocks += fn[i].nblocks;
+			fn[i].gedge0 = prog->nedges;
+			prog->nedges += fn[i].nedges;
+			fn[i].gcounter0 = prog->ncounters;
+			prog->ncounters += fn[i].ncounters;
 		}
 		for (size_t i = 0; i < units[r].nregions; i++)
 			reg[i].gindex = prog->nregions++;

@@ -53,6 +53,15 @@ struct roi_block {
 					 * executions, and no edge reaches it (formats.md) */
 	long long site;                 /* a value counter's: the block of the statement it measures;
 					 * -1 when the metadata does not say */
+	bool fake;                      /* it may leave the function other than by its successors: a
+					 * call that does not return ("fake"; input/flow.h) */
+	size_t edge;                    /* the number of its first edge in its function (input/flow.h) */
+};
+
+/* A counted edge (metadata "edges"): block from's successor number succ; from -1: the entries of
+ * block succ (of block 0: the function's calls). */
+struct roi_edge_ref {
+	int from, succ;
 };
 
 /* A source location that a block evaluates: one of its statements', or a PHI argument's on its way
@@ -91,8 +100,17 @@ struct roi_function {
 	uint32_t checksum;
 	const char *const *inlined;     /* assembler names GCC inlined into it (optional field) */
 	size_t ninlined;
-	const struct roi_block *blocks; /* block i = counter i; block 0 is the entry */
+	const struct roi_block *blocks; /* block 0 is the entry; counter i, when !on_edges */
 	size_t nblocks;
+	bool on_edges;                  /* counted on the edges off a spanning tree ("edges"), not a
+					 * counter per block (input/flow.h) */
+	const struct roi_edge_ref *counted;     /* on_edges: counter i counts edge counted[i] */
+	size_t ncounted;
+	size_t ncounters;               /* the profile's counters: the counted edges' then the value
+					 * counters', or one per entry of blocks */
+	size_t nedges;                  /* its edges, fake ones included (input/flow.h) */
+	uint32_t block_checksum;        /* the checksum it would have with a counter per block (its
+					 * blocks' alone): a profile line of one count per block has it */
 	const struct roi_loc *locs;     /* (optional field: has_locs) */
 	size_t nlocs;
 	bool has_locs;
@@ -105,6 +123,7 @@ struct roi_function {
 	enum roi_stack_kind stack_dynamic;
 	size_t gindex;                  /* position among all functions of the program */
 	size_t gblock0;                 /* program-wide number of block 0 (see struct roi_counts) */
+	size_t gedge0, gcounter0;       /* program-wide numbers of its first edge and counter */
 };
 
 enum roi_region_kind { ROI_REGION_FUNCTION = 1, ROI_REGION_LOOP = 2 };
@@ -170,6 +189,7 @@ struct roi_program {
 	size_t nunits;
 	size_t nfunctions;              /* over all units */
 	size_t nblocks;                 /* over all functions */
+	size_t nedges, ncounters;       /* over all functions */
 	size_t nregions;                /* over all units */
 	struct roi_arena arena;
 };

@@ -3,7 +3,8 @@
  * with --json-format, which gcovr also takes as a tracefile (-a).
  *
  * A line's count is how often it ran as gcov counts it (gcov/lines.h: at -O0 gcov's own count for
- * the same runs); a function's, its entries. Both formats hold counts only: a cost in a hit count
+ * the same runs); a function's, its entries; a branch's, how often its way was taken (the edge's
+ * count, input/counts.h), on the line of the branch. Both formats hold counts only: a cost in a hit count
  * would turn a line of less than half a cycle into an uncovered one, and lcov -a would add cycles
  * to the counts of another tracefile. Costs per line are in the callgrind output and the HTML
  * report. */
@@ -52,6 +53,74 @@ static size_t functions_of(const struct roi_hier *h, const struct roi_src_file *
 	return n;
 }
 
+/* A branch: way `branch` out of a block of two or more ways, on the line of its branch or switch.
+ * Its count is the edge's (input/counts.h). */
+struct branch {
+	unsigned line;
+	size_t block, branch;
+	uint64_t count;
+	bool ran;               /* its block ran */
+};
+
+static int branch_cmp(const void *pa, const void *pb)
+{
+	const struct branch *a = pa, *b = pb;
+
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->block != b->block)
+		return a->block < b->block ? -1 : 1;
+	return a->branch < b->branch ? -1 : a->branch > b->branch;
+}
+
+/* The branches of the functions of f on their own file's lines, by line, block and way; copies of
+ * one function (a static inline function of a header in several units) added up. *n their count. */
+static struct branch *branches_of(const struct roi_hier *h, const struct roi_src_file *f, size_t *n)
+{
+	size_t cap = 0, k = 0;
+	struct branch *v = NULL;
+
+	for (size_t i = 0; i < f->nfns; i++) {
+		const struct roi_function *fn = f->fns[i].fn;
+
+		for (size_t b = 0; b < fn->nblocks; b++) {
+			const struct roi_block *blk = &fn->blocks[b];
+			const struct roi_op_row *at = NULL;
+
+			if (blk->nsucc < 2)
+				continue;
+			for (size_t r = 0; r < blk->nops; r++) {
+				const char *kind = fn->unit->ops[blk->ops[r].op].kind;
+
+				if (strcmp(kind, "br") == 0 || strcmp(kind, "switch") == 0)
+					at = &blk->ops[r];
+			}
+			if (!at || at->file != fn->file)
+				continue;
+			for (size_t e = 0; e < blk->nsucc; e++) {
+				struct branch x = {at->line, b, e, roi_edge_count(h->e->counts, fn, b, (int)e),
+						   roi_block_count(h->e->counts, fn, b) > 0};
+				size_t j;
+
+				for (j = 0; j < k && branch_cmp(&v[j], &x) != 0; j++)
+					;
+				if (j < k) {
+					v[j].count += x.count;
+					v[j].ran |= x.ran;
+					continue;
+				}
+				if (k == cap)
+					v = roi_xrealloc(v, cap = cap ? 2 * cap : 16, sizeof *v);
+				v[k++] = x;
+			}
+		}
+	}
+	if (k)
+		qsort(v, k, sizeof *v, branch_cmp);
+	*n = k;
+	return v;
+}
+
 static bool listed(const struct roi_src_file *f)
 {
 	if (f->nfns)
@@ -84,6 +153,19 @@ void roi_write_lcov(FILE *out, const struct roi_hier *h)
 			hit += fns[k].calls > 0;
 		}
 		fprintf(out, "FNF:%zu\nFNH:%zu\n", nfns, hit);
+		size_t nbr, brh = 0;
+		struct branch *br = branches_of(h, f, &nbr);
+		for (size_t k = 0; k < nbr; k++) {
+			if (br[k].ran)
+				fprintf(out, "BRDA:%u,%zu,%zu,%llu\n", br[k].line, br[k].block, br[k].branch,
+					(unsigned long long)br[k].count);
+			else
+				fprintf(out, "BRDA:%u,%zu,%zu,-\n", br[k].line, br[k].block, br[k].branch);
+			brh += br[k].count > 0;
+		}
+		if (nbr)
+			fprintf(out, "BRF:%zu\nBRH:%zu\n", nbr, brh);
+		free(br);
 		for (size_t k = 0; k < f->nlines; k++) {
 			const struct roi_src_line *l = &f->lines[k];
 
@@ -156,10 +238,12 @@ void roi_write_gcov_json(FILE *out, const struct roi_hier *h, const struct roi_s
 			cJSON_AddItemToArray(a, x);
 		}
 		a = cJSON_AddArrayToObject(file, "lines");
+		size_t nbr, kb = 0;
+		struct branch *br = branches_of(h, f, &nbr);
 		for (size_t k = 0; k < f->nlines; k++) {
 			const struct roi_src_line *l = &f->lines[k];
 			const char *fn = function_at(fns, nfns, l->line);
-			cJSON *x;
+			cJSON *x, *branches;
 
 			if (!l->has_count)
 				continue;
@@ -169,11 +253,22 @@ void roi_write_gcov_json(FILE *out, const struct roi_hier *h, const struct roi_s
 				cJSON_AddStringToObject(x, "function_name", fn);
 			cJSON_AddNumberToObject(x, "count", (double)l->count);
 			cJSON_AddBoolToObject(x, "unexecuted_block", l->unexecuted);
-			cJSON_AddArrayToObject(x, "branches");
+			branches = cJSON_AddArrayToObject(x, "branches");
+			while (kb < nbr && br[kb].line < l->line)
+				kb++;
+			for (; kb < nbr && br[kb].line == l->line; kb++) {
+				cJSON *y = cJSON_CreateObject();
+
+				cJSON_AddNumberToObject(y, "count", (double)br[kb].count);
+				cJSON_AddBoolToObject(y, "throw", false);
+				cJSON_AddBoolToObject(y, "fallthrough", false);
+				cJSON_AddItemToArray(branches, y);
+			}
 			cJSON_AddBoolToObject(x, "gcovr/noncode", false);
 			cJSON_AddBoolToObject(x, "gcovr/excluded", false);
 			cJSON_AddItemToArray(a, x);
 		}
+		free(br);
 		free(fns);
 	}
 	text = cJSON_Print(doc);

@@ -109,6 +109,7 @@ cJSON *roi_ops_json(const struct roi_program *p)
 			cJSON_AddNumberToObject(fo, "line", fn->line);
 			cJSON_AddBoolToObject(fo, "static", fn->is_static);
 			cJSON_AddNumberToObject(fo, "blocks", (double)fn->nblocks);
+			cJSON_AddNumberToObject(fo, "counters", (double)fn->ncounters);
 			ops = cJSON_AddArrayToObject(fo, "ops");
 			for (size_t i = 0; i < n; i++) {
 				const struct roi_op *op = &unit->ops[s[i].op];
@@ -143,7 +144,7 @@ cJSON *roi_ops_json(const struct roi_program *p)
 int roi_ops_size(FILE *out, const struct roi_program *p, const char *baseline, struct roi_err *err)
 {
 	struct roi_elf *elf = NULL, *plain = NULL;
-	uint64_t ram = 0, arrays = 0, blocks = 0, code, plain_code;
+	uint64_t ram = 0, arrays = 0, counters = 0, code, plain_code;
 	int rc = -1;
 
 	if (roi_elf_open(p->path, &elf, err) != 0)
@@ -157,12 +158,12 @@ int roi_ops_size(FILE *out, const struct roi_program *p, const char *baseline, s
 				goto out;
 			ram += sym.size;
 			arrays++;
-			blocks += fn->nblocks;
+			counters += fn->ncounters;
 		}
 	if (roi_elf_code_size(elf, &code, err) != 0)
 		goto out;
 	fprintf(out, "counters  %llu arrays, %llu counters, %llu bytes of RAM (.bss)\n", (unsigned long long)arrays,
-	       (unsigned long long)blocks, (unsigned long long)ram);
+	       (unsigned long long)counters, (unsigned long long)ram);
 	if (baseline) {
 		if (roi_elf_open(baseline, &plain, err) != 0 || roi_elf_code_size(plain, &plain_code, err) != 0)
 			goto out;

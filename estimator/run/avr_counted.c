@@ -22,7 +22,7 @@ static int read_counters(const struct roi_program *p, struct roi_counter_array *
 	counts->runs = 1;
 	for (size_t i = 0; i < p->nfunctions; i++) {
 		struct roi_counter_array *a = &arrays[i];
-		size_t size = a->fn->nblocks * a->bytes;
+		size_t size = a->fn->ncounters * a->bytes;
 
 		if (a->addr < ROI_AVR_DATA_OFFSET || a->addr - ROI_AVR_DATA_OFFSET > run->data_size ||
 		    size > run->data_size - (a->addr - ROI_AVR_DATA_OFFSET))
@@ -49,7 +49,7 @@ static uint32_t static_data_end(struct roi_elf *elf, const struct roi_program *p
 	*counter_bytes = 0;
 	for (size_t i = 0; i < prog->nfunctions; i++) {
 		const struct roi_counter_array *a = &arrays[i];
-		size_t size = a->fn->nblocks * a->bytes;
+		size_t size = a->fn->ncounters * a->bytes;
 
 		if (!a->linked || a->addr < ROI_AVR_DATA_OFFSET || a->addr - ROI_AVR_DATA_OFFSET + size > 0x10000)
 			continue;

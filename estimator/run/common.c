@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/arena.h"
 #include "base/cli.h"
+#include "input/flow.h"
 #include "input/profile.h"
 #include "base/atomic.h"
 #include "run/common.h"
@@ -114,11 +116,11 @@ int roi_run_find_counters(struct roi_elf *elf, const struct roi_program *prog, c
 				snprintf(why, sizeof why, "%s", err->msg);
 				return roi_err_set(err, "%.900s (the counters of function %s)", why, fn->name);
 			}
-			if (sym.size != fn->nblocks * a->bytes)
+			if (sym.size != fn->ncounters * a->bytes)
 				return roi_err_set(err, "%s: counter array %s of function %s has %llu bytes, expected %zu "
-						   "(%zu blocks of %d bits)", prog->path, fn->counters, fn->name,
-						   (unsigned long long)sym.size, fn->nblocks * a->bytes, fn->nblocks,
-						   unit->counter_bits);
+						   "(%zu %s of %d bits)", prog->path, fn->counters, fn->name,
+						   (unsigned long long)sym.size, fn->ncounters * a->bytes, fn->ncounters,
+						   fn->on_edges ? "counters" : "blocks", unit->counter_bits);
 			a->addr = sym.value;
 			a->linked = true;
 		}
@@ -129,21 +131,20 @@ int roi_run_find_counters(struct roi_elf *elf, const struct roi_program *prog, c
 void roi_run_decode(struct roi_counter_array *a, const uint8_t *mem, struct roi_counts *counts)
 {
 	const struct roi_function *fn = a->fn;
+	uint64_t *v = roi_xrealloc(NULL, fn->ncounters ? fn->ncounters : 1, sizeof *v);
 
 	a->saturated = 0;
-	for (size_t b = 0; b < fn->nblocks; b++) {
-		uint64_t v = 0;
-
+	for (size_t k = 0; k < fn->ncounters; k++) {
+		v[k] = 0;
 		for (size_t j = a->bytes; j-- > 0;)
-			v = v << 8 | mem[b * a->bytes + j];
-		counts->block[fn->gblock0 + b] = v;
+			v[k] = v[k] << 8 | mem[k * a->bytes + j];
 		/* 16-bit counters saturate instead of wrapping (roi-counters.cc): 65535 means at least that */
-		a->saturated += a->bytes == 2 && v == 0xffff;
+		a->saturated += a->bytes == 2 && v[k] == 0xffff;
 	}
-	if (!counts->present[fn->gindex]) {
-		counts->present[fn->gindex] = true;
-		counts->nmissing--;
-	}
+	/* (no sum of a firmware's counters passes 64 bits: they are 64 bits wide at most, a few
+	 * thousand of them) */
+	roi_counts_set(counts, fn, v, false, a->bytes == 2 ? 0xffff : 0);
+	free(v);
 }
 
 void roi_run_warn_saturated(const struct roi_counter_array *a, cJSON *list)
@@ -168,21 +169,34 @@ int roi_run_write_profile(const char *path, const char *program, const struct ro
 	struct roi_profile_fn *fns = calloc(prog->nfunctions, sizeof *fns);
 	struct roi_profile_region *regions = calloc(prog->nregions ? prog->nregions : 1, sizeof *regions);
 	size_t nfns = 0, nregions = 0;
+	uint64_t *counters = calloc(prog->ncounters ? prog->ncounters : 1, sizeof *counters);
 	struct roi_atomic out;
 	int rc = -1;
 
-	if (!fns || !regions) {
+	if (!fns || !regions || !counters) {
 		roi_err_set(err, "out of memory");
 		goto out;
 	}
 	for (size_t u = 0; u < prog->nunits; u++)
 		for (size_t f = 0; f < prog->units[u].nfunctions; f++) {
 			const struct roi_function *fn = &prog->units[u].functions[f];
+			uint64_t *mine = &counters[fn->gcounter0];
 
-			if (counts->present[fn->gindex])
-				fns[nfns++] = (struct roi_profile_fn){
-					{prog->units[u].id, (uint32_t)fn->index, fn->checksum, (uint32_t)fn->nblocks},
-					&counts->block[fn->gblock0], 0};
+			/* Its counters, as the run left them, or as a run with these counts would (roi
+			 * transfer's, which obey flow conservation); else a count per block, under the
+			 * checksum that says so. */
+			if (!counts->present[fn->gindex])
+				continue;
+			bool edges = counts->raw[fn->gindex];
+			if (edges)
+				memcpy(mine, &counts->counter[fn->gcounter0], fn->ncounters * sizeof *mine);
+			else
+				edges = roi_flow_counters_from_blocks(fn, &counts->block[fn->gblock0],
+								      prog->units[u].counter_bits == 16 ? 0xffff : 0, mine);
+			fns[nfns++] = (struct roi_profile_fn){
+				{prog->units[u].id, (uint32_t)fn->index, edges ? fn->checksum : fn->block_checksum,
+				 (uint32_t)(edges ? fn->ncounters : fn->nblocks)},
+				edges ? mine : &counts->block[fn->gblock0], 0};
 		}
 	/* Region times a runner measured (simavr's cycle-stamped hook events), in region order. */
 	for (size_t u = 0; u < prog->nunits; u++)
@@ -206,6 +220,7 @@ int roi_run_write_profile(const char *path, const char *program, const struct ro
 	}
 	rc = roi_atomic_commit(&out, "the profile", err);
 out:
+	free(counters);
 	free(fns);
 	free(regions);
 	return rc;

@@ -53,12 +53,13 @@ int roi_run_open(const char *path, const struct roi_run_target *t, struct roi_el
  * symbol table with the size its metadata implies: fills arrays[prog->nfunctions], in program
  * order. Errors: "PATH: SOURCE was compiled with runtime=R; a simulated firmware needs ...",
  * "PATH: no symbol S (the counters of function F)", "PATH: counter array S of function F has N
- * bytes, expected M (B blocks of W bits)". */
+ * bytes, expected M (B blocks of W bits)" (or "B counters", for a function counted on edges). */
 int roi_run_find_counters(struct roi_elf *elf, const struct roi_program *prog, const struct roi_run_target *t,
 			  struct roi_counter_array *arrays, struct roi_err *err);
 
 /* The counters of a->fn as the firmware left them in mem (a copy of its array, little-endian) into
- * counts, set up by roi_counts_init; a->saturated says how many of them stuck at 65535. */
+ * counts, set up by roi_counts_init, and the counts they give (roi_counts_set); a->saturated says
+ * how many of them stuck at 65535. */
 void roi_run_decode(struct roi_counter_array *a, const uint8_t *mem, struct roi_counts *counts);
 
 /* When a's counters saturated: warns that its counts are lower bounds and adds {"function",

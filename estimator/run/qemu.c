@@ -357,7 +357,7 @@ static int read_counters(struct roi_qemu_run *r, struct roi_gdb *g, struct roi_e
 	roi_counts_init(&r->counts, &r->prog);
 	for (size_t i = 0; i < r->prog.nfunctions; i++) {
 		struct roi_counter_array *c = &r->ctr[i];
-		size_t size = c->fn->nblocks * c->bytes;
+		size_t size = c->fn->ncounters * c->bytes;
 		unsigned char *mem;
 
 		if (!c->linked)
