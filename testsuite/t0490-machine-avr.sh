@@ -154,28 +154,8 @@ test_expect_success 'the text names the firmware, the timing table and the routi
 '
 
 # mystery() is compiled without the plugin: no metadata, a loop, and no entry in the model
-cat >mystery.c <<'EOF'
-#include <stdint.h>
-uint16_t mystery(uint8_t n)
-{
-	uint16_t s = 0;
-	while (n--)
-		s += (uint16_t)(n * n);
-	return s;
-}
-EOF
-cat >caller.c <<'EOF'
-#include <stdint.h>
-uint16_t mystery(uint8_t n);
-volatile uint16_t out;
-volatile uint8_t len = 9;
-int main(void)
-{
-	for (uint8_t i = 0; i < 10; i++)
-		out = mystery(len);
-	return 0;
-}
-EOF
+cp "$TEST_DIRECTORY/programs/mystery.c" mystery.c &&
+cp "$TEST_DIRECTORY/programs/mystery-caller.c" caller.c || exit 1
 
 test_expect_success 'a call into code without metadata that cannot be priced is said, not priced as 0' '
 	avr-gcc -mmcu=atmega32u4 -Os -c mystery.c -o mystery.o &&

@@ -76,28 +76,8 @@ test_expect_success 'the text says the calls without metadata, in their table an
 
 # mystery() is compiled without the plugin and is in no table: its loop is not in the estimate,
 # which says so by name rather than pricing the call as if that were all
-cat >mystery.c <<'EOF'
-#include <stdint.h>
-uint16_t mystery(uint8_t n)
-{
-	uint16_t s = 0;
-	while (n--)
-		s += (uint16_t)(n * n);
-	return s;
-}
-EOF
-cat >caller.c <<'EOF'
-#include <stdint.h>
-uint16_t mystery(uint8_t n);
-volatile uint16_t out;
-volatile uint8_t len = 9;
-int main(void)
-{
-	for (uint8_t i = 0; i < 10; i++)
-		out = mystery(len);
-	return 0;
-}
-EOF
+cp "$TEST_DIRECTORY/programs/mystery.c" mystery.c &&
+cp "$TEST_DIRECTORY/programs/mystery-caller.c" caller.c || exit 1
 
 test_expect_success 'a routine in no table is priced as the call alone and named in the totals' '
 	avr-gcc -mmcu=atmega32u4 -Os -c mystery.c -o mystery.o &&
