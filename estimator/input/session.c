@@ -124,13 +124,12 @@ static void check_measured(const struct roi_session *s)
 static int check_model_part(const struct roi_model *m, const struct roi_program *p, struct roi_err *err)
 {
 	const char *target = roi_program_common(p, offsetof(struct roi_unit, target));
-	bool firmware = strncmp(target, "avr", 3) == 0 || strstr(target, "-none-") || strstr(target, "-elf");
 	char built[64] = "";
 
-	if (!firmware)
+	/* a firmware: counters with no runtime, read out by roi run */
+	if (strcmp(roi_program_common(p, offsetof(struct roi_unit, runtime)), "none") != 0)
 		return 0;
-	if (roi_model_matches_target(m, "avr") && strncmp(target, "avr", 3) == 0 &&
-	    roi_avr_part(p->path, built, sizeof built, err) < 0)
+	if (strncmp(target, "avr", 3) == 0 && roi_avr_part(p->path, built, sizeof built, err) < 0)
 		return -1;
 	return roi_model_check_part(m, p->path, target, built, err);
 }
