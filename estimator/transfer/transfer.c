@@ -562,30 +562,27 @@ static const struct roi_function *source_function(const struct transfer *t, cons
 	return found;
 }
 
-/* Whether row r of fn's block b is a direct call of a function named name. */
-static bool calls_name(const struct roi_function *fn, size_t b, size_t r, const char *name)
+/* The target functions whose out-of-line copy is entered by the calls left to it (those the
+ * target inlined somewhere and the source did not), by name: what a direct call row calls. */
+struct callee {
+	const char *name;
+	size_t k;               /* gindex in the target */
+};
+
+static int callee_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct callee *)pa)->name, ((const struct callee *)pb)->name);
+}
+
+/* The callee row r of fn's block b calls directly, or NULL. */
+static const struct callee *callee_of(const struct callee *v, size_t n, const struct roi_function *fn, size_t b,
+				      size_t r)
 {
 	const struct roi_op *op = &fn->unit->ops[fn->blocks[b].ops[r].op];
 
-	return strcmp(op->kind, "call") == 0 && op->direct && op->callee && strcmp(op->callee, name) == 0;
-}
-
-/* How often the source's g was entered by no direct call of it (through a pointer, from code
- * without metadata): its entries less its direct calls in the source's counted code. */
-static double source_uncalled(const struct transfer *t, const struct roi_function *g)
-{
-	double direct = 0;
-
-	for (size_t u = 0; u < t->from->nunits; u++)
-		for (size_t f = 0; f < t->from->units[u].nfunctions; f++) {
-			const struct roi_function *h = &t->from->units[u].functions[f];
-			for (size_t b = 0; b < h->nblocks; b++)
-				for (size_t r = 0; r < h->blocks[b].nops; r++)
-					if (calls_name(h, b, r, g->name))
-						direct += (double)roi_block_count(t->from_counts, h, b) *
-							  (double)h->blocks[b].ops[r].n;
-		}
-	return fmax(0, (double)roi_block_count(t->from_counts, g, 0) - direct);
+	if (!n || strcmp(op->kind, "call") != 0 || !op->direct || !op->callee)
+		return NULL;
+	return bsearch(&(struct callee){op->callee, 0}, v, n, sizeof *v, callee_cmp);
 }
 
 /* The target's direct calls, per callee: where a function the target inlined somewhere keeps an
@@ -603,27 +600,54 @@ static int site_cmp(const void *pa, const void *pb)
 	return (a->callee > b->callee) - (a->callee < b->callee);
 }
 
-static void collect_sites(struct transfer *t)
+/* t->uncalled: for each such function, how often the source's was entered by no direct call of
+ * it (through a pointer, from code without metadata), its entries less its direct calls in the
+ * source's counted code; -1 for the others. t->sites: the target's direct calls of them. One pass
+ * over each build's calls. */
+static void collect_calls(struct transfer *t)
 {
-	size_t nf = t->to->nfunctions, n = 0, cap = 16;
+	size_t nf = t->to->nfunctions, nc = 0, n = 0, cap = 16;
+	struct callee *cv = roi_xrealloc(NULL, nf + 1, sizeof *cv);
+	const struct roi_function *g;
+
+	t->uncalled = roi_xrealloc(NULL, nf + 1, sizeof *t->uncalled);
+	for (size_t k = 0; k < nf; k++) {
+		bool by_calls = t->calls[k] < 0 && has_name(&t->in_to, t->fn[k]->asm_name) &&
+				(g = source_function(t, t->fn[k])) && !has_name(&t->in_from, g->asm_name);
+		t->uncalled[k] = by_calls ? (double)roi_block_count(t->from_counts, g, 0) : -1;
+		if (by_calls)
+			cv[nc++] = (struct callee){t->fn[k]->name, k};
+	}
+	qsort(cv, nc, sizeof *cv, callee_cmp);
+	for (size_t u = 0; nc && u < t->from->nunits; u++)
+		for (size_t f = 0; f < t->from->units[u].nfunctions; f++) {
+			const struct roi_function *h = &t->from->units[u].functions[f];
+			for (size_t b = 0; b < h->nblocks; b++)
+				for (size_t r = 0; r < h->blocks[b].nops; r++) {
+					const struct callee *c = callee_of(cv, nc, h, b, r);
+					if (c)
+						t->uncalled[c->k] -= (double)roi_block_count(t->from_counts, h, b) *
+								     (double)h->blocks[b].ops[r].n;
+				}
+		}
+	for (size_t i = 0; i < nc; i++)
+		t->uncalled[cv[i].k] = fmax(0, t->uncalled[cv[i].k]);
 
 	t->sites = roi_xrealloc(NULL, cap, sizeof *t->sites);
 	t->first_site = roi_xrealloc(NULL, nf + 1, sizeof *t->first_site);
-	for (size_t c = 0; c < nf; c++) {
-		if (t->uncalled[c] < 0)
-			continue;
-		for (size_t k = 0; k < nf; k++) {
-			const struct roi_function *fn = t->fn[k];
-			for (size_t b = 0; b < fn->nblocks; b++)
-				for (size_t r = 0; r < fn->blocks[b].nops; r++) {
-					if (!calls_name(fn, b, r, t->fn[c]->name))
-						continue;
-					if (n == cap)
-						t->sites = roi_xrealloc(t->sites, cap *= 2, sizeof *t->sites);
-					t->sites[n++] = (struct call_site){c, k, b, (double)fn->blocks[b].ops[r].n};
-				}
-		}
+	for (size_t k = 0; nc && k < nf; k++) {
+		const struct roi_function *fn = t->fn[k];
+		for (size_t b = 0; b < fn->nblocks; b++)
+			for (size_t r = 0; r < fn->blocks[b].nops; r++) {
+				const struct callee *c = callee_of(cv, nc, fn, b, r);
+				if (!c)
+					continue;
+				if (n == cap)
+					t->sites = roi_xrealloc(t->sites, cap *= 2, sizeof *t->sites);
+				t->sites[n++] = (struct call_site){c->k, k, b, (double)fn->blocks[b].ops[r].n};
+			}
 	}
+	free(cv);
 	qsort(t->sites, n, sizeof *t->sites, site_cmp);
 	for (size_t c = 0, i = 0; c <= nf; c++) {
 		while (i < n && t->sites[i].callee < c)
@@ -1024,17 +1048,10 @@ static void solve_target(struct transfer *t)
 	t->x = roi_xrealloc(NULL, t->uk.n + 1, sizeof *t->x);
 	memset(t->x, 0, (t->uk.n + 1) * sizeof *t->x);
 	t->calls = roi_xrealloc(NULL, nf + 1, sizeof *t->calls);
-	t->uncalled = roi_xrealloc(NULL, nf + 1, sizeof *t->uncalled);
-	for (size_t k = 0; k < nf; k++) {
-		const struct roi_function *g;
+	for (size_t k = 0; k < nf; k++)
 		t->calls[k] = entry_calls(t, t->fn[k]);
-		/* inlined in the target, not in the source: entered by the calls the target left */
-		t->uncalled[k] = t->calls[k] < 0 && has_name(&t->in_to, t->fn[k]->asm_name) &&
-						 (g = source_function(t, t->fn[k])) && !has_name(&t->in_from, g->asm_name)
-					 ? source_uncalled(t, g)
-					 : -1;
-	}
-	collect_sites(t);
+	/* inlined in the target, not in the source: entered by the calls the target left */
+	collect_calls(t);
 
 	struct anchor_lists lists;
 	function_anchors(t, &lists);
