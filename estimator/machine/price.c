@@ -261,18 +261,18 @@ static void price_sites(struct gather *g)
 		for (size_t k = 0; r && k < g->nsites; k++)
 			if (rc[k] && g->sites[k].fn == s->fn && g->sites[k].block == s->block && same_value(rc[k], r))
 				calls += g->sites[k].calls;
+		/* the routine's value: a constant its call loads, else this call's share of the block's
+		 * value counters (or rows); none: its typical operands */
+		bool valued = false;
 		if (r && s->fixed >= 0) {
-			how = ROI_MHOW_VALUE;
 			v = s->fixed * s->calls;
-			cyc = s->calls * (r->cycles - r->per_value * r->typical_value) + r->per_value * v;
-			if (r->instructions >= 0)
-				ins = s->calls * (r->instructions - r->per_value_instructions * r->typical_value) +
-				      r->per_value_instructions * v;
-			t->value += v;
-			t->value_kind = r->value_kind;
+			valued = true;
 		} else if (r && calls > 0 && site_value(g->counts, s->code, s->block, r, &v)) {
-			how = ROI_MHOW_VALUE;
 			v *= s->calls / calls;
+			valued = true;
+		}
+		if (valued) {
+			how = ROI_MHOW_VALUE;
 			cyc = s->calls * (r->cycles - r->per_value * r->typical_value) + r->per_value * v;
 			if (r->instructions >= 0)
 				ins = s->calls * (r->instructions - r->per_value_instructions * r->typical_value) +
