@@ -675,21 +675,11 @@ static double entries_by_calls(const struct transfer *t, size_t k)
  * every call enters it). Negative when unknown. */
 static double entry_calls(const struct transfer *t, const struct roi_function *fn)
 {
-	double calls = -1;
+	const struct roi_function *g;
 
-	if (has_name(&t->in_to, fn->asm_name))
-		return -1;
-	for (size_t u = 0; u < t->from->nunits; u++)
-		for (size_t f = 0; f < t->from->units[u].nfunctions; f++) {
-			const struct roi_function *g = &t->from->units[u].functions[f];
-			if (strcmp(g->name, fn->name) != 0 ||
-			    (fn->is_static && strcmp(roi_base_name(g->unit->source), roi_base_name(fn->unit->source)) != 0))
-				continue;
-			if (has_name(&t->in_from, g->asm_name) || calls >= 0)
-				return -1;      /* inlined, or two of that name */
-			calls = (double)roi_block_count(t->from_counts, g, 0);
-		}
-	return calls;
+	if (has_name(&t->in_to, fn->asm_name) || !(g = source_function(t, fn)) || has_name(&t->in_from, g->asm_name))
+		return -1;      /* inlined, or none or two of that name */
+	return (double)roi_block_count(t->from_counts, g, 0);
 }
 
 /* The source's evaluations, location by location. */
