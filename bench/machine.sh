@@ -19,6 +19,7 @@
 # Figures are printed and written to bench/results/machine.json, never asserted.
 #
 #   bash bench/machine.sh [OPT...]        default: -O0 -O1 -O2 -Os
+#   ROI_PROGRAMS='kernel-crc8 micro-div16'  only these programs of the corpus (while working on them)
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 roi=${ROI_BIN:-$top/build/bin/roi}
@@ -28,6 +29,9 @@ work=${ROI_MACHINE_WORK:-$top/build/machine}
 out=${ROI_MACHINE_JSON:-$top/bench/results/machine.json}
 opts=${*:--O0 -O1 -O2 -Os}
 mkdir -p "$work"
+sources=
+for name in ${ROI_PROGRAMS:-}; do sources="$sources $corpus/$name.c"; done
+[ -n "$sources" ] || sources=$(ls "$corpus"/kernel-*.c "$corpus"/micro-*.c)
 host0=$work/host-O0
 rm -rf "$host0" && mkdir -p "$host0"
 rows=$work/rows.txt
@@ -40,7 +44,7 @@ for opt in $opts; do
 	dir=$work/${opt#-}
 	rm -rf "$dir" && mkdir -p "$dir"
 	model=$top/models/$mcu-${opt#-}.json
-	for src in "$corpus"/kernel-*.c "$corpus"/micro-*.c; do
+	for src in $sources; do
 		name=$(basename "$src" .c)
 		e=$dir/$name
 		# the firmware as it ships, the counted build, and the block-lines build (the plain
@@ -74,7 +78,7 @@ arm_cc -O2 -g -c "$cm/startup.c" -o "$work/startup.o"
 for opt in $opts; do
 	dir=$work/arm-${opt#-}
 	rm -rf "$dir" && mkdir -p "$dir"
-	for src in "$corpus"/kernel-*.c "$corpus"/micro-*.c; do
+	for src in $sources; do
 		name=$(basename "$src" .c)
 		e=$dir/$name
 		arm_link "$opt" -g "$src" -o "$e-plain.elf"

@@ -13,6 +13,7 @@
 # bench/results/measured.txt; never asserted.
 #
 #   bash bench/measured.sh [OPT...]        default: -O0 -O1 -O2 -Os
+#   ROI_PROGRAMS='kernel-crc8 micro-div16'  only these programs of the corpus (while working on them)
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 roi=$top/build/bin/roi
@@ -22,13 +23,16 @@ work=$top/build/measured
 out=${ROI_MEASURED_JSON:-$top/bench/results/measured.json}
 opts=${*:--O0 -O1 -O2 -Os}
 mkdir -p "$work"
+sources=
+for name in ${ROI_PROGRAMS:-}; do sources="$sources $top/contrib/calibration/$name.c"; done
+[ -n "$sources" ] || sources=$(ls "$top"/contrib/calibration/*.c)
 
 rows=$work/rows.txt
 : >"$rows"
 for opt in $opts; do
 	dir=$work/${opt#-}
 	rm -rf "$dir" && mkdir -p "$dir"
-	for src in "$top"/contrib/calibration/*.c; do
+	for src in $sources; do
 		name=$(basename "$src" .c)
 		p=$dir/$name
 		avr-gcc -mmcu=$mcu "$opt" -gdwarf-2 "$src" -o "$p-plain.elf"
