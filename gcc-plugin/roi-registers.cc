@@ -154,10 +154,9 @@ exits_placeable (const vec<edge> &exits)
 }
 
 void
-roi_registers_increment (function *fun, tree counters, const vec<roi_counted_edge> &counted)
+roi_registers_increment (function *fun, tree counters, const vec<roi_counted_edge> &counted,
+			 vec<bool> *done)
 {
-  auto_vec<bool> done;
-  done.safe_grow_cleared (counted.length ());
   if (optimize && !roi_opts.avr_asm_increment && !roi_counters_atomic ())
     {
       /* (the region hooks may have split edges since the loops were found) */
@@ -170,16 +169,16 @@ roi_registers_increment (function *fun, tree counters, const vec<roi_counted_edg
 	    continue;
 	  unsigned n = 0;
 	  for (unsigned i = 0; i < counted.length () && n < MAX_IN_REGISTERS; i++)
-	    if (!done[i] && flow_bb_inside_loop_p (loop, counted[i].at))
+	    if (!(*done)[i] && flow_bb_inside_loop_p (loop, counted[i].at))
 	      {
 		in_register (loop, entry, exits, counters, i, counted);
-		done[i] = true;
+		(*done)[i] = true;
 		n++;
 	      }
 	}
       loop_optimizer_finalize ();
     }
   for (unsigned i = 0; i < counted.length (); i++)
-    if (!done[i])
+    if (!(*done)[i])
       roi_counter_increment (counted[i].at, counted[i].at_end, counters, i);
 }
