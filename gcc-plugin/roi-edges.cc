@@ -33,6 +33,7 @@
  * costs more (OWN_BLOCK_COST).  */
 #include "roi-edges.h"
 #include "roi-plugin.h"
+#include "roi-trips.h"
 #include "roi-util.h"
 
 /* Whether STMT may leave the function without returning to its block: a
@@ -272,6 +273,28 @@ place (edge e, basic_block *at, bool *at_end)
    much more than one in a block that stays anyway.  */
 #define OWN_BLOCK_COST 1.5
 
+/* A counter in a block that runs once in every trip of a loop whose trips
+   GCC computes is added once on the loop's way in (roi-trips.cc): it costs
+   this many increments per entry of the loop, not one per trip.  */
+#define TRIP_ADD_COST 2
+
+/* G's cost where its counter would be added on its loop's way in: ONCE and
+   ENTRY by block, as roi_trips_find gives them.  Not with 16-bit counters:
+   such a counter counts all of the loop's trips, where the tree would have
+   left the count to the sides of a branch in it, each below 65535 when the
+   sum is not (it saturates; the sides solve it exactly).  */
+static void
+trip_cost (graph_edge *g, const vec<bool> &once, const vec<edge> &entry,
+	   hash_map<edge, double> &freq)
+{
+  if (roi_opts.counter_bits == 16 || !once[g->at->index])
+    return;
+  double *f = freq.get (entry[g->at->index]);
+  double cost = TRIP_ADD_COST * (f ? *f : 0);
+  if (cost < g->cost)
+    g->cost = cost;
+}
+
 static int
 compare_counted (const void *pa, const void *pb)
 {
@@ -300,6 +323,9 @@ roi_edges_plan (function *fun, const vec<basic_block> &order, const int *counter
   unsigned n = order.length (), root = 2 * n;
   hash_map<edge, double> freq;
   estimate (fun, &freq);
+  auto_vec<bool> once;
+  auto_vec<edge> trip_entry;
+  roi_trips_find (fun, &once, &trip_entry);
   auto_vec<graph_edge> edges;
   auto_vec<double> entries;
   entries.safe_grow_cleared (n);
@@ -329,6 +355,7 @@ roi_edges_plan (function *fun, const vec<basic_block> &order, const int *counter
 	      }
 	    if (!has_statements (g.at))
 	      g.cost *= OWN_BLOCK_COST;
+	    trip_cost (&g, once, trip_entry, freq);
 	    edges.safe_push (g);
 	  }
     }
@@ -342,6 +369,7 @@ roi_edges_plan (function *fun, const vec<basic_block> &order, const int *counter
       graph_edge g = { -1, (int) i, i ? 2 * i : root, 2 * i + 1, entries[i], order[i], false };
       if (!has_statements (order[i]))
 	g.cost *= OWN_BLOCK_COST;
+      trip_cost (&g, once, trip_entry, freq);
       edges.safe_push (g);
     }
 
