@@ -186,24 +186,6 @@ int main(void)
 }
 EOF
 
-# in_loops ASM: the instructions in the loops of the x86-64 disassembly ASM (from a backward
-# branch's target to the branch) that name a counter.
-in_loops () {
-	awk -F"\t" "
-		function hex(s,   i, n) { n = 0; for (i = 1; i <= length(s); i++) n = n * 16 + index(\"0123456789abcdef\", substr(s, i, 1)) - 1; return n }
-		/^ *[0-9a-f]+:/ { a = \$1; sub(/^ */, \"\", a); sub(/:.*/, \"\", a); n++; addr[n] = hex(a); text[n] = \$0 }
-		END {
-			for (i = 1; i <= n; i++)
-				if (match(text[i], /j[a-z]+ +[0-9a-f]+ </)) {
-					t = substr(text[i], RSTART, RLENGTH); sub(/^j[a-z]+ +/, \"\", t); sub(/ <\$/, \"\", t)
-					if (hex(t) < addr[i])
-						for (k = 1; k <= i; k++)
-							if (addr[k] >= hex(t) && text[k] ~ /__roi_c_/)
-								print text[k]
-				}
-		}" "$1"
-}
-
 # By hand: data holds 0 and 1 alternately in its first 50 elements, 0 after: i & 127 is odd and
 # below 50 for 25 of every 128 values of i, 7 x 25 for i below 896 and 25 of 896 to 999, 200
 # stores. (Not a division, whose value counter, a sum, stays in memory.)
