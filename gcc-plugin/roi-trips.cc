@@ -150,7 +150,8 @@ only_exit (loop_p loop)
 }
 
 /* Whether EXPR can be computed at the end of block AT without a branch, a
-   division or a load: arithmetic on constants and on values AT has.  */
+   division or a load: arithmetic and comparisons on constants and on
+   values AT has.  */
 static bool
 computable_at (tree expr, basic_block at)
 {
@@ -170,7 +171,18 @@ computable_at (tree expr, basic_block at)
     CASE_CONVERT:
     case NEGATE_EXPR:
     case BIT_NOT_EXPR:
+    case TRUTH_NOT_EXPR:
       return computable_at (TREE_OPERAND (expr, 0), at);
+    /* (a value, not a branch: may_be_zero where find_trips takes it) */
+    case LT_EXPR:
+    case LE_EXPR:
+    case GT_EXPR:
+    case GE_EXPR:
+    case EQ_EXPR:
+    case NE_EXPR:
+    case TRUTH_AND_EXPR:
+    case TRUTH_OR_EXPR:
+    case TRUTH_XOR_EXPR:
     case PLUS_EXPR:
     case MINUS_EXPR:
     case POINTER_PLUS_EXPR:
@@ -230,10 +242,20 @@ find_trips (loop_p loop, struct trip_loop *t)
       || !INTEGRAL_TYPE_P (TREE_TYPE (desc.niter)) || !TYPE_UNSIGNED (TREE_TYPE (desc.niter)))
     return "GCC does not know its trips";
   /* (may_be_zero: the latch does not run at all) */
+  tree type = TREE_TYPE (desc.niter);
   if (integer_nonzerop (desc.may_be_zero))
-    t->runs = build_int_cst (TREE_TYPE (desc.niter), 0);
+    t->runs = build_int_cst (type, 0);
   else if (integer_zerop (desc.may_be_zero))
     t->runs = desc.niter;
+  /* Else none where it holds: the number masked by all ones where it does
+     not, a comparison that sets a register where the target has one (not
+     AVR, where it is a branch).  */
+  else if (!roi_opts.avr_asm_increment)
+    {
+      tree runs = fold_convert (type, fold_build1 (TRUTH_NOT_EXPR, boolean_type_node,
+						   desc.may_be_zero));
+      t->runs = fold_build2 (BIT_AND_EXPR, type, desc.niter, fold_build1 (NEGATE_EXPR, type, runs));
+    }
   else
     return "its trips are a number or none, by a test";
   if (!computable_at (t->runs, t->entry->src))
