@@ -61,10 +61,11 @@ test_expect_success 'optimising, the loops whose trips GCC computes are added on
 '
 
 # At -O0 the counters stay in memory, where the loops name them; GCC knows the trips of constant,
-# upto and wrap there (of range and from_one not: their tests are not in the shape it wants).
-test_expect_success 'the loops of constant, upto and wrap carry no counter at -O0; the one with a break does' '
+# upto, wrap and from_one there (n - 1, or none where n <= 1: the test masks the number, with no
+# branch), of range not (its test is not in the shape it wants).
+test_expect_success 'the loops of constant, upto, from_one and wrap carry no counter at -O0; the one with a break does' '
 	roi_link o0 -O0 "$P/trips.c" &&
-	for fn in constant upto wrap; do
+	for fn in constant upto from_one wrap; do
 		fn_asm o0 $fn >$fn.s &&
 		test_grep "__roi_c_" $fn.s &&
 		in_loops $fn.s >$fn.in && ! test -s $fn.in || return 1
