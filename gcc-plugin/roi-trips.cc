@@ -15,10 +15,11 @@
  * counters kept in registers (roi-registers.cc).
  *
  * Exact also means: the latch's runs are known on the way in, not bounded
- * (no may_be_zero left to test, no assumption), and the count is computed
- * there without a branch or a division (a division would take the steps the
- * AVR division routines count for the program's: roi-divide.cc), from values
- * the way in has.  The analysis wants the loops in the shape GCC's loop
+ * (no assumption left), and the count is computed there without a branch or
+ * a division (a division would take the steps the AVR division routines
+ * count for the program's: roi-divide.cc), from values the way in has; a
+ * number that is none where a test holds (may_be_zero) is masked by the
+ * test's value, where a comparison sets a register.  The analysis wants the loops in the shape GCC's loop
  * optimisers give them, a preheader and one latch each; after the split of
  * critical edges (roi-pass.cc) they have it where every loop has one latch
  * and is entered by one edge.  It changes nothing of the function: the
