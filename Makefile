@@ -206,7 +206,7 @@ N ?= 500
 check-csmith: deps
 	@sh contrib/install-deps.sh csmith
 	@$(MAKE) --no-print-directory all
-	sh testsuite/csmith/run.sh --count $(N) --json bench/results/csmith.json $(BUILD)/csmith/work
+	sh testsuite/csmith/run.sh --count $(N) --blocks --json bench/results/csmith.json $(BUILD)/csmith/work
 
 # ---- the runtime and the estimator under AddressSanitizer and UBSan ----
 # A separate build: build-asan/host/libroi.a and build-asan/bin/roi. The runtime

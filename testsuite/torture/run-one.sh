@@ -212,13 +212,8 @@ if [ "$want_gcov" = gcov ] && [ "$plain" = pass ]; then
 	fi
 fi
 
-# counts ESTIMATE: what ran, by operation and by function's calls; not the rows read off each
-# build's own machine code (saves, spills, jumps: docs/ops.md), which the counters change
-counts () {
-	jq -S '{ops: [.ops[] | select(.kind | IN("save", "frame", "spill", "far", "adjust", "jump") | not)
-		      | del(.cycles, .energy_j)] | sort,
-		calls: [.functions[] | {name, calls}] | sort}' "$1"
-}
+# counts ESTIMATE: what ran (testsuite/counts.jq)
+counts () { jq -S -f "$(dirname "$0")/../counts.jq" "$1"; }
 blocks=-
 if [ "${TORTURE_BLOCKS:-}" = 1 ] && [ "$estimate" = ok ]; then
 	ROI_OUTPUT=$dir/blocks.roi
