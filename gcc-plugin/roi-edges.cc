@@ -12,7 +12,8 @@
  *
  * Conservation fails where a block is entered and not left: a call that
  * does not return (exit, longjmp, a profile written in the middle: roi_dump,
- * fork and exec), an asm that stops the core.  As gcov does, such a block
+ * fork and exec), an asm that stops the core, a tail call (a jump out of the
+ * function, ends_in_tail_call).  As gcov does, such a block
  * gets a fake edge to the exit, always on the tree (nothing can count it),
  * whose count, solved, says how often the block was left that way; the
  * counts stay exact.  A block whose only successor is the exit needs none:
@@ -83,6 +84,22 @@ roi_may_not_return (roi_stmt stmt)
   return false;
 }
 
+/* Whether BB ends in a call the tail-call pass marked (it has run: -O2).
+   expand makes it a jump out of the function and drops what follows it in
+   the block: control leaves the function there, and a counter after the call
+   counts only the times expand could not make it a jump (torture's
+   920501-9.c: both arms of an if end in a sprintf, whose block counts, from
+   the counters after them, came out 0).  */
+static bool
+ends_in_tail_call (basic_block bb)
+{
+  gimple_stmt_iterator gsi = gsi_last_nondebug_bb (bb);
+  if (gsi_end_p (gsi))
+    return false;
+  gcall *call = dyn_cast <gcall *> (gsi_stmt (gsi));
+  return call && gimple_call_tail_p (call);
+}
+
 /* Whether BB's count may differ from the counts of the edges that leave it
    towards other blocks (see the head of this file).  */
 static bool
@@ -101,6 +118,8 @@ needs_fake_edge (basic_block bb)
     return true;
   if (!to_block)
     return false;
+  if (ends_in_tail_call (bb))
+    return true;
   for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
     if (roi_may_not_return (gsi_stmt (gsi)))
       return true;

@@ -212,6 +212,62 @@ test_expect_success 'optimising, a loop that calls what may not return counts in
 	test_equal 8 "$(volatile_stores exits.json)"
 '
 
+# A loop whose header two back edges enter (the if's arms both go back, GCC 12 -O2: no single
+# latch): the counters' walk over its blocks crashed the compiler (torture's 20181120-1.c).
+# By hand: c == 4 once, ten stores through e, ten increments of c.
+cat >twoback.c <<'EOF'
+int c, d;
+volatile int b;
+int *e = &d;
+int main(void)
+{
+	for (c = 0; c <= 9; c++) {
+		int f = 0x201;
+		if (c == 4)
+			b;
+		*e = f;
+	}
+	return 0;
+}
+EOF
+
+test_expect_success 'optimising, a loop entered again by two back edges counts in registers, exactly' '
+	roi_link twoback -O2 twoback.c && ./twoback &&
+	"$ROI" estimate --json twoback >twoback.json &&
+	test_equal 1 "$(jq "[.ops[] | select(.kind == \"load\" and .volatile == true) | .count] | add" twoback.json)" &&
+	test_equal 10 "$(jq "[.ops[] | select(.kind == \"store\" and .access == \"deref\") | .count] | add" twoback.json)" &&
+	test_equal 10 "$(jq "[.ops[] | select(.kind == \"add\") | .count] | add" twoback.json)"
+'
+
+# A function whose if's two arms end in calls the tail-call pass marked (-O2): expand makes each a
+# jump out of the function and drops what follows it in its block, so a counter there never
+# counted (torture's 920501-9.c: 0 calls of 5). By hand: show runs 6 times, 2 of them odd.
+cat >tails.c <<'EOF'
+#include <stdio.h>
+char buf[32];
+void __attribute__((noinline)) show(int x)
+{
+	if (x & 1)
+		sprintf(buf, "odd %d", x);
+	else
+		snprintf(buf, sizeof buf, "even %d", x);
+}
+int main(void)
+{
+	for (int i = 0; i < 6; i++)
+		show(i * i % 5);
+	return 0;
+}
+EOF
+
+test_expect_success 'optimising, calls the tail-call pass marked are counted' '
+	roi_link tails -O2 tails.c && ./tails &&
+	"$ROI" estimate --json tails >tails.json &&
+	test_equal 6 "$(jq "[.functions[] | select(.name == \"show\") | .calls] | add" tails.json)" &&
+	test_equal 2 "$(jq "[.ops[] | select(.callee == \"sprintf\") | .count] | add" tails.json)" &&
+	test_equal 4 "$(jq "[.ops[] | select(.callee == \"snprintf\") | .count] | add" tails.json)"
+'
+
 cat >wide16.c <<'EOF'
 volatile unsigned char a, b;
 int main(void)
