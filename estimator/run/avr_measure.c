@@ -150,6 +150,12 @@ struct frame {
 	size_t nruns;
 	bool bjump;             /* its last instruction was a jump or branch taken */
 	bool bseq;              /* its last instruction went on to the next in sequence (or called) */
+	bool bpast;             /* the latest run passed its block's head: a jump back there begins
+				 * the block's next execution; one that has not (it began with a piece
+				 * of the block placed after its head, a latch's share of its code)
+				 * goes on with it */
+	bool bpast_before;      /* the same of the run before it (a run that goes on with that
+				 * one's block, cont, has passed the head when that one had) */
 	long bveto;             /* a block whose instructions are no sign of it: a skip of the block
 				 * skipped its instruction, the rest ran anyway; -1: none */
 	uint64_t loops_in, loops_outer;         /* bit l: in loop l of bfn; its outermost entry */
@@ -731,6 +737,9 @@ static void start_run(struct roi_measure *m, struct frame *f, long b, uint64_t a
 	if (f->nruns == RUNS)
 		decide(m, f, false);
 	f->runs[f->nruns++] = (struct run){b, at, 0, again, f->bseq, cont};
+	bool past = cont && f->bpast_before;
+	f->bpast_before = f->bpast;
+	f->bpast = past;
 }
 
 /* Where a jump or branch at pc goes, from the flash; -1 when it is none or computed (ijmp). */
@@ -803,8 +812,11 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	long cur = f->nruns ? f->runs[f->nruns - 1].b : f->bstate;
 	/* An if-converted arm: the skip decides whether the block runs, by its instruction after,
 	 * which it skips or not; what else of the block's runs either way (GCC gives a spill after
-	 * it the arm's location too). */
-	if ((k & W_SKIP) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb) {
+	 * it the arm's location too). A skip over a jump of its block is none: the two are the
+	 * block's conditional branch (a loop's test, "sbrc; rjmp out"), and the block ran either
+	 * way. */
+	if ((k & W_SKIP) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb &&
+	    !(insn_at(m, next) & W_JUMP)) {
 		f->bveto = s->next != next ? b : -1;
 		f->bjump = false;
 		f->bseq = s->next == next;
@@ -818,10 +830,12 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	f->bveto = -1;
 	if (b != cur)
 		start_run(m, f, b, at, false);
-	else if (f->bjump && s->pc == m->head[gb] && loops_alone(m, fn, b))
+	else if (f->bjump && s->pc == m->head[gb] && f->bpast && loops_alone(m, fn, b))
 		/* this block's head again by a jump: around a loop of blocks without instructions (a
 		 * latch), or of the block alone */
 		start_run(m, f, b, at, true);
+	if (s->pc == m->head[gb])
+		f->bpast = true;
 	if (f->nruns && f->runs[f->nruns - 1].b == b)
 		f->runs[f->nruns - 1].seen++;
 	f->bjump = s->next != next && (k & (W_JUMP | W_BRANCH));
