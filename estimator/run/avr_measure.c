@@ -112,11 +112,16 @@ struct run {
 	long b;
 	uint64_t at;            /* the cycle it began at */
 	uint64_t seen;          /* its instructions */
-	bool again;             /* it began at its block's head by a jump of the block */
+	bool again;             /* it begins its block's next execution: it began at the block's head
+				 * by a jump of the block, or at an instruction the block's latest run
+				 * ran already (a block runs each of its instructions once; the way
+				 * back to it went through code of another block: the latch's,
+				 * labelled with the block before the loop) */
 	bool seq;               /* it began where the instruction before led in sequence */
 	bool cont;              /* it goes on with the block of the run before the last, which both
 				 * runs between fell into and out of: that one ran inside this block's
 				 * code (a latch's copy placed before the loop's test) */
+	uint32_t lo, hi;        /* the lowest and highest address of its instructions */
 };
 
 /* What visiting a run that goes on with a block from another costs: it enters no block there. */
@@ -156,6 +161,7 @@ struct frame {
 				 * goes on with it */
 	bool bpast_before;      /* the same of the run before it (a run that goes on with that
 				 * one's block, cont, has passed the head when that one had) */
+	uint32_t blo, bhi;      /* lo and hi of the run that put it in block bstate */
 	long bveto;             /* a block whose instructions are no sign of it: a skip of the block
 				 * skipped its instruction, the rest ran anyway; -1: none */
 	uint64_t loops_in, loops_outer;         /* bit l: in loop l of bfn; its outermost entry */
@@ -704,6 +710,8 @@ static void decide(struct roi_measure *m, struct frame *f, bool to_exit)
 		if (path >= 0)
 			take(m, f, path, r->at);
 		f->bstate = r->b;
+		f->blo = r->lo;
+		f->bhi = r->hi;
 	}
 	memmove(&f->runs[0], &f->runs[1], (n - 1) * sizeof *r);
 	f->nruns--;
@@ -728,15 +736,21 @@ static void leave_function(struct roi_measure *m, struct frame *f, uint64_t at)
 
 /* A new run of block b's instructions in frame f, from cycle at; again: b's head reached again by
  * a jump. The oldest of the window is decided first when it is full. */
-static void start_run(struct roi_measure *m, struct frame *f, long b, uint64_t at, bool again)
+static void start_run(struct roi_measure *m, struct frame *f, long b, uint64_t at, uint32_t pc, bool again)
 {
 	const struct run *x = f->nruns ? &f->runs[f->nruns - 1] : NULL;
 	long before = f->nruns > 1 ? f->runs[f->nruns - 2].b : f->bstate;
 	bool cont = !again && f->bseq && x && x->seq && before == b;
+	size_t i = f->nruns;
 
+	while (i > 0 && f->runs[i - 1].b != b)
+		i--;
+	if (i > 0 ? pc >= f->runs[i - 1].lo && pc <= f->runs[i - 1].hi
+		  : f->bstate == b && pc >= f->blo && pc <= f->bhi)
+		again = true, cont = false;
 	if (f->nruns == RUNS)
 		decide(m, f, false);
-	f->runs[f->nruns++] = (struct run){b, at, 0, again, f->bseq, cont};
+	f->runs[f->nruns++] = (struct run){b, at, 0, again, f->bseq, cont, pc, pc};
 	bool past = cont && f->bpast_before;
 	f->bpast_before = f->bpast;
 	f->bpast = past;
@@ -829,15 +843,20 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	}
 	f->bveto = -1;
 	if (b != cur)
-		start_run(m, f, b, at, false);
+		start_run(m, f, b, at, s->pc, false);
 	else if (f->bjump && s->pc == m->head[gb] && f->bpast && loops_alone(m, fn, b))
 		/* this block's head again by a jump: around a loop of blocks without instructions (a
 		 * latch), or of the block alone */
-		start_run(m, f, b, at, true);
+		start_run(m, f, b, at, s->pc, true);
 	if (s->pc == m->head[gb])
 		f->bpast = true;
-	if (f->nruns && f->runs[f->nruns - 1].b == b)
-		f->runs[f->nruns - 1].seen++;
+	if (f->nruns && f->runs[f->nruns - 1].b == b) {
+		struct run *r = &f->runs[f->nruns - 1];
+
+		r->seen++;
+		r->lo = s->pc < r->lo ? s->pc : r->lo;
+		r->hi = s->pc > r->hi ? s->pc : r->hi;
+	}
 	f->bjump = s->next != next && (k & (W_JUMP | W_BRANCH));
 	f->bseq = s->next == next || (k & W_CALL);
 }
