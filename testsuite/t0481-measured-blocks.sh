@@ -6,7 +6,7 @@ counted block through the block-lines build; a block'"'"'s count is how often
 the run entered it. Where -Os and -O2 lay a block'"'"'s code out other than
 one straight piece (a loop'"'"'s test made of a skip over the loop'"'"'s own
 jump out; a latch'"'"'s step placed before the loop'"'"'s body and labelled with
-the block before the loop), the counts are checked by hand from the C and
+the block before the loop; a loop of one statement inside its block), the counts are checked by hand from the C and
 against the counters of a build counted per block, run in simavr.'
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIRECTORY/lib-roi.sh"
@@ -115,6 +115,40 @@ test_expect_success 'a latch'"'"'s step placed before the loop'"'"'s body: by ha
 	test_equal "[[0,10],[0,11],[0,12],[0,13]]" "$(tr "\0" "\n" <meta.bin | jq -c "select(.functions) |
 		.functions[0].blocks[1].lines")" "block 1 is the first loop'"'"'s body" &&
 	same_counts latch
+'
+
+# -Os shifts by two bits in a loop of its own inside the shift'"'"'s block ("ldi r20, 2; 1: lsr;
+# ror; ror; ror; dec r20; brne 1b"): its jump back is no new execution of the block, as the
+# block loops only through the test'"'"'s block, whose code did not run. 1 << 30 falls below
+# 1000 after 11 shifts, below 5 after 14, below 70000 after 7: 32 shifts, 35 tests.
+cat >shift.c <<'EOF'
+#include <stdint.h>
+volatile uint32_t in[3] = {1000, 5, 70000};
+volatile uint32_t sink;
+__attribute__((noinline)) static uint32_t top_bit(uint32_t n)
+{
+	uint32_t bit = 1UL << 30;
+
+	while (bit > n)                 /* test */
+		bit >>= 2;              /* shift */
+	return bit;
+}
+int main(void)
+{
+	for (uint8_t i = 0; i < 3; i++)
+		sink += top_bit(in[i]);
+	return 0;
+}
+EOF
+
+test_expect_success 'a loop of one statement inside its block (a shift by two): by hand and by the counters' '
+	builds shift -Os shift.c &&
+	avr-objdump -d shift-plain.elf | grep -A24 "<top_bit>:" >top_bit.s &&
+	test_grep "dec" top_bit.s &&
+	measure shift &&
+	test_equal 32 "$(block shift top_bit $(line_of shift.c "/* shift */"))" "the shifts" &&
+	test_equal 35 "$(block shift top_bit $(line_of shift.c "/* test */"))" "the tests" &&
+	same_counts shift
 '
 
 test_done

@@ -794,19 +794,17 @@ static void find_heads(struct roi_measure *m)
 	}
 }
 
-/* The most instruction words a loop of a block alone may pass through unseen: a latch's copy
- * placed before the block's loop test (itself one move). */
-#define ALONE_WORDS 8
-
-/* Whether block b loops back to itself through blocks without instructions, or with a few (which
- * then ran inside b's code): a jump back to its head begins its next execution. A block whose
- * pieces bb-reorder placed apart (the rare arms of an if-converted abs) jumps back from one into
- * another without looping. */
+/* Whether block b loops back to itself through blocks without instructions: a jump back to its
+ * head begins its next execution. A jump back within its code that no such loop explains is a
+ * loop the compiler made of one statement (a shift by a constant count, "dec; brne"), which runs
+ * inside one execution; a latch's copy placed inside b's code is a run of its own (cont) and
+ * needs no allowance here. A block whose pieces bb-reorder placed apart (the rare arms of an
+ * if-converted abs) jumps back from one into another without looping. */
 static bool loops_alone(struct roi_measure *m, const struct roi_function *fn, long b)
 {
 	long p = find_path(m, fn, b, b);
 
-	return p >= 0 && m->pool[p] <= ALONE_WORDS;
+	return p >= 0 && m->pool[p] == 0;
 }
 
 static void block_step(struct roi_measure *m, struct frame *f, long gb, const struct roi_avr_step *s)
