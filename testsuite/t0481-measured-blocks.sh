@@ -151,4 +151,25 @@ test_expect_success 'a loop of one statement inside its block (a shift by two): 
 	same_counts shift
 '
 
+# -Os in kernel-tokenizer (the corpus): inside a quote, "if (*p == quote) quote = 0;" leaves
+# two blocks without instructions between the test and the loop's latch, one per arm (the
+# assignment is a copy on its edge, merged with the same copy before the loop and given that
+# block's line). The code takes different jumps, but the line table names neither block: the
+# run cannot tell them apart, and the profile says which counts are the choice it took. The
+# two blocks' counts add up to the counted build's all the same.
+test_expect_success 'two ways the code does not tell apart: both blocks flagged, together as counted' '
+	builds tok -Os "$ROI_SRC/contrib/calibration/kernel-tokenizer.c" &&
+	"$ROI" run --target avr --mcu $MCU --measured --blocks tok-blocks.elf --counted tok-count.elf \
+		tok-plain.elf >out &&
+	"$ROI" run --target avr --mcu $MCU tok-bcount.elf >/dev/null &&
+	test_grep "had another as short: 2 blocks'"'"' counts are the choice taken, not the code'"'"'s (\"ambiguous\")" out &&
+	jq -r ".blocks.functions[] | select(.asm == \"main\") | .ambiguous | to_entries[] |
+		select(.value > 0) | .key" tok-plain.elf.measured >flagged &&
+	test_equal "6 14" "$(echo $(cat flagged))" "the flagged blocks of main" &&
+	measured=$(jq "[.blocks.functions[] | select(.asm == \"main\") | .counts[6, 14]] | add" \
+		tok-plain.elf.measured) &&
+	counted=$(awk "\$1 == \"fn\" && \$3 == 3 { print \$(6 + 6) + \$(6 + 14) }" tok-bcount.elf.roi) &&
+	test_equal "$counted" "$measured" "blocks 6 and 14 together"
+'
+
 test_done

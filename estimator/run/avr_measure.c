@@ -209,6 +209,9 @@ struct roi_measure {
 				 * jump of its edges) */
 	bool heads_found;
 	uint64_t *counts, *block_cycles;
+	uint64_t *doubt;        /* by global block number: passes through blocks without instructions
+				 * that had another as short through it or through it and others (its
+				 * count is the one of the choice taken: the code does not decide) */
 	size_t *loop_base;      /* by function gindex: its first loop's global number */
 	size_t nloops, max_loops;
 	uint8_t **member;       /* by global loop number: [block] */
@@ -422,6 +425,7 @@ static void load_blocks(struct roi_measure *m, const struct roi_line_table *t, c
 	m->words = roi_xzalloc(p->nblocks, sizeof *m->words);
 	m->head = roi_xzalloc(p->nblocks, sizeof *m->head);
 	m->counts = roi_xzalloc(p->nblocks, sizeof *m->counts);
+	m->doubt = roi_xzalloc(p->nblocks, sizeof *m->doubt);
 	m->block_cycles = roi_xzalloc(p->nblocks, sizeof *m->block_cycles);
 	m->loop_base = roi_xzalloc(p->nfunctions, sizeof *m->loop_base);
 	for (size_t u = 0; u < p->nunits; u++)
@@ -519,14 +523,42 @@ struct roi_avr_tracer *roi_measure_tracer(struct roi_measure *m)
 
 /* ---- counted blocks: the path a frame takes through its function's blocks ---- */
 
+/* The edges out of node u (find_path's numbering) that keep a path as short as the best, to nodes
+ * on: the paths from src through u added to its successors' (fwd), or the paths to dst from its
+ * successors added to u's (back). */
+static void tight_edges(const struct roi_measure *m, const struct roi_function *fn, long from, size_t src,
+			size_t dst, size_t u, const size_t *cost, const size_t *len, const bool *on, double *paths,
+			bool back)
+{
+	static const int entry_succ[1] = {0};
+	size_t n = fn->nblocks;
+	const int *succ = u == src ? (from < 0 ? entry_succ : fn->blocks[from].succ) : fn->blocks[u].succ;
+	size_t nsucc = u == src ? (from < 0 ? 1 : fn->blocks[from].nsucc) : fn->blocks[u].nsucc;
+	size_t through = u != src ? m->words[fn->gblock0 + u] : 0;
+
+	for (size_t i = 0; i < nsucc; i++) {
+		size_t v = succ[i] < 0 ? n : (size_t)succ[i];
+
+		if ((v < n && fn->blocks[v].value) || (v != dst && v == (size_t)from && from >= 0) || !on[v] ||
+		    cost[u] + through != cost[v] || len[u] + 1 != len[v])
+			continue;
+		if (back)
+			paths[u] += paths[v];
+		else
+			paths[v] += paths[u];
+	}
+}
+
 /* The path from block `from` (-1: the function's entry) to `to` (-1: its exit) that passes through
  * the fewest instructions unseen, then the fewest blocks: its blocks after from, to included
- * (the exit not), as the offset of a pool entry {cost, ambiguous, n, blocks...}; -1 when to cannot
- * be reached.
+ * (the exit not), as the offset of a pool entry {cost, ambiguous, n, blocks..., nt, tied...}; -1
+ * when to cannot be reached.
  * A block with instructions passed through unseen had them run elsewhere (hoisted, sunk, merged
  * with another block's) and costs their number; cost 0 is a path whose every block was seen or has
  * none.
- * ambiguous: another path as good exists (the first is taken). from == to: a loop back to it. */
+ * ambiguous: another path as good exists (the first is taken); tied: the blocks between from and
+ * to on any path as good, whose counts the choice decides (none when not ambiguous). from == to: a
+ * loop back to it. */
 static long find_path(struct roi_measure *m, const struct roi_function *fn, long from, long to)
 {
 	uint64_t key = (uint64_t)fn->gindex << 40 | (uint64_t)(from + 1) << 20 | (uint64_t)(to + 1);
@@ -584,7 +616,54 @@ static long find_path(struct roi_measure *m, const struct roi_function *fn, long
 	*slot = 0;
 	if (cost[dst] != SIZE_MAX && !(dst == src)) {
 		size_t nb = len[dst] - (to < 0);        /* the blocks entered: the exit is none */
-		m->pool = roi_xrealloc(m->pool, m->npool + nb + 3, sizeof *m->pool);
+		bool *on = roi_xzalloc(n + 2, sizeof *on);
+		size_t nt = 0;
+
+		/* the blocks of every path as good: back from dst along the edges that keep a path
+		 * as short */
+		on[dst] = ways[dst] > 1;
+		for (bool more = on[dst]; more;) {
+			more = false;
+			for (size_t u = 0; u < n + 2; u++) {
+				if (on[u] || (!done[u] && u != src) || cost[u] == SIZE_MAX || u == n)
+					continue;
+				const int *succ = u == src ? (from < 0 ? entry_succ : fn->blocks[from].succ)
+						  : fn->blocks[u].succ;
+				size_t nsucc = u == src ? (from < 0 ? 1 : fn->blocks[from].nsucc) : fn->blocks[u].nsucc;
+				size_t through = u != src ? m->words[fn->gblock0 + u] : 0;
+				for (size_t i = 0; i < nsucc && !on[u]; i++) {
+					size_t v = succ[i] < 0 ? n : (size_t)succ[i];
+
+					if ((v < n && fn->blocks[v].value) || (v != dst && v == (size_t)from && from >= 0))
+						continue;
+					if (on[v] && cost[u] + through == cost[v] && len[u] + 1 == len[v])
+						on[u] = more = true;
+				}
+			}
+		}
+		/* of those, the ones not on every such path: how many there are through each */
+		if (on[dst]) {
+			double *fwd = roi_xzalloc(n + 2, sizeof *fwd), *bwd = roi_xzalloc(n + 2, sizeof *bwd);
+
+			on[src] = true;
+			fwd[src] = 1;
+			bwd[dst] = 1;
+			for (size_t l = 0; l <= len[dst]; l++)
+				for (size_t u = 0; u < n + 2; u++)
+					if (on[u] && len[u] == l && u != n)
+						tight_edges(m, fn, from, src, dst, u, cost, len, on, fwd, false);
+			for (size_t l = len[dst] + 1; l-- > 0;)
+				for (size_t u = 0; u < n + 2; u++)
+					if (on[u] && len[u] == l && u != n)
+						tight_edges(m, fn, from, src, dst, u, cost, len, on, bwd, true);
+			for (size_t u = 0; u < n; u++)
+				on[u] = on[u] && fwd[u] * bwd[u] < fwd[dst];
+			free(fwd);
+			free(bwd);
+		}
+		for (size_t u = 0; u < n; u++)
+			nt += on[u] && u != dst && (long)u != from;
+		m->pool = roi_xrealloc(m->pool, m->npool + nb + nt + 4, sizeof *m->pool);
 		long *path = &m->pool[m->npool];
 		path[0] = (long)cost[dst];
 		path[1] = ways[dst] > 1;
@@ -594,8 +673,13 @@ static long find_path(struct roi_measure *m, const struct roi_function *fn, long
 			path[3 + --i] = to;
 		for (long u = prev[dst]; u >= 0 && (size_t)u != src; u = prev[u])
 			path[3 + --i] = u;
+		path[3 + nb] = (long)nt;
+		for (size_t u = 0, k = 0; u < n; u++)
+			if (on[u] && u != dst && (long)u != from)
+				path[4 + nb + k++] = (long)u;
+		free(on);
 		*slot = m->npool + 1;
-		m->npool += nb + 3;
+		m->npool += nb + nt + 4;
 	}
 	free(cost);
 	free(len);
@@ -642,6 +726,8 @@ static void take(struct roi_measure *m, struct frame *f, long path, uint64_t at)
 	const long *p = &m->pool[path];
 
 	m->ambiguous += p[1] != 0;
+	for (long i = 0; i < p[3 + p[2]]; i++)
+		m->doubt[fn->gblock0 + (size_t)p[4 + p[2] + i]]++;
 	for (long i = 0; i < p[2]; i++)
 		move_to(m, f, fn, p[3 + i], at);
 }
@@ -1237,11 +1323,16 @@ static void finish_blocks(struct roi_measure *m, const struct roi_avr_run *run, 
 		*b = (struct roi_mblocks){fn->unit->id_hex, fn->index, fn->asm_name, fn->checksum, fn->nblocks,
 					  roi_arena_array(a, fn->nblocks, sizeof(uint64_t)),
 					  roi_arena_array(a, fn->nblocks, sizeof(bool)),
-					  roi_arena_array(a, fn->nblocks, sizeof(uint64_t))};
+					  roi_arena_array(a, fn->nblocks, sizeof(uint64_t)), NULL};
 		for (size_t k = 0; k < fn->nblocks; k++)
 			b->value[k] = fn->blocks[k].value;
 		memcpy(b->counts, &m->counts[fn->gblock0], fn->nblocks * sizeof(uint64_t));
 		memcpy(b->cycles, &m->block_cycles[fn->gblock0], fn->nblocks * sizeof(uint64_t));
+		for (size_t k = 0; k < fn->nblocks; k++)
+			if (m->doubt[fn->gblock0 + k] && !b->ambiguous) {
+				b->ambiguous = roi_arena_array(a, fn->nblocks, sizeof(uint64_t));
+				memcpy(b->ambiguous, &m->doubt[fn->gblock0], fn->nblocks * sizeof(uint64_t));
+			}
 		for (size_t l = 0; l < fn->nloops; l++)
 			out->loops[out->nloops++] = (struct roi_mloop){
 				fn->unit->id_hex, fn->index, l, roi_arena_printf(a, "%s:%u", fn->name, fn->loops[l].line),
@@ -1370,6 +1461,7 @@ void roi_measure_free(struct roi_measure *m)
 	free(m->ends);
 	free(m->insn);
 	free(m->counts);
+	free(m->doubt);
 	free(m->block_cycles);
 	free(m->loop_base);
 	free(m->loop_entries);
