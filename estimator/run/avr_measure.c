@@ -201,12 +201,9 @@ struct roi_measure {
 	const struct roi_function **fn_of_block;        /* by global block number */
 	bool *has_code;         /* by global block number: some instruction is the block's */
 	uint32_t *words;        /* by global block number: its instruction words */
-	uint32_t *head;         /* by global block number: the lowest address a jump at the block's end
-				 * back into it reaches, where its next execution begins; 0: none */
+	uint32_t *head;         /* by global block number: the lowest address a jump of the block back
+				 * into its code reaches, where its next execution begins; 0: none */
 	uint16_t *insn;         /* per instruction word: its W_ class; NULL before the first step */
-	bool *ends;             /* per instruction word: a jump or branch at the end of its block's
-				 * code (the block's instructions do not go on after it, but for a
-				 * jump of its edges) */
 	bool heads_found;
 	uint64_t *counts, *block_cycles;
 	uint64_t *doubt;        /* by global block number: passes through blocks without instructions
@@ -853,26 +850,22 @@ static long jump_target(const struct roi_measure *m, uint32_t pc)
 	return (long)in.target;
 }
 
-/* Each block's head: the lowest address a jump or branch at the end of the block's code reaches
- * back in it: where a loop of the block (through its latch) starts its next execution. A loop
- * inside the block (a shift by several bits, a copy) jumps back from within its code. At the end:
- * the next instruction is another block's, or an unconditional jump of the block (the jump of one
- * of its edges). */
+/* Each block's head: the lowest address a jump or branch of the block reaches back in its code:
+ * where a loop of the block (through its latch) starts its next execution. The jump need not end
+ * the block's code: GCC gives the instructions after a loop's branch the loop's block too (the
+ * next statement's first move). A loop inside the block (a shift by several bits, a copy) jumps
+ * back too, higher up; such a jump begins no execution where the block loops only through
+ * others' code (loops_alone). */
 static void find_heads(struct roi_measure *m)
 {
 	uint32_t size = m->tracer.flash_size;
 
 	m->heads_found = true;
-	m->ends = roi_xzalloc(MAX_WORDS, sizeof *m->ends);
 	for (uint32_t w = 0; w < MAX_WORDS && 2 * w + 1 < size; w++) {
 		long gb = m->block_of[w], to = gb >= 0 ? jump_target(m, 2 * w) : -1;
-		uint32_t nw = w + (m->insn[w] & W_TWO ? 2 : 1);
 
 		if (to < 0)
 			continue;
-		if (nw < MAX_WORDS && 2 * nw + 1 < size && m->block_of[nw] == gb && !(m->insn[nw] & W_DIRECT))
-			continue;
-		m->ends[w] = true;
 		if (to > 2 * (long)w || to / 2 >= MAX_WORDS || m->block_of[to / 2] != gb)
 			continue;
 		if (!m->head[gb] || (uint32_t)to < m->head[gb])
@@ -1458,7 +1451,6 @@ void roi_measure_free(struct roi_measure *m)
 	free(m->has_code);
 	free(m->words);
 	free(m->head);
-	free(m->ends);
 	free(m->insn);
 	free(m->counts);
 	free(m->doubt);
