@@ -268,6 +268,55 @@ test_expect_success 'optimising, calls the tail-call pass marked are counted' '
 	test_equal 4 "$(jq "[.ops[] | select(.callee == \"snprintf\") | .count] | add" tails.json)"
 '
 
+# A checking built-in (__builtin___memcpy_chk) whose check fails leaves through the program's own
+# handler, here a longjmp, as GCC's torture tests' do (builtins/vsprintf-chk.c: 0 calls of 5): a
+# call that may not return. By hand: copy runs 6 times, its memcpy fails for i % 3 of 0 and 1;
+# volatile stores: i = 0, six i++, two done++.
+cat >chk.c <<'EOF'
+#include <setjmp.h>
+#include <string.h>
+static jmp_buf env;
+/* the check fails by leaving through longjmp, as a test harness's own __chk_fail may */
+void *__memcpy_chk(void *d, const void *s, size_t n, size_t size)
+{
+	if (n > size)
+		longjmp(env, 1);
+	return memcpy(d, s, n);
+}
+char dst[4];
+volatile size_t len = 8;
+volatile int done;
+void __attribute__((noinline)) copy(int i, const char *s)
+{
+	switch (i) {
+	case 0:
+		__builtin___memcpy_chk(dst, s, len, sizeof dst);
+		break;
+	case 1:
+		__builtin___memcpy_chk(dst + 1, s, len, sizeof dst - 1);
+		break;
+	default:
+		__builtin___memcpy_chk(dst + 2, s, 1, sizeof dst - 2);
+		break;
+	}
+	done++;
+}
+int main(void)
+{
+	for (volatile int i = 0; i < 6; i++)
+		if (setjmp(env) == 0)
+			copy(i % 3, "abcdefgh");
+	return 0;
+}
+EOF
+
+test_expect_success 'optimising, a checking built-in that longjmps out is a call that may not return' '
+	roi_link chk -O2 chk.c && ./chk &&
+	"$ROI" estimate --json chk >chk.json &&
+	test_equal 6 "$(jq "[.functions[] | select(.name == \"copy\") | .calls] | add" chk.json)" &&
+	test_equal 9 "$(volatile_stores chk.json)"
+'
+
 cat >wide16.c <<'EOF'
 volatile unsigned char a, b;
 int main(void)

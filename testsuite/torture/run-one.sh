@@ -16,7 +16,8 @@
 #   GCOV        agree | disagree | compile | run | timeout, or - when not asked
 #   BLOCKS      same when a build counted per block (-fplugin-arg-roi-block-counters)
 #               gives the same counts (every C operation's, every function's calls)
-#               as the build counted on edges, differ, or - when not asked
+#               as the build counted on edges, differ, known (listed with its reason in
+#               testsuite/torture-blocks-known.txt), or - when not asked
 #               (TORTURE_BLOCKS=1) or either did not run
 #
 # TEST is a path under EXECDIR: "pr12345.c", "ieee/fp-cmp-1.c", "builtins/abs.c".
@@ -221,6 +222,8 @@ if [ "${TORTURE_BLOCKS:-}" = 1 ] && [ "$estimate" = ok ]; then
 	   "$ROI" estimate --json "$dir/blocks" "$ROI_OUTPUT" >"$dir/blocks-estimate.out" 2>&1; then
 		if [ "$(counts "$dir/estimate.out")" = "$(counts "$dir/blocks-estimate.out")" ]; then
 			blocks=same
+		elif grep -q "^$test $target -O$level " "$(dirname "$0")/../torture-blocks-known.txt"; then
+			blocks=known
 		else
 			blocks=differ
 		fi

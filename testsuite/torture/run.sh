@@ -179,7 +179,8 @@ summary=$(jq -R -s --argjson elapsed "$elapsed" --argjson jobs "$jobs" --arg eve
 		estimate_failures: map(select(.estimate == "fail") | .test),
 		failed_without: map(select(.plain != "pass") | "\(.test): \(.plain)"),
 		passed_only_with: map(select(.plain != "pass" and .roi == "pass") | .test),
-		blocks_compared: map(select(.blocks == "same" or .blocks == "differ")) | length,
+		blocks_compared: map(select(.blocks == "same" or .blocks == "differ" or .blocks == "known")) | length,
+		blocks_known: map(select(.blocks == "known") | .test),
 		blocks_differ: map(select(.blocks == "differ") | .test)
 	   }}) | from_entries),
 	   gcov_check: ($r | map(select(.gcov != "-")) | if length == 0 then null else
@@ -195,7 +196,7 @@ summary=$(jq -R -s --argjson elapsed "$elapsed" --argjson jobs "$jobs" --arg eve
 		not_built_or_run: map(select(.gcov != "agree" and .gcov != "disagree") | "\(.test): \(.gcov)")
 	   })}) | from_entries end)}' "$work/results.txt")
 echo "$summary" | jq -r '
-	.levels | to_entries[] | "\(.key): \(.value.runs) tests, passed without the plugin \(.value.passed_without), with it \(.value.passed_with) (both \(.value.passed_both)), \(.value.ices) ICEs, \(.value.failures | length) failures\(if (.value.failures | length) > 0 then ": " + (.value.failures | join(", ")) else "" end), \(.value.missing_profiles | length) missing profiles, roi estimate failed on \(.value.estimate_failures | length)\(if (.value.estimate_failures | length) > 0 then ": " + (.value.estimate_failures | join(" ")) else "" end)\(if .value.blocks_compared > 0 then ", counts per block against edges: \(.value.blocks_compared) compared, \(.value.blocks_differ | length) differ" + (if (.value.blocks_differ | length) > 0 then ": " + (.value.blocks_differ | join(" ")) else "" end) else "" end)"'
+	.levels | to_entries[] | "\(.key): \(.value.runs) tests, passed without the plugin \(.value.passed_without), with it \(.value.passed_with) (both \(.value.passed_both)), \(.value.ices) ICEs, \(.value.failures | length) failures\(if (.value.failures | length) > 0 then ": " + (.value.failures | join(", ")) else "" end), \(.value.missing_profiles | length) missing profiles, roi estimate failed on \(.value.estimate_failures | length)\(if (.value.estimate_failures | length) > 0 then ": " + (.value.estimate_failures | join(" ")) else "" end)\(if .value.blocks_compared > 0 then ", counts per block against edges: \(.value.blocks_compared) compared, \(.value.blocks_differ | length) differ, \(.value.blocks_known | length) listed in torture-blocks-known.txt" + (if (.value.blocks_differ | length) > 0 then ": " + (.value.blocks_differ | join(" ")) else "" end) else "" end)"'
 echo "$summary" | jq -r '.gcov_check // {} | to_entries[] |
 	"\(.key) gcov-check: \(.value.agree) of \(.value.checked) agree; \(.value.disagree) disagree (\(.value.disagree_by_reason | to_entries | map("\(.key) \(.value)") | join(", ")))\(if (.value.unexplained | length) > 0 then "; not in torture-gcov-known.txt: " + (.value.unexplained | join(" ")) else "" end)\(if (.value.listed_but_agree | length) > 0 then "; listed but agree now: " + (.value.listed_but_agree | join(" ")) else "" end)"'
 echo "torture: $elapsed s; results in $work/results.txt, logs of what did not pass in $work/O*/"
