@@ -1145,6 +1145,34 @@ static bool piece_count(const struct graph *g, size_t k, double *n)
  * evenly; else a loop's back edge, taken never; else any edge. False when every edge is known. */
 static bool guess(struct graph *g)
 {
+	/* first what follows from no count being negative: unknowns of one sign that must add up to
+	 * nothing are each nothing (the edges into code whose count of 0 says it never ran) */
+	for (size_t i = 0; i < g->nq; i++) {
+		const struct eq *q = &g->q[i];
+		double sum = 0;
+		bool pos = false, neg = false;
+
+		if (q->unknown < 2)
+			continue;
+		for (size_t t = 0; t < q->n; t++) {
+			const struct edge *x = &g->e[q->t[t].edge];
+
+			if (x->known)
+				sum += q->t[t].coef * x->x;
+			else if (q->t[t].coef > 0)
+				pos = true;
+			else
+				neg = true;
+		}
+		if (fabs(q->rhs - sum) > 1e-9 || (pos && neg))
+			continue;
+		size_t *work = NULL, nwork = 0, cwork = 0;
+		for (size_t t = 0; t < q->n; t++)
+			if (!g->e[q->t[t].edge].known)
+				set_edge(g, q->t[t].edge, 0, &work, &nwork, &cwork);
+		propagate(g, work, nwork, cwork);
+		return true;
+	}
 	for (size_t k = 0; k < g->np; k++) {
 		double n, known = 0;
 		size_t unknown = 0;
