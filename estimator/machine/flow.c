@@ -765,6 +765,37 @@ static double constant_trips(const struct graph *g, const struct piece *h, const
 	return k / dec->imm == floor(k / dec->imm) ? k / dec->imm : 0;
 }
 
+/* Whether no machine edge leads from region a's code into region r's, which decides, while some
+ * lead from a's code to where r's decision leads: the compiler copied r's decision into a's code
+ * (jump threading), and a's code goes two or more of the ways r's decision goes. ahead: those
+ * regions (NAHEAD at most); how many, 0 when not so. */
+#define NAHEAD 8
+static size_t threaded(const struct graph *g, long a, long r, long *ahead)
+{
+	const struct roi_function *fn = g->f->fn;
+	size_t n = 0, nsucc = 0;
+
+	if (region_edge(g, a, r))
+		return 0;
+	for (size_t m = 0; m < fn->nblocks; m++) {
+		if (g->region[m] != r || fn->blocks[m].value)
+			continue;
+		for (size_t s = 0; s < fn->blocks[m].nsucc; s++) {
+			long t = transition(g, m, s, true, NULL);
+			size_t d;
+
+			if (t < 0 || t == r)
+				continue;
+			nsucc++;
+			for (d = 0; d < n && ahead[d] != t; d++)
+				;
+			if (d == n && n < NAHEAD && region_edge(g, a, t))
+				ahead[n++] = t;
+		}
+	}
+	return nsucc >= 2 && n >= 2 ? n : 0;      /* a decision: a's code goes two of its ways */
+}
+
 static void build_equations(struct graph *g)
 {
 	struct roi_mfunc *f = g->f;
@@ -839,6 +870,18 @@ static void build_equations(struct graph *g)
 
 			if (to == -1 || !g->region_code[from])
 				continue;
+			long ahead[NAHEAD];
+			size_t nahead = to >= 0 ? threaded(g, from, to, ahead) : 0;
+			if (nahead) {
+				/* the decision of region to's code was copied into from's (jump threading):
+				 * this flow never enters to's code but goes on from from's code to where
+				 * to's decision leads, counted on to's own edges */
+				for (size_t i = 0; i < nahead; i++) {
+					pairs = roi_xgrow(pairs, npairs, &cpairs, sizeof *pairs);
+					pairs[npairs++] = (struct pair){from, ahead[i]};
+				}
+				continue;
+			}
 			if (to == TO_EXIT)
 				out += n;
 			else if (to == TO_SELF)
