@@ -375,9 +375,31 @@ static long first_piece(const struct graph *g, long b)
 	return -1;
 }
 
+/* Where a table jump enters counted block b: the first piece of its (as first_piece) that only
+ * table jumps enter, else its first piece; -1 when none. */
+static long table_target(const struct graph *g, long b)
+{
+	long first = first_piece(g, b);
+
+	if (first < 0)
+		return -1;
+	for (size_t i = (size_t)first; i < g->np; i++) {
+		bool other = false;
+
+		if (g->p[i].owner != g->p[first].owner || i == 0)
+			continue;
+		for (size_t e = 0; e < g->p[i].nin && !other; e++)
+			other = g->e[g->p[i].in[e]].kind != E_TABLE;
+		if (!other)
+			return (long)i;
+	}
+	return first;
+}
+
 static void link_pieces(struct graph *g)
 {
 	struct roi_mfunc *f = g->f;
+	size_t *tables = NULL, ntables = 0, ctables = 0;
 
 	for (size_t k = 0; k < g->np; k++) {
 		struct piece *p = &g->p[k];
@@ -405,29 +427,40 @@ static void link_pieces(struct graph *g)
 			break;
 		case ROI_MI_IJUMP:
 		table:
-			/* the table's targets are the entries of the block's successors */
-			if (p->owner >= 0) {
-				const struct roi_block *b = &f->fn->blocks[p->owner];
-				size_t before = g->ne;
-
-				for (size_t s = 0; s < b->nsucc; s++) {
-					long fp = first_piece(g, b->succ[s]), dup = 0;
-
-					for (size_t e = before; e < g->ne; e++)
-						dup |= g->e[e].to == fp;
-					if (fp >= 0 && !dup)
-						add_edge(g, (long)k, fp, E_TABLE);
-				}
-				if (g->ne > before)
-					break;
-			}
-			add_edge(g, (long)k, OUTSIDE, E_EXIT);
+			/* the table's targets: once every other edge is known (below) */
+			tables = roi_xgrow(tables, ntables, &ctables, sizeof *tables);
+			tables[ntables++] = k;
 			break;
 		case ROI_MI_RET: case ROI_MI_STOP:
 			add_edge(g, (long)k, OUTSIDE, E_EXIT);
 			break;
 		}
 	}
+	/* a table's targets are the entries of the block's successors: of a successor's pieces, the
+	 * first that no other edge enters (where the table alone leads: a case whose code ends in a
+	 * tail it shares with another case has that tail first by address), else its first */
+	for (size_t t = 0; t < ntables; t++) {
+		size_t k = tables[t];
+		const struct piece *p = &g->p[k];
+
+		if (p->owner >= 0) {
+			const struct roi_block *b = &f->fn->blocks[p->owner];
+			size_t before = g->ne;
+
+			for (size_t s = 0; s < b->nsucc; s++) {
+				long fp = table_target(g, b->succ[s]), dup = 0;
+
+				for (size_t e = before; e < g->ne; e++)
+					dup |= g->e[e].to == fp;
+				if (fp >= 0 && !dup)
+					add_edge(g, (long)k, fp, E_TABLE);
+			}
+			if (g->ne > before)
+				continue;
+		}
+		add_edge(g, (long)k, OUTSIDE, E_EXIT);
+	}
+	free(tables);
 	/* the function's entry */
 	add_edge(g, OUTSIDE, 0, E_ENTRY);
 	/* an island: a piece of one block amid another block's straight-line code, entered and left
