@@ -880,6 +880,31 @@ static void build_equations(struct graph *g)
 		if (self[r] < 0 || x->to < g->e[self[r]].to || (x->to == g->e[self[r]].to && x->from > g->e[self[r]].from))
 			self[r] = (long)e;
 	}
+	/* unless the loop was rotated: where the region has one piece other code enters (its
+	 * header) and one edge of its own leads back there, that is its back edge, forward or not
+	 * (a loop entered at its test in the middle of its code, the test's branch back to itself
+	 * over the jump out) */
+	long *header = roi_xzalloc(fn->nblocks + 1, sizeof *header), *hback = roi_xzalloc(fn->nblocks + 1, sizeof *hback);
+	for (size_t b = 0; b < fn->nblocks; b++)
+		header[b] = hback[b] = -1;
+	for (size_t k = 0; k < g->np; k++) {
+		long r = region_of(g, (long)k);
+
+		if (r >= 0 && loops_back[r] && g->p[k].entry)
+			header[r] = header[r] == -1 ? (long)k : -2;
+	}
+	for (size_t e = 0; e < g->ne; e++) {
+		const struct edge *x = &g->e[e];
+		long r = x->from >= 0 ? region_of(g, x->from) : ROI_OWN_FN;
+
+		if (r >= 0 && header[r] >= 0 && x->to == header[r] && x->kind != E_FALL)
+			hback[r] = hback[r] == -1 ? (long)e : -2;
+	}
+	for (size_t b = 0; b < fn->nblocks; b++)
+		if (hback[b] >= 0 && self[b] >= 0 && g->e[self[b]].to != header[b])
+			self[b] = hback[b];
+	free(header);
+	free(hback);
 	/* what enters each region: the counted edges into it from other regions (through blocks
 	 * without code, and past code the compiler jumped over); what leaves the function */
 	double *in = roi_xzalloc(fn->nblocks + 1, sizeof *in), *back = roi_xzalloc(fn->nblocks + 1, sizeof *back);
