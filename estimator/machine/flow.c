@@ -558,7 +558,8 @@ static void make_regions(struct graph *g)
 			long a, b;
 			bool expected = false;
 
-			if (p->nin != 1 || p->nout != 1 || g->e[p->in[0]].kind != E_FALL || g->e[p->out[0]].kind != E_FALL ||
+			if (p->nin != 1 || p->nout != 1 || (g->e[p->in[0]].kind != E_FALL && g->e[p->in[0]].kind != E_TAKEN) ||
+			    g->e[p->out[0]].kind != E_FALL ||
 			    g->e[p->in[0]].from < 0 || g->p[g->e[p->in[0]].from].owner < 0 || p->owner < 0)
 				continue;
 			a = g->region[g->p[g->e[p->in[0]].from].owner];
@@ -567,7 +568,14 @@ static void make_regions(struct graph *g)
 				continue;
 			long next = g->e[p->out[0]].to;
 			bool between = next >= 0 && g->p[next].owner >= 0 && g->region[g->p[next].owner] == a;
-			for (size_t m = 0; m < fn->nblocks && !expected && !between; m++)
+			/* (or one a branch of a region's code alone enters, falling back into that
+			 * region's code, where no counted edge leads from that region to its block: a
+			 * piece of a loop's latch placed before the loop's first piece, which the loop's
+			 * entry jumps over) */
+			bool taken = g->e[p->in[0]].kind == E_TAKEN;
+			if (taken && !between)
+				continue;
+			for (size_t m = 0; m < fn->nblocks && !expected && (!between || taken); m++)
 				for (size_t s = 0; g->region[m] == a && !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++)
 					expected |= transition(g, m, s, false, NULL) == b;
 			if (expected)
