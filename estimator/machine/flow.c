@@ -1250,6 +1250,36 @@ static bool piece_count(const struct graph *g, size_t k, double *n)
 	return true;
 }
 
+/* x, or less where an equation of edge e leaves it less room: one whose other unknowns have e's
+ * sign, none of which can be negative (two exits of a loop whose test the compiler copied into
+ * both arms before it, which share the loop's counted exits between them). */
+static double at_most(const struct graph *g, size_t e, double x)
+{
+	for (size_t i = 0; i < g->neqs_of[e]; i++) {
+		const struct eq *q = &g->q[g->eqs_of[e][i]];
+		double sum = 0, coef = 0;
+		bool mixed = false;
+
+		for (size_t t = 0; t < q->n; t++) {
+			const struct edge *y = &g->e[q->t[t].edge];
+
+			if (q->t[t].edge == e)
+				coef = q->t[t].coef;
+			else if (y->known)
+				sum += q->t[t].coef * y->x;
+		}
+		for (size_t t = 0; t < q->n && coef != 0; t++)
+			if (!g->e[q->t[t].edge].known && (q->t[t].coef > 0) != (coef > 0))
+				mixed = true;
+		if (coef == 0 || mixed)
+			continue;
+		double room = (q->rhs - sum) / coef;
+		if (room < x)
+			x = room > 0 ? room : 0;
+	}
+	return x;
+}
+
 /* One guess where no count decides: a branch or a table whose piece's count is known, split
  * evenly; else a loop's back edge, taken never; else any edge. False when every edge is known. */
 static bool guess(struct graph *g)
@@ -1299,7 +1329,7 @@ static bool guess(struct graph *g)
 		size_t *work = NULL, nwork = 0, cwork = 0;
 		for (size_t i = 0; i < g->p[k].nout; i++)
 			if (!g->e[g->p[k].out[i]].known) {
-				set_edge(g, g->p[k].out[i], share, &work, &nwork, &cwork);
+				set_edge(g, g->p[k].out[i], at_most(g, g->p[k].out[i], share), &work, &nwork, &cwork);
 				break;  /* one at a time: the rest may follow */
 			}
 		g->f->guessed++;
