@@ -96,11 +96,22 @@ static size_t over_jump(const struct roi_minsn *a, size_t na, size_t i, const st
 	       !(i + 1 < na && a[i + 1].cls == ROI_MI_JUMP);
 }
 
+/* Whether a[i] is a jump over a nop (rjmp .+2; nop) where b[j] is not a jump: -O0 layouts differ
+ * so too (the other build falls into the nop); the jump is to be passed over. */
+static bool jump_over_nop(const struct roi_minsn *a, size_t na, size_t i, const struct roi_minsn *b, size_t nb,
+			  size_t j)
+{
+	return i + 1 < na && a[i].cls == ROI_MI_JUMP && a[i + 1].is_nop &&
+	       a[i].target == a[i + 1].addr + a[i + 1].size && j < nb && b[j].cls != ROI_MI_JUMP;
+}
+
 /* Whether plain[i..] and blocks[j..] agree for the next few instructions (or to their ends). */
 static bool agree(const struct roi_mcode *plain, const struct roi_minsn *a, size_t na, size_t i,
 		  const struct roi_mcode *blocks, const struct roi_minsn *b, size_t nb, size_t j)
 {
 	for (size_t k = 0; k < 4; k++, i++, j++) {
+		if (i < na && jump_over_nop(a, na, i, b, nb, j))
+			i++;
 		while (j < nb && b[j].is_nop && !(i < na && a[i].is_nop))
 			j++;            /* (the nops -O0 keeps where lines change) */
 		if (i == na || j == nb)
@@ -125,6 +136,10 @@ static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, cons
 	long last = ROI_OWN_FN;
 
 	while (i < f->nins) {
+		if (jump_over_nop(f->ins, f->nins, i, bins, nb, j) && !same_insn(plain, &f->ins[i], blocks, &bins[j])) {
+			f->owner[i++] = last;
+			continue;
+		}
 		if (j < nb && same_insn(plain, &f->ins[i], blocks, &bins[j])) {
 			size_t skip = over_jump(f->ins, f->nins, i, bins, nb, j);
 
