@@ -286,4 +286,44 @@ do
 	'
 done
 
+cat >brk.c <<'EOF'
+#include <stdint.h>
+/* a loop left by a break at -O0: the plain build jumps over the nop the block-lines build
+ * falls into after the loop (rjmp .+2; nop), which the two builds' alignment passes over */
+volatile uint16_t in_days = 200;
+volatile uint8_t out_month;
+static const uint8_t month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+static uint8_t month_length(uint8_t m)
+{
+	return month_days[m];
+}
+int main(void)
+{
+	for (uint8_t k = 0; k < 20; k++) {
+		uint16_t days = (uint16_t) (in_days + 17 * k);
+		uint8_t m;
+
+		for (m = 0; m < 12; m++) {
+			uint8_t len = month_length(m);
+
+			if (days < len)
+				break;
+			days -= len;
+		}
+		out_month = m;
+	}
+	return 0;
+}
+EOF
+
+# At -O0 the plain build jumps over the nop that the block-lines build falls into after the loop
+# (rjmp .+2; nop): aligning the two passes over the jump, and the loop's test keeps its own block
+# (it was given the block before it, the loop's body then never ran: -56 %).
+test_expect_success 'a loop left by a break at -O0: simavr'"'"'s cycles exactly' '
+	builds brk-O0 -O0 brk.c &&
+	machine brk-O0 "$MODELS/atmega32u4-O0.json" >est.json &&
+	test_equal true "$(jq .machine.aligned est.json)" &&
+	test_equal "$(simavr_cycles brk-O0-plain.elf)" "$(jq .total.cycles est.json)"
+'
+
 test_done
