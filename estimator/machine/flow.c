@@ -480,14 +480,15 @@ static void link_pieces(struct graph *g)
 	add_edge(g, OUTSIDE, 0, E_ENTRY);
 	/* an island: a piece of one block amid another block's straight-line code, entered and left
 	 * by falling through, is code the compiler moved there (a loop latch's copy, an invariant): it
-	 * runs as often as the code around it */
+	 * runs as often as the code around it (not a block between the prologue and the epilogue,
+	 * which are no block's: a function of one block at -O0) */
 	for (size_t k = 1; k + 1 < g->np; k++) {
 		struct piece *p = &g->p[k];
 
 		if (p->nin == 1 && p->nout == 1 && g->e[p->in[0]].kind == E_FALL && g->e[p->out[0]].kind == E_FALL &&
 		    g->e[p->in[0]].from >= 0 && g->e[p->out[0]].to >= 0 &&
 		    g->p[g->e[p->in[0]].from].owner == g->p[g->e[p->out[0]].to].owner &&
-		    g->p[g->e[p->in[0]].from].owner != p->owner) {
+		    g->p[g->e[p->in[0]].from].owner != p->owner && g->p[g->e[p->in[0]].from].owner >= 0) {
 			p->owner = g->p[g->e[p->in[0]].from].owner;
 			for (size_t i = p->first; i <= p->last; i++)
 				f->owner[i] = p->owner;
