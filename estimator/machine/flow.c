@@ -127,23 +127,41 @@ static bool agree(const struct roi_mcode *plain, const struct roi_minsn *a, size
  * block's line changes, and a branch over a jump where the two builds' layouts then differ: the
  * instruction streams are aligned where they agree, resynchronised past the smallest difference,
  * and an instruction of the plain build the other lacks takes the owner of the one before it. */
+/* Plain instruction i, which the block-lines build lacks: the owner of the one before it, where
+ * control falls into it; after a jump (a nop only jumps reach, a jump over a nop: -O0's code
+ * between a block and the one its flow goes on to), the owner of the next one the two builds
+ * share, from pending on. */
+static void extra(struct roi_mfunc *f, size_t i, long last, size_t *pending)
+{
+	const struct roi_minsn *prev = i > 0 ? &f->ins[i - 1] : NULL;
+
+	f->owner[i] = last;
+	if (*pending == SIZE_MAX && prev && (prev->cls == ROI_MI_JUMP || prev->cls == ROI_MI_IJUMP ||
+					     prev->cls == ROI_MI_RET || prev->cls == ROI_MI_STOP))
+		*pending = i;
+}
+
 static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, const struct roi_mcode *blocks,
 			const struct roi_msym *bsym, struct roi_err *err)
 {
 	size_t nb;
 	struct roi_minsn *bins = decode_range(blocks, bsym->addr, bsym->size, &nb);
-	size_t i = 0, j = 0;
+	size_t i = 0, j = 0, pending = SIZE_MAX;
 	long last = ROI_OWN_FN;
 
 	while (i < f->nins) {
 		if (jump_over_nop(f->ins, f->nins, i, bins, nb, j) && !same_insn(plain, &f->ins[i], blocks, &bins[j])) {
-			f->owner[i++] = last;
+			extra(f, i++, last, &pending);
 			continue;
 		}
 		if (j < nb && same_insn(plain, &f->ins[i], blocks, &bins[j])) {
 			size_t skip = over_jump(f->ins, f->nins, i, bins, nb, j);
 
-			last = f->owner[i++] = block_of(blocks, f->fn, bins[j++].addr);
+			last = f->owner[i] = block_of(blocks, f->fn, bins[j++].addr);
+			for (; pending < i; pending++)
+				f->owner[pending] = last;
+			pending = SIZE_MAX;
+			i++;
 			j += skip;
 			continue;
 		}
@@ -169,17 +187,19 @@ static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, cons
 					   (unsigned long long)f->ins[i].addr);
 		}
 		for (size_t k = 0; k < skip_a; k++)
-			f->owner[i++] = last;
+			extra(f, i++, last, &pending);
 		if (skip_a == 0 && at == j) {
 			/* agree() passed over the block-lines build's nops: so do we */
 			while (j < nb && bins[j].is_nop)
 				j++;
 			if (at == j)
-				f->owner[i++] = last;   /* (never: the two differ here, yet agree) */
+				extra(f, i++, last, &pending);   /* (never: the two differ here, yet agree) */
 			continue;
 		}
 		j = at;
 	}
+	for (; pending < f->nins; pending++)
+		f->owner[pending] = last;
 	free(bins);
 	f->aligned = true;
 	return 0;
