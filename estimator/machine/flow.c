@@ -410,6 +410,57 @@ static long first_piece(const struct graph *g, long b)
 	return -1;
 }
 
+/* AVR: the targets of piece k's jump into __tablejump2__, read from the table in the flash: the
+ * code before the jump makes Z the index less K (subi r30, lo; sbci r31, hi), the table's word
+ * address plus the index, and the range check before it bounds the index (cpi rX, N, or ldi rY, N;
+ * cp rX, rY; cpc; a branch around the piece): N words, each a target's word address. How many;
+ * 0 when the code is not so. */
+static size_t avr_table(const struct graph *g, size_t k, uint64_t *targets, size_t max)
+{
+	const struct roi_mfunc *f = g->f;
+	const struct piece *p = &g->p[k];
+	size_t last = p->last, n = 0;
+	long i;
+
+	if (g->code->arch != ROI_MARCH_AVR || last < 2 || last - 2 < p->first)
+		return 0;
+	const struct roi_minsn *sbci = &f->ins[last - 1], *subi = &f->ins[last - 2];
+	if (strcmp(sbci->name, "sbci") != 0 || sbci->rd != 31 || strcmp(subi->name, "subi") != 0 || subi->rd != 30)
+		return 0;
+	unsigned lo = subi->reg_op == ROI_MR_DEC ? (unsigned)subi->imm : (256u - (unsigned)subi->imm) & 0xff;
+	unsigned base = (0x10000u - (lo | (unsigned)sbci->imm << 8)) & 0xffff;
+	/* the range check: back from the piece past a jump (to the default), a branch, a cpc */
+	i = (long)p->first - 1;
+	if (i >= 0 && f->ins[i].cls == ROI_MI_JUMP)
+		i--;
+	if (i < 0 || f->ins[i].cls != ROI_MI_BRANCH || (strcmp(f->ins[i].name, "brcs") != 0 && strcmp(f->ins[i].name, "brcc") != 0))
+		return 0;
+	i--;
+	if (i >= 0 && strcmp(f->ins[i].name, "cpc") == 0)
+		i--;
+	if (i < 0)
+		return 0;
+	if (strcmp(f->ins[i].name, "cpi") == 0)
+		n = (size_t)f->ins[i].imm;
+	else if (strcmp(f->ins[i].name, "cp") == 0 && i > 0 && f->ins[i - 1].reg_op == ROI_MR_LDI &&
+		 f->ins[i - 1].rd == f->ins[i].rr)
+		n = (size_t)f->ins[i - 1].imm;
+	if (n == 0 || n > max)
+		return 0;
+	for (size_t e = 0; e < n; e++) {
+		size_t avail;
+		const uint8_t *w = roi_mcode_bytes(g->code, 2 * ((uint64_t)base + e), &avail);
+
+		if (!w || avail < 2)
+			return 0;
+		targets[e] = 2 * (uint64_t)(w[0] | w[1] << 8);
+		long t = insn_at(f, targets[e]);
+		if (t < 0 || g->p[g->piece_of[t]].first != (size_t)t)     /* (a piece of its own) */
+			return 0;
+	}
+	return n;
+}
+
 /* Where a table jump enters counted block b: the first piece of its (as first_piece) that only
  * table jumps enter, else its first piece; -1 when none. */
 static long table_target(const struct graph *g, long b)
@@ -478,6 +529,22 @@ static void link_pieces(struct graph *g)
 		size_t k = tables[t];
 		const struct piece *p = &g->p[k];
 
+		uint64_t targets[256];
+		size_t ntargets = f->ins[p->last].table ? avr_table(g, k, targets, 256) : 0;
+		if (ntargets) {
+			/* the table itself says where it leads */
+			size_t before = g->ne;
+
+			for (size_t t2 = 0; t2 < ntargets; t2++) {
+				long to = g->piece_of[insn_at(f, targets[t2])], dup = 0;
+
+				for (size_t e = before; e < g->ne; e++)
+					dup |= g->e[e].to == to;
+				if (!dup)
+					add_edge(g, (long)k, to, E_TABLE);
+			}
+			continue;
+		}
 		if (p->owner >= 0) {
 			const struct roi_block *b = &f->fn->blocks[p->owner];
 			size_t before = g->ne;
