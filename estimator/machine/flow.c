@@ -482,6 +482,15 @@ static long table_target(const struct graph *g, long b)
 	return first;
 }
 
+/* Whether piece p calls. */
+static bool has_call(const struct roi_mfunc *f, const struct piece *p)
+{
+	for (size_t i = p->first; i <= p->last; i++)
+		if (f->ins[i].cls == ROI_MI_CALL || f->ins[i].cls == ROI_MI_ICALL)
+			return true;
+	return false;
+}
+
 static void link_pieces(struct graph *g)
 {
 	struct roi_mfunc *f = g->f;
@@ -567,15 +576,17 @@ static void link_pieces(struct graph *g)
 	add_edge(g, OUTSIDE, 0, E_ENTRY);
 	/* an island: a piece of one block amid another block's straight-line code, entered and left
 	 * by falling through, is code the compiler moved there (a loop latch's copy, an invariant): it
-	 * runs as often as the code around it (not a block between the prologue and the epilogue,
-	 * which are no block's: a function of one block at -O0) */
+	 * runs as often as the code around it (amid the prologue and the epilogue, which are no
+	 * block's, one that calls is no invariant the compiler moved there but the function's one
+	 * block at -O0, and keeps it: its calls are priced by that block's value counters) */
 	for (size_t k = 1; k + 1 < g->np; k++) {
 		struct piece *p = &g->p[k];
 
 		if (p->nin == 1 && p->nout == 1 && g->e[p->in[0]].kind == E_FALL && g->e[p->out[0]].kind == E_FALL &&
 		    g->e[p->in[0]].from >= 0 && g->e[p->out[0]].to >= 0 &&
 		    g->p[g->e[p->in[0]].from].owner == g->p[g->e[p->out[0]].to].owner &&
-		    g->p[g->e[p->in[0]].from].owner != p->owner && g->p[g->e[p->in[0]].from].owner >= 0) {
+		    g->p[g->e[p->in[0]].from].owner != p->owner &&
+		    (g->p[g->e[p->in[0]].from].owner >= 0 || !has_call(f, p))) {
 			p->owner = g->p[g->e[p->in[0]].from].owner;
 			for (size_t i = p->first; i <= p->last; i++)
 				f->owner[i] = p->owner;
