@@ -36,10 +36,10 @@ test_expect_success 'the harness tells pass from abort, a non-zero exit and a ha
 			sh "$ONE" "$(pwd)/own" "$(pwd)/own-work" "" $t.c 2 >>own.txt || return 1
 	done &&
 	cat own.txt &&
-	test_equal "pass.c -O2 pass pass - yes ok -" "$(grep ^pass own.txt)" &&
-	test_equal "abort.c -O2 run run - - - -" "$(grep ^abort own.txt)" &&
-	test_equal "exit1.c -O2 run run - - - -" "$(grep ^exit1 own.txt)" &&
-	test_equal "hang.c -O2 timeout timeout - - - -" "$(grep ^hang own.txt)" &&
+	test_equal "pass.c -O2 pass pass - yes ok - -" "$(grep ^pass own.txt)" &&
+	test_equal "abort.c -O2 run run - - - - -" "$(grep ^abort own.txt)" &&
+	test_equal "exit1.c -O2 run run - - - - -" "$(grep ^exit1 own.txt)" &&
+	test_equal "hang.c -O2 timeout timeout - - - - -" "$(grep ^hang own.txt)" &&
 	test_equal 1 "$(jq .exit_status own-work/O2/abort/plain.json)"
 '
 
