@@ -67,10 +67,24 @@ static long block_of(const struct roi_mcode *blocks, const struct roi_function *
 	return (long)l->line - 1;
 }
 
+/* The instruction a jump leads to, past the nops -O0 keeps where a line changes. */
+static void jump_target(const struct roi_mcode *c, const struct roi_minsn *jump, struct roi_minsn *at)
+{
+	uint64_t a = jump->target;
+
+	for (int k = 0; k < 8; k++, a += at->size) {
+		struct roi_thumb_state st = {.flash_wait = c->flash_wait};
+
+		roi_mcode_decode(c, a, &st, at);
+		if (!at->is_nop)
+			break;
+	}
+}
+
 /* Two instructions that are the same but for where they jump or find their literal (the code
- * around them moved). */
-static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, const struct roi_mcode *b,
-		      const struct roi_minsn *y)
+ * around them moved); with follow, two jumps lead to the same instruction. */
+static bool same_at(const struct roi_mcode *a, const struct roi_minsn *x, const struct roi_mcode *b,
+		    const struct roi_minsn *y, bool follow)
 {
 	size_t na, nb;
 	const uint8_t *pa = roi_mcode_bytes(a, x->addr, &na), *pb = roi_mcode_bytes(b, y->addr, &nb);
@@ -79,6 +93,13 @@ static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, cons
 		return true;            /* (maybe of the opposite condition, over a jump) */
 	if (x->size != y->size || strcmp(x->name, y->name) != 0 || x->cls != y->cls)
 		return false;
+	if (x->has_target && y->has_target && x->cls == ROI_MI_JUMP && follow) {
+		struct roi_minsn tx, ty;
+
+		jump_target(a, x, &tx);
+		jump_target(b, y, &ty);
+		return same_at(a, &tx, b, &ty, false);
+	}
 	if (x->has_target && y->has_target)
 		return true;
 	if (x->pc_relative && y->pc_relative)
@@ -86,88 +107,123 @@ static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, cons
 	return pa && pb && memcmp(pa, pb, x->size) == 0;
 }
 
-/* 1 when blocks[j] is a branch over a jump (brne .+2; rjmp L) where plain[i] branches itself
- * (breq L): -O0 layouts differ so; the jump is to be passed over. */
-static size_t over_jump(const struct roi_minsn *a, size_t na, size_t i, const struct roi_minsn *b, size_t nb,
-			size_t j)
+static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, const struct roi_mcode *b,
+		      const struct roi_minsn *y)
 {
-	return a[i].cls == ROI_MI_BRANCH && b[j].cls == ROI_MI_BRANCH && j + 1 < nb &&
-	       b[j + 1].cls == ROI_MI_JUMP && b[j].target == b[j + 1].addr + b[j + 1].size &&
-	       !(i + 1 < na && a[i + 1].cls == ROI_MI_JUMP);
+	return same_at(a, x, b, y, true);
 }
 
-/* Whether plain[i..] and blocks[j..] agree for the next few instructions (or to their ends). */
-static bool agree(const struct roi_mcode *plain, const struct roi_minsn *a, size_t na, size_t i,
-		  const struct roi_mcode *blocks, const struct roi_minsn *b, size_t nb, size_t j)
+/* How many of plain[i..] the block-lines instructions from j on that are not matched yet have, in
+ * order (past the nops -O0 keeps where a line changes); their indices into match. */
+static size_t common_run(const struct roi_mcode *plain, const struct roi_minsn *a, size_t na, size_t i,
+			 const struct roi_mcode *blocks, const struct roi_minsn *b, size_t nb, size_t j,
+			 const long *a_match, const bool *b_matched, long *match)
 {
-	for (size_t k = 0; k < 4; k++, i++, j++) {
-		while (j < nb && b[j].is_nop && !(i < na && a[i].is_nop))
-			j++;            /* (the nops -O0 keeps where lines change) */
-		if (i == na || j == nb)
-			return i == na && j == nb;
-		if (!same_insn(plain, &a[i], blocks, &b[j]))
-			return false;
-		j += over_jump(a, na, i, b, nb, j);
+	size_t n = 0;
+
+	for (; i < na && a_match[i] < 0; i++, j++, n++) {
+		while (j < nb && b[j].is_nop && !b_matched[j] && !a[i].is_nop)
+			j++;
+		if (j == nb || b_matched[j] || !same_insn(plain, &a[i], blocks, &b[j]))
+			break;
+		if (match)
+			match[n] = (long)j;
 	}
-	return true;
+	return n;
 }
 
 /* Owners of the plain instructions from the block-lines build's. At -O0 GCC keeps a nop where a
- * block's line changes, and a branch over a jump where the two builds' layouts then differ: the
- * instruction streams are aligned where they agree, resynchronised past the smallest difference,
- * and an instruction of the plain build the other lacks takes the owner of the one before it. */
+ * block's line changes, and a branch over a jump where the two builds' layouts then differ, and
+ * may lay a block out elsewhere: the two instruction streams are aligned as their longest common
+ * subsequence (like diff) of instructions that are the same (same_insn); a run of three or more
+ * plain instructions left over is then looked for among the block-lines instructions left over
+ * (a block laid out elsewhere), and an instruction of the plain build the other lacks takes the
+ * owner of the one before it. Error: a run of more than 8 plain instructions the other lacks, or
+ * a function too large to align. */
+#define ALIGN_CELLS (64u << 20)
 static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, const struct roi_mcode *blocks,
 			const struct roi_msym *bsym, struct roi_err *err)
 {
-	size_t nb;
+	size_t nb, na = f->nins;
 	struct roi_minsn *bins = decode_range(blocks, bsym->addr, bsym->size, &nb);
-	size_t i = 0, j = 0;
-	long last = ROI_OWN_FN;
+	size_t w = nb + 1, run = 0;
+	long last = ROI_OWN_FN, *match, *moved;
+	bool *b_matched;
+	uint16_t *lcs;
+	int rc = 0;
 
-	while (i < f->nins) {
-		if (j < nb && same_insn(plain, &f->ins[i], blocks, &bins[j])) {
-			size_t skip = over_jump(f->ins, f->nins, i, bins, nb, j);
-
-			last = f->owner[i++] = block_of(blocks, f->fn, bins[j++].addr);
-			j += skip;
-			continue;
-		}
-		/* the fewest plain instructions to pass over, and the nearest place in the block-lines
-		 * code (either way: -O0 can lay a block out elsewhere) where the two agree again */
-		size_t skip_a = 0, at = 0;
-		bool found = false;
-		for (size_t a = 0; a <= 8 && i + a <= f->nins && !found; a++)
-			for (size_t d = 0; d <= nb && !found; d++) {
-				if (j + d <= nb && agree(plain, f->ins, f->nins, i + a, blocks, bins, nb, j + d)) {
-					at = j + d;
-					found = true;
-				} else if (d && d <= j && agree(plain, f->ins, f->nins, i + a, blocks, bins, nb, j - d)) {
-					at = j - d;
-					found = true;
-				}
-				skip_a = a;
-			}
-		if (!found) {
-			free(bins);
-			return roi_err_set(err, "%s: the code of %s does not match %s's at 0x%llx (not a block-lines "
-					   "build of the same sources?)", blocks->path, f->fn->asm_name, plain->path,
-					   (unsigned long long)f->ins[i].addr);
-		}
-		for (size_t k = 0; k < skip_a; k++)
-			f->owner[i++] = last;
-		if (skip_a == 0 && at == j) {
-			/* agree() passed over the block-lines build's nops: so do we */
-			while (j < nb && bins[j].is_nop)
-				j++;
-			if (at == j)
-				f->owner[i++] = last;   /* (never: the two differ here, yet agree) */
-			continue;
-		}
-		j = at;
+	if ((na + 1) * w > ALIGN_CELLS || na > UINT16_MAX || nb > UINT16_MAX) {
+		free(bins);
+		return roi_err_set(err, "%s: %s is too large to align with %s's (%zu and %zu instructions)", blocks->path,
+				   f->fn->asm_name, plain->path, nb, na);
 	}
+	/* lcs[i * w + j]: the most instructions plain[i..] and blocks[j..] have in common, in order */
+	lcs = roi_xzalloc((na + 1) * w, sizeof *lcs);
+	for (size_t i = na; i-- > 0;)
+		for (size_t j = nb; j-- > 0;) {
+			uint16_t down = lcs[(i + 1) * w + j], right = lcs[i * w + j + 1];
+
+			if (same_insn(plain, &f->ins[i], blocks, &bins[j]))
+				lcs[i * w + j] = (uint16_t)(lcs[(i + 1) * w + j + 1] + 1);
+			else
+				lcs[i * w + j] = down > right ? down : right;
+		}
+	match = roi_xzalloc(na + 1, sizeof *match);
+	moved = roi_xzalloc(na + 1, sizeof *moved);
+	b_matched = roi_xzalloc(nb + 1, sizeof *b_matched);
+	for (size_t i = 0, j = 0; i < na;) {
+		if (j < nb && lcs[i * w + j] == lcs[(i + 1) * w + j + 1] + 1 &&
+		    same_insn(plain, &f->ins[i], blocks, &bins[j])) {
+			b_matched[j] = true;
+			match[i++] = (long)j++;
+		} else if (j < nb && lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) {
+			j++;            /* a nop, a jump the plain build lacks */
+		} else {
+			match[i++] = -1;
+		}
+	}
+	free(lcs);
+	/* blocks laid out elsewhere: the longest run of what is left over, first found */
+	for (size_t i = 0; i < na; i++) {
+		size_t best = 0, at = 0;
+
+		if (match[i] >= 0)
+			continue;
+		for (size_t j = 0; j < nb; j++) {
+			size_t n = b_matched[j] ? 0 : common_run(plain, f->ins, na, i, blocks, bins, nb, j, match,
+								  b_matched, NULL);
+			if (n > best) {
+				best = n;
+				at = j;
+			}
+		}
+		if (best < 3)
+			continue;
+		common_run(plain, f->ins, na, i, blocks, bins, nb, at, match, b_matched, moved);
+		for (size_t k = 0; k < best; k++) {
+			match[i + k] = moved[k];
+			b_matched[moved[k]] = true;
+		}
+		i += best - 1;
+	}
+	for (size_t i = 0; i < na && rc == 0; i++) {
+		if (match[i] >= 0) {
+			last = f->owner[i] = block_of(blocks, f->fn, bins[match[i]].addr);
+			run = 0;
+		} else {
+			f->owner[i] = last;
+			if (++run > 8)
+				rc = roi_err_set(err, "%s: the code of %s does not match %s's at 0x%llx (not a "
+						 "block-lines build of the same sources?)", blocks->path,
+						 f->fn->asm_name, plain->path, (unsigned long long)f->ins[i].addr);
+		}
+	}
+	free(match);
+	free(moved);
+	free(b_matched);
 	free(bins);
 	f->aligned = true;
-	return 0;
+	return rc;
 }
 
 int roi_mfunc_build(struct roi_mfunc *f, const struct roi_mcode *plain, const struct roi_mcode *blocks,
