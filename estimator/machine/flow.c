@@ -396,6 +396,14 @@ static void cut_pieces(struct graph *g)
 			lead[i] = true;
 		if (in->has_target && in->cls != ROI_MI_CALL && (t = insn_at(f, in->target)) >= 0)
 			lead[t] = true;
+		if (in->table_entry) {
+			uint64_t at[256];
+			size_t n = roi_mcode_jump_table(g->code, in, at, 256);
+
+			for (size_t k = 0; k < n; k++)
+				if ((t = insn_at(f, at[k])) >= 0)
+					lead[t] = true;
+		}
 	}
 	g->piece_of = roi_xzalloc(f->nins, sizeof *g->piece_of);
 	for (size_t i = 0; i < f->nins; i++) {
@@ -461,7 +469,22 @@ static void link_pieces(struct graph *g)
 			break;
 		case ROI_MI_IJUMP:
 		table:
-			/* the table's targets are the entries of the block's successors */
+			/* the targets of the table that follows it; else the entries of the block's successors */
+			if (in->table_entry) {
+				uint64_t at[256];
+				size_t n = roi_mcode_jump_table(g->code, in, at, 256), before = g->ne;
+
+				for (size_t i = 0; i < n; i++) {
+					long ti = insn_at(f, at[i]), dup = 0;
+
+					for (size_t e = before; e < g->ne && ti >= 0; e++)
+						dup |= g->e[e].to == g->piece_of[ti];
+					if (ti >= 0 && !dup)
+						add_edge(g, (long)k, g->piece_of[ti], E_TABLE);
+				}
+				if (g->ne > before)
+					break;
+			}
 			if (p->owner >= 0) {
 				const struct roi_block *b = &f->fn->blocks[p->owner];
 				size_t before = g->ne;

@@ -67,6 +67,8 @@ struct roi_minsn {
 	bool writes_pc;         /* writes the PC in another way (mov pc, ldr pc, pop {pc}) */
 	bool pc_relative;       /* loads a literal from the code or makes its address (LDR, VLDR, ADR):
 				 * into rd, from wherever the code around it put the literal */
+	unsigned table_entry;   /* a jump through the table of targets that follows it (TBB, TBH
+				 * [PC, Rm]; LDR PC, [Rn, Rm, LSL #2] after ADR Rn): its entries' bytes */
 };
 
 /* The AVR cores roi prices: the AVRe/AVRe+ timings of the AVR Instruction Set Manual (every

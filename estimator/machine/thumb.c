@@ -195,6 +195,8 @@ static void decode32(uint16_t h1, uint16_t h2, struct roi_minsn *in, struct roi_
 	}
 	if ((h1 & 0xfff0) == 0xe8d0 && (h2 & 0xffe0) == 0xf000) {     /* TBB, TBH */
 		set(in, h2 & 0x10 ? "tbh" : "tbb", ROI_MI_IJUMP, 2 + p);
+		if ((h1 & 0xf) == 15)
+			in->table_entry = h2 & 0x10 ? 2 : 1;
 		return;
 	}
 	if ((h1 & 0xfe40) == 0xe840) {                          /* LDRD, STRD, exclusives */
@@ -223,6 +225,8 @@ static void decode32(uint16_t h1, uint16_t h2, struct roi_minsn *in, struct roi_
 			/* ldr pc, [sp], #4: a return; through another base: a jump through a table */
 			bool pop = (h1 & 0xf) == 13 && (h2 & 0x0f00) == 0x0b00;
 			set(in, "ldr", pop ? ROI_MI_RET : ROI_MI_IJUMP, 2 + p);
+			if (!(h1 & 0x80) && (h2 & 0x0ff0) == 0x0020)   /* [Rn, Rm, LSL #2] */
+				in->table_entry = 4;
 		} else if (load && rt == 15) {
 			set(in, "pld", ROI_MI_OP, 1);   /* PLD, PLI: hints */
 		} else {
