@@ -590,8 +590,8 @@ static void make_regions(struct graph *g)
 				g->region[find(g->region, fn->blocks[a].succ[s])] = find(g->region, (long)a);
 	}
 	flatten_regions(g);
-	/* hoisted code: a piece of one block that the piece before it falls into, and that falls into
-	 * the next, where no counted edge leads from the block before into its block (the compiler
+	/* hoisted code: a piece of one block that the piece before it falls into, and that falls or
+	 * jumps on, where no counted edge leads from the block before into its block (the compiler
 	 * moved a loop invariant out to an outer loop, keeping its location), runs as often as the
 	 * code before it. So does one that falls from a region's code back into the same region's
 	 * whatever the counted edges: a loop's if-converted arms (Thumb's IT blocks) with a piece of
@@ -604,7 +604,8 @@ static void make_regions(struct graph *g)
 			long a, b;
 			bool expected = false;
 
-			if (p->nin != 1 || p->nout != 1 || g->e[p->in[0]].kind != E_FALL || g->e[p->out[0]].kind != E_FALL ||
+			if (p->nin != 1 || p->nout != 1 || g->e[p->in[0]].kind != E_FALL ||
+			    (g->e[p->out[0]].kind != E_FALL && g->f->ins[p->last].cls != ROI_MI_JUMP) ||
 			    g->e[p->in[0]].from < 0 || g->p[g->e[p->in[0]].from].owner < 0 || p->owner < 0)
 				continue;
 			a = g->region[g->p[g->e[p->in[0]].from].owner];
@@ -612,7 +613,8 @@ static void make_regions(struct graph *g)
 			if (a == b)
 				continue;
 			long next = g->e[p->out[0]].to;
-			bool between = next >= 0 && g->p[next].owner >= 0 && g->region[g->p[next].owner] == a;
+			bool between = next >= 0 && g->p[next].owner >= 0 && g->region[g->p[next].owner] == a &&
+				       g->e[p->out[0]].kind == E_FALL;
 			for (size_t m = 0; m < fn->nblocks && !expected && !between; m++)
 				for (size_t s = 0; g->region[m] == a && !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++)
 					expected |= transition(g, m, s, false, NULL) == b;
