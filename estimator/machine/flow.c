@@ -113,18 +113,19 @@ static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, cons
 	return same_at(a, x, b, y, true);
 }
 
-/* How many of plain[i..] the block-lines instructions from j on that are not matched yet have, in
- * order (past the nops -O0 keeps where a line changes); their indices into match. */
+/* How many of plain[i..] the block-lines instructions from j on that are not taken have, in order
+ * (past the nops -O0 keeps where a line changes), while plain's are not matched; their indices
+ * into match (optional). */
 static size_t common_run(const struct roi_mcode *plain, const struct roi_minsn *a, size_t na, size_t i,
 			 const struct roi_mcode *blocks, const struct roi_minsn *b, size_t nb, size_t j,
-			 const long *a_match, const bool *b_matched, long *match)
+			 const long *a_match, const bool *b_taken, long *match)
 {
 	size_t n = 0;
 
 	for (; i < na && a_match[i] < 0; i++, j++, n++) {
-		while (j < nb && b[j].is_nop && !b_matched[j] && !a[i].is_nop)
+		while (j < nb && b[j].is_nop && !b_taken[j] && !a[i].is_nop)
 			j++;
-		if (j == nb || b_matched[j] || !same_insn(plain, &a[i], blocks, &b[j]))
+		if (j == nb || b_taken[j] || !same_insn(plain, &a[i], blocks, &b[j]))
 			break;
 		if (match)
 			match[n] = (long)j;
@@ -132,49 +133,35 @@ static size_t common_run(const struct roi_mcode *plain, const struct roi_minsn *
 	return n;
 }
 
-/* Owners of the plain instructions from the block-lines build's. At -O0 GCC keeps a nop where a
- * block's line changes, and a branch over a jump where the two builds' layouts then differ, and
- * may lay a block out elsewhere: the two instruction streams are aligned as their longest common
- * subsequence (like diff) of instructions that are the same (same_insn); a run of three or more
- * plain instructions left over is then looked for among the block-lines instructions left over
- * (a block laid out elsewhere), and an instruction of the plain build the other lacks takes the
- * owner of the one before it. Error: a run of more than 8 plain instructions the other lacks, or
- * a function too large to align. */
-#define ALIGN_CELLS (64u << 20)
-static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, const struct roi_mcode *blocks,
-			const struct roi_msym *bsym, struct roi_err *err)
+/* match[i]: the block-lines instruction plain[i] is, else -1: pinned ones as they are, the others
+ * by the longest common subsequence (like diff) of the instructions neither pinned nor
+ * excluded that are the same (same_insn). lcs: (na + 1) * (nb + 1) cells. */
+static void common_subsequence(const struct roi_mcode *plain, const struct roi_minsn *a, size_t na,
+			       const struct roi_mcode *blocks, const struct roi_minsn *b, size_t nb,
+			       const long *pinned, const bool *excluded, uint16_t *lcs, long *match)
 {
-	size_t nb, na = f->nins;
-	struct roi_minsn *bins = decode_range(blocks, bsym->addr, bsym->size, &nb);
-	size_t w = nb + 1, run = 0;
-	long last = ROI_OWN_FN, *match, *moved;
-	bool *b_matched;
-	uint16_t *lcs;
-	int rc = 0;
+	size_t w = nb + 1;
 
-	if ((na + 1) * w > ALIGN_CELLS || na > UINT16_MAX || nb > UINT16_MAX) {
-		free(bins);
-		return roi_err_set(err, "%s: %s is too large to align with %s's (%zu and %zu instructions)", blocks->path,
-				   f->fn->asm_name, plain->path, nb, na);
-	}
 	/* lcs[i * w + j]: the most instructions plain[i..] and blocks[j..] have in common, in order */
-	lcs = roi_xzalloc((na + 1) * w, sizeof *lcs);
-	for (size_t i = na; i-- > 0;)
+	for (size_t j = 0; j <= nb; j++)
+		lcs[na * w + j] = 0;
+	for (size_t i = na; i-- > 0;) {
+		lcs[i * w + nb] = 0;
 		for (size_t j = nb; j-- > 0;) {
 			uint16_t down = lcs[(i + 1) * w + j], right = lcs[i * w + j + 1];
 
-			if (same_insn(plain, &f->ins[i], blocks, &bins[j]))
+			if (pinned[i] < 0 && !excluded[j] && same_insn(plain, &a[i], blocks, &b[j]))
 				lcs[i * w + j] = (uint16_t)(lcs[(i + 1) * w + j + 1] + 1);
 			else
 				lcs[i * w + j] = down > right ? down : right;
 		}
-	match = roi_xzalloc(na + 1, sizeof *match);
-	moved = roi_xzalloc(na + 1, sizeof *moved);
-	b_matched = roi_xzalloc(nb + 1, sizeof *b_matched);
+	}
 	for (size_t i = 0, j = 0; i < na;) {
-		if (j < nb && lcs[i * w + j] == lcs[(i + 1) * w + j + 1] + 1 &&
-		    same_insn(plain, &f->ins[i], blocks, &bins[j])) {
-			b_matched[j] = true;
+		if (pinned[i] >= 0) {
+			match[i] = pinned[i];
+			i++;
+		} else if (j < nb && lcs[i * w + j] == lcs[(i + 1) * w + j + 1] + 1 && !excluded[j] &&
+			 same_insn(plain, &a[i], blocks, &b[j])) {
 			match[i++] = (long)j++;
 		} else if (j < nb && lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) {
 			j++;            /* a nop, a jump the plain build lacks */
@@ -182,30 +169,102 @@ static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, cons
 			match[i++] = -1;
 		}
 	}
-	free(lcs);
-	/* blocks laid out elsewhere: the longest run of what is left over, first found */
-	for (size_t i = 0; i < na; i++) {
-		size_t best = 0, at = 0;
+}
 
-		if (match[i] >= 0)
-			continue;
-		for (size_t j = 0; j < nb; j++) {
-			size_t n = b_matched[j] ? 0 : common_run(plain, f->ins, na, i, blocks, bins, nb, j, match,
-								  b_matched, NULL);
-			if (n > best) {
-				best = n;
-				at = j;
-			}
-		}
-		if (best < 3)
-			continue;
-		common_run(plain, f->ins, na, i, blocks, bins, nb, at, match, b_matched, moved);
-		for (size_t k = 0; k < best; k++) {
-			match[i + k] = moved[k];
-			b_matched[moved[k]] = true;
-		}
-		i += best - 1;
+/* Owners of the plain instructions from the block-lines build's. At -O0 GCC keeps a nop where a
+ * block's line changes, and a branch over a jump where the two builds' layouts then differ, and
+ * may lay a block out elsewhere. The two instruction streams are aligned as their longest common
+ * subsequence (like diff); the longest piece of a run of plain instructions left over that the
+ * block-lines build has among what it left over is a block laid out elsewhere: it is pinned
+ * there, with the instructions around it that are the same there, and the rest aligned again. An
+ * instruction of the plain build the other lacks takes the owner of the one before it. Error: a
+ * run of more than 8 plain instructions the other lacks, or a function too large to align. */
+#define ALIGN_CELLS (64u << 20)
+static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, const struct roi_mcode *blocks,
+			const struct roi_msym *bsym, struct roi_err *err)
+{
+	size_t nb, na = f->nins;
+	struct roi_minsn *bins = decode_range(blocks, bsym->addr, bsym->size, &nb);
+	size_t run = 0;
+	long last = ROI_OWN_FN, *match, *moved, *pinned;
+	bool *taken, *excluded;
+	uint16_t *lcs;
+	int rc = 0;
+
+	if ((na + 1) * (nb + 1) > ALIGN_CELLS || na > UINT16_MAX || nb > UINT16_MAX) {
+		free(bins);
+		return roi_err_set(err, "%s: %s is too large to align with %s's (%zu and %zu instructions)", blocks->path,
+				   f->fn->asm_name, plain->path, nb, na);
 	}
+	lcs = roi_xzalloc((na + 1) * (nb + 1), sizeof *lcs);
+	match = roi_xzalloc(na + 1, sizeof *match);
+	moved = roi_xzalloc(na + 1, sizeof *moved);
+	pinned = roi_xzalloc(na + 1, sizeof *pinned);
+	taken = roi_xzalloc(nb + 1, sizeof *taken);
+	excluded = roi_xzalloc(nb + 1, sizeof *excluded);
+	for (size_t i = 0; i < na; i++)
+		pinned[i] = -1;
+	for (int pass = 0;; pass++) {
+		bool again = false;
+
+		common_subsequence(plain, f->ins, na, blocks, bins, nb, pinned, excluded, lcs, match);
+		if (pass == 8)
+			break;
+		/* the longest piece of a run left over that the block-lines build has among what it
+		 * has left over */
+		for (size_t j = 0; j < nb; j++)
+			taken[j] = excluded[j];
+		for (size_t i = 0; i < na; i++)
+			if (match[i] >= 0)
+				taken[match[i]] = true;
+		for (size_t i = 0; i < na; i++) {
+			size_t len = 0, best = 0, from = 0, at = 0;
+
+			if (match[i] >= 0)
+				continue;
+			while (i + len < na && match[i + len] < 0)
+				len++;
+			for (size_t k = i; k < i + len && len >= 3; k++)
+				for (size_t j = 0; j < nb; j++) {
+					size_t n = taken[j] ? 0 : common_run(plain, f->ins, na, k, blocks, bins, nb, j, match,
+									      taken, NULL);
+					if (n > best) {
+						best = n;
+						from = k;
+						at = j;
+					}
+				}
+			if (best >= 3) {
+				common_run(plain, f->ins, na, from, blocks, bins, nb, at, match, taken, moved);
+				for (size_t k = 0; k < best; k++) {
+					pinned[from + k] = moved[k];
+					excluded[moved[k]] = taken[moved[k]] = true;
+				}
+				size_t i0 = from, len0 = best;
+				/* and the instructions around it that are the same there (the common
+				 * subsequence may have taken them elsewhere) */
+				for (int dir = -1; dir <= 1; dir += 2) {
+					long k = dir < 0 ? (long)i0 - 1 : (long)(i0 + len0);
+					long j = dir < 0 ? moved[0] - 1 : moved[len0 - 1] + 1;
+
+					for (; k >= 0 && k < (long)na && pinned[k] < 0; k += dir, j += dir) {
+						while (j >= 0 && j < (long)nb && bins[j].is_nop && !f->ins[k].is_nop && !excluded[j])
+							j += dir;
+						if (j < 0 || j >= (long)nb || excluded[j] ||
+						    !same_insn(plain, &f->ins[k], blocks, &bins[j]))
+							break;
+						pinned[k] = j;
+						excluded[j] = taken[j] = true;
+					}
+				}
+				again = true;
+			}
+			i += len;
+		}
+		if (!again)
+			break;
+	}
+	free(lcs);
 	for (size_t i = 0; i < na && rc == 0; i++) {
 		if (match[i] >= 0) {
 			last = f->owner[i] = block_of(blocks, f->fn, bins[match[i]].addr);
@@ -220,7 +279,9 @@ static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, cons
 	}
 	free(match);
 	free(moved);
-	free(b_matched);
+	free(pinned);
+	free(taken);
+	free(excluded);
 	free(bins);
 	f->aligned = true;
 	return rc;
