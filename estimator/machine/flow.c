@@ -585,6 +585,20 @@ static void link_pieces(struct graph *g)
 				f->owner[i] = p->owner;
 		}
 	}
+	/* a prologue the compiler moved past a block's test (shrink-wrapping: cbz r1, L; push {r4, lr}),
+	 * entered from that block's code and going on into a block's: it is on that block's way on,
+	 * not the way out of the function */
+	for (size_t k = 1; k < g->np; k++) {
+		struct piece *p = &g->p[k];
+
+		if (p->owner == ROI_OWN_FN && p->nin == 1 && p->nout == 1 && g->e[p->in[0]].kind == E_FALL &&
+		    g->e[p->in[0]].from >= 0 && g->p[g->e[p->in[0]].from].owner >= 0 && g->e[p->out[0]].to >= 0 &&
+		    g->p[g->e[p->out[0]].to].owner >= 0) {
+			p->owner = g->p[g->e[p->in[0]].from].owner;
+			for (size_t i = p->first; i <= p->last; i++)
+				f->owner[i] = p->owner;
+		}
+	}
 	memset(g->has_code, 0, f->fn->nblocks * sizeof *g->has_code);
 	for (size_t i = 0; i < f->nins; i++)
 		if (f->owner[i] >= 0)
@@ -621,6 +635,18 @@ static void flatten_regions(struct graph *g)
 		g->region_code[g->region[b]] |= g->has_code[b];
 	}
 	region_edges(g);
+}
+
+/* Whether piece k is straight-line code another region's code only falls into, and that falls or
+ * jumps on: maybe code the compiler moved there (make_regions). */
+static bool on_the_way(const struct graph *g, size_t k)
+{
+	const struct piece *p = &g->p[k];
+	long from = p->nin == 1 ? g->e[p->in[0]].from : -1;
+
+	return p->nout == 1 && p->owner >= 0 && from >= 0 && g->e[p->in[0]].kind == E_FALL && g->p[from].owner >= 0 &&
+	       (g->e[p->out[0]].kind == E_FALL || g->f->ins[p->last].cls == ROI_MI_JUMP) &&
+	       g->region[g->p[from].owner] != g->region[p->owner];
 }
 
 static void make_regions(struct graph *g)
@@ -665,21 +691,27 @@ static void make_regions(struct graph *g)
 			long a, b;
 			bool expected = false;
 
-			if (p->nin != 1 || p->nout != 1 || g->e[p->in[0]].kind != E_FALL ||
-			    (g->e[p->out[0]].kind != E_FALL && g->f->ins[p->last].cls != ROI_MI_JUMP) ||
-			    g->e[p->in[0]].from < 0 || g->p[g->e[p->in[0]].from].owner < 0 || p->owner < 0)
+			if (!on_the_way(g, k))
 				continue;
 			a = g->region[g->p[g->e[p->in[0]].from].owner];
 			b = g->region[p->owner];
-			if (a == b)
-				continue;
 			long next = g->e[p->out[0]].to;
 			bool between = next >= 0 && g->p[next].owner >= 0 && g->region[g->p[next].owner] == a &&
 				       g->e[p->out[0]].kind == E_FALL;
 			for (size_t m = 0; m < fn->nblocks && !expected && !between; m++)
 				for (size_t s = 0; g->region[m] == a && !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++)
 					expected |= transition(g, m, s, false, NULL) == b;
-			if (expected)
+			/* (a piece the code before it only falls into runs as often as that code: it is on
+			 * that code's way on, a loop's set-up the compiler put between it and a jump to the
+			 * loop, when its block keeps code of its own elsewhere, or is reached from other code
+			 * too, which jumps past this: a join's jump after one of its arms) */
+			bool keeps = false;
+			for (size_t q = 0; q < g->np && !keeps; q++)
+				keeps = q != k && g->p[q].owner == p->owner && !on_the_way(g, q);
+			for (size_t m = 0; m < fn->nblocks && !keeps; m++)
+				for (size_t s = 0; g->region[m] != a && !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++)
+					keeps |= fn->blocks[m].succ[s] == p->owner;
+			if (expected && !(keeps && g->p[g->e[p->in[0]].from].nout == 1))
 				continue;
 			p->owner = g->p[g->e[p->in[0]].from].owner;
 			for (size_t i = p->first; i <= p->last; i++)
@@ -793,10 +825,27 @@ static long transition(const struct graph *g, size_t m, size_t k, bool past_code
 			continue;
 		}
 		if (fn->blocks[t].nsucc != 1) {
-			/* a block without code that decides: where its flow goes, no code says */
-			if (bypassed)
-				bypassed[0] = -1;
-			return -1;
+			/* a block without code that decides: where its flow goes, no code says, unless
+			 * every way out of its region (its arms, made branchless and their code moved
+			 * amid another region's) leads to one block */
+			long out = -1, last = -1;
+			for (size_t m = 0; m < fn->nblocks && out != -2; m++)
+				for (size_t s = 0; g->region[m] == r && !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++) {
+					long x = fn->blocks[m].succ[s];
+
+					if (x >= 0 && g->region[x] == r)
+						continue;
+					out = x < 0 || (out >= 0 && out != x) ? -2 : x;
+					last = (long)m;
+				}
+			if (out < 0) {
+				if (bypassed)
+					bypassed[0] = -1;
+				return -1;
+			}
+			prev = last;
+			t = out;
+			continue;
 		}
 		prev = t;
 		t = fn->blocks[t].succ[0];
