@@ -613,8 +613,9 @@ static void link_pieces(struct graph *g)
 }
 
 /* Regions: a counted block whose decision left no branch in its code (the compiler made its arms
- * branchless: an abs, a conditional move, a skip over one instruction) is one region with its
- * arms, whose code then runs as often as the block; every other block is a region of its own. */
+ * branchless: an abs, a conditional move, a skip over one instruction, Thumb's IT block) is one
+ * region with its arms, whose code then runs as often as the block; every other block is a
+ * region of its own. */
 static long find(long *up, long b)
 {
 	while (up[b] != b)
@@ -670,7 +671,13 @@ static void make_regions(struct graph *g)
 				  (in->cls == ROI_MI_BRANCH || in->cls == ROI_MI_SKIP || in->cls == ROI_MI_CRET ||
 				   in->cls == ROI_MI_IJUMP || in->table);
 		}
-		if (decides || !g->has_code[a])
+		/* (no code of its own, but its arms' are conditional, in an IT block: its test is
+		 * there too, wherever the line table put it) */
+		bool arms_it = false;
+		for (size_t i = 0; i < f->nins && !g->has_code[a] && !arms_it; i++)
+			for (size_t s = 0; s < fn->blocks[a].nsucc && !arms_it; s++)
+				arms_it = f->ins[i].in_it && f->owner[i] == fn->blocks[a].succ[s];
+		if (decides || (!g->has_code[a] && !arms_it))
 			continue;
 		for (size_t s = 0; s < fn->blocks[a].nsucc; s++)
 			if (fn->blocks[a].succ[s] >= 0)
