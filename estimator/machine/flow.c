@@ -585,13 +585,14 @@ static void link_pieces(struct graph *g)
 				f->owner[i] = p->owner;
 		}
 	}
-	/* a prologue the compiler moved past a block's test (shrink-wrapping: cbz r1, L; push {r4, lr}),
-	 * entered from that block's code and going on into a block's: it is on that block's way on,
-	 * not the way out of the function */
+	/* a prologue the compiler moved past a block's test (shrink-wrapping: cbz r1, L; push {r4, lr};
+	 * or cmp r1, r2; blt L; bx lr; L: push {r4, lr}), entered from that block's code and going on
+	 * into a block's: it is on that block's way on, not the way out of the function */
 	for (size_t k = 1; k < g->np; k++) {
 		struct piece *p = &g->p[k];
 
-		if (p->owner == ROI_OWN_FN && p->nin == 1 && p->nout == 1 && g->e[p->in[0]].kind == E_FALL &&
+		if (p->owner == ROI_OWN_FN && p->nin == 1 && p->nout == 1 &&
+		    (g->e[p->in[0]].kind == E_FALL || g->e[p->in[0]].kind == E_TAKEN) &&
 		    g->e[p->in[0]].from >= 0 && g->p[g->e[p->in[0]].from].owner >= 0 && g->e[p->out[0]].to >= 0 &&
 		    g->p[g->e[p->out[0]].to].owner >= 0) {
 			p->owner = g->p[g->e[p->in[0]].from].owner;
