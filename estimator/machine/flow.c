@@ -1341,7 +1341,8 @@ static bool piece_count(const struct graph *g, size_t k, double *n)
 }
 
 /* One guess where no count decides: a branch or a table whose piece's count is known, split
- * evenly; else a loop's back edge, taken never; else any edge. False when every edge is known. */
+ * evenly, but within what the counts its edges share with other machine edges leave them; else a
+ * loop's back edge, taken never; else any edge. False when every edge is known. */
 static bool guess(struct graph *g)
 {
 	for (size_t k = 0; k < g->np; k++) {
@@ -1361,7 +1362,26 @@ static bool guess(struct graph *g)
 		size_t *work = NULL, nwork = 0, cwork = 0;
 		for (size_t i = 0; i < g->p[k].nout; i++)
 			if (!g->e[g->p[k].out[i]].known) {
-				set_edge(g, g->p[k].out[i], share, &work, &nwork, &cwork);
+				size_t e = g->p[k].out[i];
+
+				/* no more than a count it shares with other machine edges leaves it (the
+				 * exits of a test the compiler copied) */
+				for (size_t j = 0; j < g->neqs_of[e]; j++) {
+					const struct eq *q = &g->q[g->eqs_of[e][j]];
+					double left = q->rhs, coef = 0;
+					bool positive = g->eqs_of[e][j] >= g->np;
+
+					for (size_t t = 0; t < q->n && positive; t++) {
+						positive = q->t[t].coef > 0;
+						if (q->t[t].edge == e)
+							coef = q->t[t].coef;
+						else if (g->e[q->t[t].edge].known)
+							left -= q->t[t].coef * g->e[q->t[t].edge].x;
+					}
+					if (positive && coef > 0 && left / coef < share)
+						share = left > 0 ? left / coef : 0;
+				}
+				set_edge(g, e, share, &work, &nwork, &cwork);
 				break;  /* one at a time: the rest may follow */
 			}
 		g->f->guessed++;
