@@ -803,6 +803,45 @@ static void region_edges(struct graph *g)
 	roi_sort(g->redge, g->nredge, sizeof *g->redge, by_pair);
 }
 
+/* Whether every way on from block t through blocks without code leads to one region's code, or
+ * every one out of the function: *to gets the first block reached (-1: the exit), *last a block
+ * that leads there. */
+static bool sole_way_on(const struct graph *g, long t, long *to, long *last)
+{
+	const struct roi_function *fn = g->f->fn;
+	long *stack = roi_xzalloc(fn->nblocks + 1, sizeof *stack), reached = -2;
+	bool *seen = roi_xzalloc(fn->nblocks + 1, sizeof *seen), one = true;
+	size_t n = 0;
+
+	stack[n++] = t;
+	seen[t] = true;
+	while (n && one) {
+		long b = stack[--n];
+
+		for (size_t s = 0; s < fn->blocks[b].nsucc && one; s++) {
+			long x = fn->blocks[b].succ[s];
+
+			if (x >= 0 && !g->region_code[g->region[x]]) {
+				if (!seen[x]) {
+					seen[x] = true;
+					stack[n++] = x;
+				}
+				continue;
+			}
+			if (reached == -2) {
+				reached = x;
+				*to = x;
+				*last = b;
+			} else {
+				one = (x < 0 && reached < 0) || (x >= 0 && reached >= 0 && g->region[x] == g->region[reached]);
+			}
+		}
+	}
+	free(stack);
+	free(seen);
+	return one && reached != -2;
+}
+
 /* Where counted block m's k-th edge leads in regions: another region (through blocks with no code
  * of their own, and blocks whose code no machine edge from m's region reaches, which the compiler
  * jumped past, with past_code: their single successor's region when m's region reaches that),
@@ -834,19 +873,10 @@ static long transition(const struct graph *g, size_t m, size_t k, bool past_code
 		}
 		if (fn->blocks[t].nsucc != 1) {
 			/* a block without code that decides: where its flow goes, no code says, unless
-			 * every way out of its region (its arms, made branchless and their code moved
-			 * amid another region's) leads to one block */
+			 * every way on through blocks without code (arms made branchless, their code
+			 * amid another region's) leads into one region's code */
 			long out = -1, last = -1;
-			for (size_t m = 0; m < fn->nblocks && out != -2; m++)
-				for (size_t s = 0; g->region[m] == r && !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++) {
-					long x = fn->blocks[m].succ[s];
-
-					if (x >= 0 && g->region[x] == r)
-						continue;
-					out = x < 0 || (out >= 0 && out != x) ? -2 : x;
-					last = (long)m;
-				}
-			if (out < 0) {
+			if (!sole_way_on(g, t, &out, &last)) {
 				if (bypassed)
 					bypassed[0] = -1;
 				return -1;
