@@ -732,6 +732,55 @@ static void make_regions(struct graph *g)
 			changed = true;
 		}
 	}
+	/* a join's code under an arm's line (if (x) y++; then z's first instructions given y's line):
+	 * a piece that a test branches to and that the test's other way, an arm in the piece's own
+	 * region, falls into, and that goes on into a region both the test's and the arm's lead to,
+	 * is that region's code */
+	for (size_t k = 1; k < g->np; k++) {
+		struct piece *p = &g->p[k];
+		long x = -1, d = -1, next, a, b, c;
+		bool ab = false, ac = false, bc = false;
+
+		if (p->nin != 2 || p->nout != 1 || p->owner < 0 || (next = g->e[p->out[0]].to) < 0 ||
+		    g->p[next].owner < 0)
+			continue;
+		for (size_t i = 0; i < 2; i++) {
+			long from = g->e[p->in[i]].from;
+
+			if (from < 0 || g->p[from].owner < 0)
+				break;
+			if (g->e[p->in[i]].kind == E_FALL && g->p[from].nout == 1)
+				x = from;
+			else if (g->p[from].nout == 2)
+				d = from;
+		}
+		if (x < 0 || d < 0 || g->region[g->p[x].owner] != g->region[p->owner] ||
+		    (g->e[g->p[d].out[0]].to != x && g->e[g->p[d].out[1]].to != x))
+			continue;
+		a = g->region[g->p[d].owner];
+		b = g->region[p->owner];
+		c = g->region[g->p[next].owner];
+		if (a == b || b == c || a == c)
+			continue;
+		for (size_t m = 0; m < fn->nblocks; m++)
+			for (size_t s = 0; !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++) {
+				long t = transition(g, m, s, false, NULL);
+
+				ab |= g->region[m] == a && t == b;
+				ac |= g->region[m] == a && t == c;
+				bc |= g->region[m] == b && t == c;
+			}
+		if (!ab || !ac || !bc)
+			continue;
+		p->owner = g->p[next].owner;
+		for (size_t i = p->first; i <= p->last; i++)
+			g->f->owner[i] = p->owner;
+		memset(g->has_code, 0, fn->nblocks * sizeof *g->has_code);
+		for (size_t i = 0; i < g->f->nins; i++)
+			if (g->f->owner[i] >= 0)
+				g->has_code[g->f->owner[i]] = true;
+		flatten_regions(g);
+	}
 	g->merged = 0;
 	for (size_t b = 0; b < fn->nblocks; b++)
 		g->merged += g->region[b] != (long)b;
