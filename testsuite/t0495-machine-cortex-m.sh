@@ -74,6 +74,44 @@ for prog in kernel-crc8:-O0 kernel-isqrt:-O0 kernel-gcd:-O2 kernel-fir-q15:-O2 m
 	'
 done
 
+# a loop inside one counted block, of a constant count: a byte-aligned struct initialised from a
+# constant, copied at -Os by a loop the compiler expands inline (add.w r8, r3, #32; L: ldr; ldr;
+# stmia.w lr!, {r0, r1}; adds r3, #8; cmp r3, r8; bne L): four trips, not the 36 bytes its block
+# counts
+test_expect_success 'a copy loop of a constant count inside one block, at -Os' '
+	cat >copy.c <<-\EOF &&
+	#include <stdint.h>
+
+	struct fifo {
+		uint8_t buf[32];
+		uint8_t head, tail, count, dropped;
+	};
+
+	volatile uint8_t in_seed = 7;
+	volatile uint32_t sink;
+
+	int main(void)
+	{
+		uint32_t acc = 0;
+
+		for (uint8_t r = 0; r < 20; r++) {
+			struct fifo rx = {{1, 2, 3}, 0, 0, 0, 0};
+
+			rx.buf[r & 31] = in_seed;
+			rx.head = r;
+			acc += rx.buf[(r + 1) & 31] + rx.buf[r & 31] + rx.head;
+		}
+		sink = acc;
+		return 0;
+	}
+	EOF
+	builds copy-Os -Os copy.c &&
+	"$ROI" estimate --json --price machine --firmware copy-Os-plain.elf --block-lines copy-Os-blocks.elf \
+		copy-Os.elf >est.json &&
+	test_equal 1 "$(jq .machine.loops_counted est.json)" &&
+	test_equal "$(qemu_main_insns copy-Os-plain.elf)" "$(jq .total.instructions est.json)"
+'
+
 test_expect_success 'the text says no cycle-exact simulator checks the Cortex-M cycles' '
 	"$ROI" estimate --price machine --firmware kernel-gcd-O2-plain.elf --block-lines kernel-gcd-O2-blocks.elf \
 		kernel-gcd-O2.elf >out &&

@@ -996,12 +996,110 @@ static size_t loop_values(const struct graph *g, long b, bool shifts, struct loo
 	return n;
 }
 
+/* The constant a Thumb register holds at instruction i (searching back through the straight-line
+ * code of block b before it): from MOVS/MOV.W/MOVW rX, #k; else false. */
+static bool thumb_constant(const struct roi_mfunc *f, size_t i, long b, unsigned reg, long long *v)
+{
+	for (size_t k = 0; i-- > 0 && k < 16 && f->owner[i] == b && f->ins[i].cls == ROI_MI_OP; k++) {
+		const struct roi_minsn *in = &f->ins[i];
+
+		if (in->writes & (1u << reg)) {
+			if (in->reg_op != ROI_MR_LDI || in->rd != reg || in->conditional)
+				return false;
+			*v = (unsigned)in->imm;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Thumb's loop of a constant count whose body h..u is straight-line code: a counter stepped by a
+ * constant once a trip, to a constant or to an end register set to the counter plus a constant
+ * before the loop (a struct copy: add.w r7, r3, #40; L: ... adds r3, #8; cmp r3, r7; bne L), or
+ * stepped down to 0 (subs r3, #1; bne L). Its trips per entry; 0 when not such a loop. */
+static double thumb_trips(const struct graph *g, const struct piece *h, const struct piece *u)
+{
+	const struct roi_mfunc *f = g->f;
+	const struct roi_minsn *br = &f->ins[u->last], *test;
+	long step = 0, stepper = -1;
+	long long start, end;
+	unsigned x, y = 16;
+
+	if (br->cls != ROI_MI_BRANCH || br->cond != 1 || br->conditional || u->last == h->first)
+		return 0;
+	for (size_t i = h->first; i < u->last; i++)
+		if (f->ins[i].cls != ROI_MI_OP || f->owner[i] != h->owner)
+			return 0;
+	/* the test: the last instruction before the branch that sets the flags */
+	size_t t = u->last;
+	while (t-- > h->first && !f->ins[t].flags)
+		;
+	if (t == (size_t)-1 || t < h->first)
+		return 0;
+	test = &f->ins[t];
+	if (test->reg_op == ROI_MR_CMP) {
+		x = test->rd;
+		if (!test->cmp_imm)
+			y = test->rs;
+	} else if (test->reg_op == ROI_MR_DEC && !test->conditional) {
+		x = test->rd;
+	} else {
+		return 0;
+	}
+	/* the counter stepped once, nothing else written to it or to the end */
+	for (size_t i = h->first; i < u->last; i++) {
+		const struct roi_minsn *in = &f->ins[i];
+
+		if (y < 16 && (in->writes & (1u << y)))
+			return 0;
+		if (!(in->writes & (1u << x)))
+			continue;
+		if (stepper >= 0 || in->rd != x || in->conditional || (in->reg_op != ROI_MR_INC && in->reg_op != ROI_MR_DEC))
+			return 0;
+		stepper = (long)i;
+		step = in->reg_op == ROI_MR_INC ? in->imm : -in->imm;
+	}
+	if (stepper < 0 || step == 0)
+		return 0;
+	if (test->reg_op == ROI_MR_DEC)                 /* subs x, #s; bne: down to 0 */
+		return thumb_constant(f, h->first, h->owner, x, &start) && start > 0 && start % -step == 0 && step < 0
+		       ? (double)(start / -step) : 0;
+	if (y == 16) {                                  /* cmp x, #n */
+		if (!thumb_constant(f, h->first, h->owner, x, &start))
+			return 0;
+		end = (unsigned)test->imm;
+	} else {
+		/* y = x + k before the loop, x not written between: k over the step */
+		size_t i = h->first, k = 0;
+
+		for (; i-- > 0 && k < 16 && f->owner[i] == h->owner && f->ins[i].cls == ROI_MI_OP; k++) {
+			const struct roi_minsn *in = &f->ins[i];
+
+			if (in->writes & (1u << x))
+				return 0;
+			if (in->writes & (1u << y))
+				break;
+		}
+		if (i == (size_t)-1 || k == 16 || f->owner[i] != h->owner || f->ins[i].reg_op != ROI_MR_ADD ||
+		    f->ins[i].rd != y || f->ins[i].rs != x || f->ins[i].conditional)
+			return 0;
+		start = 0;
+		end = f->ins[i].imm;
+	}
+	if ((end - start) % step != 0 || (end - start) / step <= 0)
+		return 0;
+	return (double)((end - start) / step);
+}
+
 /* The number of times a dec/brne loop whose latch is piece u and header h runs its body per entry,
  * from the constant its counter register was loaded with before h; 0 when not such a loop. */
 static double constant_trips(const struct graph *g, const struct piece *h, const struct piece *u)
 {
 	const struct roi_mfunc *f = g->f;
 	const struct roi_minsn *br = &f->ins[u->last], *dec;
+
+	if (g->code->arch == ROI_MARCH_ARM)
+		return thumb_trips(g, h, u);
 
 	if (u->last == u->first || br->cls != ROI_MI_BRANCH || strcmp(br->name, "brne") != 0)
 		return 0;
