@@ -190,14 +190,14 @@ bench-stack: deps-all
 check-torture: deps
 	@sh contrib/install-deps.sh torture
 	@$(MAKE) --no-print-directory all
-	sh testsuite/torture/run.sh --gcov all --json bench/results/torture.json $(BUILD)/torture/work
+	sh testsuite/torture/run.sh --gcov all --blocks --json bench/results/torture.json $(BUILD)/torture/work
 
 # The same tests on an ATmega1284P in simavr, at -O0 and -O2 (t0505 runs every 8th in
 # make check). The summary is bench/results/torture-avr.json.
 check-torture-avr: deps
 	@sh contrib/install-deps.sh torture avr
 	@$(MAKE) --no-print-directory all avr
-	sh testsuite/torture/run.sh --target avr --json bench/results/torture-avr.json $(BUILD)/torture/avr-work
+	sh testsuite/torture/run.sh --target avr --blocks --json bench/results/torture-avr.json $(BUILD)/torture/avr-work
 
 # ---- random programs: csmith's, seeds 1..N, at -O0, -O1, -O2 and -Os ----
 # (t0520 runs seeds 1..12 in make check.) Disagreements are saved under
@@ -206,7 +206,7 @@ N ?= 500
 check-csmith: deps
 	@sh contrib/install-deps.sh csmith
 	@$(MAKE) --no-print-directory all
-	sh testsuite/csmith/run.sh --count $(N) --json bench/results/csmith.json $(BUILD)/csmith/work
+	sh testsuite/csmith/run.sh --count $(N) --blocks --json bench/results/csmith.json $(BUILD)/csmith/work
 
 # ---- the runtime and the estimator under AddressSanitizer and UBSan ----
 # A separate build: build-asan/host/libroi.a and build-asan/bin/roi. The runtime

@@ -73,6 +73,9 @@
 #include "builtins.h"
 #include "context.h"
 #include "cfghooks.h"
+#include "tree-ssa-loop.h"
+#include "tree-ssa-loop-niter.h"
+#include "tree-scalar-evolution.h"
 #if GCCPLUGIN_VERSION >= 8000
 #include "ssa.h"
 #else
@@ -143,6 +146,19 @@ roi_call_must_tail_p (gcall *call)
   for (loop_p L = NULL, *roi_once_##L = NULL; !roi_once_##L; roi_once_##L = &L) \
     FOR_EACH_LOOP (L, FLAGS)
 #endif
+
+/* The loops' recorded exits released: of the current function until GCC 6,
+   of the one named since.  */
+static inline void
+roi_release_recorded_exits (function *fun)
+{
+#if GCCPLUGIN_VERSION >= 6000
+  release_recorded_exits (fun);
+#else
+  gcc_assert (fun == cfun);
+  release_recorded_exits ();
+#endif
+}
 
 /* get_section gained a fourth argument in GCC 10.  */
 static inline section *

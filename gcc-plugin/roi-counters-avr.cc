@@ -57,30 +57,70 @@ asm_operand (vec<tree, va_gc> **list, const char *constraint, tree value)
   vec_safe_push (*list, build_tree_list (c, value));
 }
 
-/* counters[idx] += AMOUNT, a value of 8 or 16 bits, on AVR: its bytes added
-   to the counter's low ones through __tmp_reg__, the carry on like
-   roi_avr_increment's.  The amount is the asm's one register operand,
-   where a 32-bit load-add-store takes eight besides it and, at -Os, spills
-   the program's values around a shift by a variable amount or a memcpy.  */
-static void
-insert_avr_add (gimple_stmt_iterator *gsi, tree ref, tree amount)
+/* counters[idx] += AMOUNT, a value of 8 or 16 bits or a constant below
+   65536, on AVR, + 1 where PLUS_ONE (the carry set before the add): its
+   bytes added to the counter's low ones through __tmp_reg__, the carry on
+   like roi_avr_increment's; a 16-bit counter that carries out of its top
+   byte saturates at 65535, as its increments do.  A value is the asm's one
+   register operand, where a 32-bit load-add-store takes eight besides it
+   and, at -Os, spills the program's values around a shift by a variable
+   amount or a memcpy.  A constant the asm loads itself, a byte at a time
+   into a scratch register (ldi leaves the carry alone): given as an
+   operand, the constant's register would be set before the loop nest it is
+   used in, by GCC's loop-invariant motion, and taken from the program's
+   values throughout (kernel-conv2d's main at -Os ran 22 % longer).  */
+void
+roi_avr_add_count (gimple_stmt_iterator *gsi, tree ref, tree amount, bool plus_one)
 {
-  static char text[2][1024];
-  int wide = TYPE_PRECISION (TREE_TYPE (amount)) > 8;
-  char *t = text[wide];
+  static char text[2][2][2][1024];
+  bool constant = TREE_CODE (amount) == INTEGER_CST;
+  int wide = constant ? !wi::ltu_p (wi::to_widest (amount), 256)
+		      : TYPE_PRECISION (TREE_TYPE (amount)) > 8;
+  char *t = text[constant][wide][plus_one];
+  size_t size = sizeof text[0][0][0];
   if (!t[0])
     {
-      size_t n = snprintf (t, sizeof text[0], wide
-			   ? "lds __tmp_reg__,%%0+0\n\tadd __tmp_reg__,%%A1\n\tsts %%0+0,__tmp_reg__"
-			     "\n\tlds __tmp_reg__,%%0+1\n\tadc __tmp_reg__,%%B1\n\tsts %%0+1,__tmp_reg__"
-			   : "lds __tmp_reg__,%%0+0\n\tadd __tmp_reg__,%%1\n\tsts %%0+0,__tmp_reg__");
-      avr_carry_on (t, sizeof text[0], n, 0, 1 + wide, "brcc", 1);
+      /* operands: the counter's address and the amount, or the scratch
+	 register, the address and the constant */
+      int c = constant;
+      const char *low = constant ? "%0" : wide ? "%A1" : "%1", *high = constant ? "%0" : "%B1";
+      size_t n = snprintf (t, size, "%slds __tmp_reg__,%%%d+0\n\t%s __tmp_reg__,%s\n\t"
+			   "sts %%%d+0,__tmp_reg__", constant ? "ldi %0,lo8(%2)\n\t" : "", c,
+			   plus_one ? "sec\n\tadc" : "add", low, c);
+      if (wide)
+	n += snprintf (t + n, size - n, "%s\n\tlds __tmp_reg__,%%%d+1\n\tadc __tmp_reg__,%s",
+		       constant ? "\n\tldi %0,hi8(%2)" : "", c, high);
+      if (roi_opts.counter_bits == 16)
+	/* (as roi_avr_increment's: where the top byte wraps, both bytes 255) */
+	n += snprintf (t + n, size - n, wide
+		       ? "\n\tbrcc 2f\n\tclr __tmp_reg__\n\tdec __tmp_reg__\n\tsts %%%d+0,__tmp_reg__"
+			 "\n2:\tsts %%%d+1,__tmp_reg__"
+		       : "\n\tbrcc 1f\n\tlds __tmp_reg__,%%%d+1\n\tinc __tmp_reg__\n\tbrne 2f"
+			 "\n\tdec __tmp_reg__\n\tsts %%%d+0,__tmp_reg__\n2:\tsts %%%d+1,__tmp_reg__\n1:",
+		       c, c, c);
+      else
+	{
+	  if (wide)
+	    n += snprintf (t + n, size - n, "\n\tsts %%%d+1,__tmp_reg__", c);
+	  n = avr_carry_on (t, size, n, c, 1 + wide, "brcc", 1);
+	}
+      gcc_assert (n + 1 < size);
     }
-  vec<tree, va_gc> *inputs = NULL;
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
   asm_operand (&inputs, "i", build_fold_addr_expr (ref));
-  asm_operand (&inputs, "r", amount);
-  gasm *stmt = gimple_build_asm_vec (t, inputs, NULL, NULL, NULL);
+  tree scratch = NULL_TREE;
+  if (constant)
+    {
+      asm_operand (&inputs, "n", fold_convert (uint16_type_node, amount));
+      scratch = make_ssa_name (build_nonstandard_integer_type (8, 1));
+      asm_operand (&outputs, "=d", scratch);
+    }
+  else
+    asm_operand (&inputs, "r", amount);
+  gasm *stmt = gimple_build_asm_vec (t, inputs, outputs, NULL, NULL);
   gimple_asm_set_volatile (stmt, true);
+  if (scratch)
+    SSA_NAME_DEF_STMT (scratch) = stmt;
   gsi_insert_before (gsi, stmt, GSI_SAME_STMT);
 }
 
@@ -281,7 +321,7 @@ roi_avr_division_steps (roi_stmt stmt, tree ref, tree quotient)
   roi_divide_routines_used = true;
 }
 
-/* Whether insert_avr_add takes an amount of TYPE: unsigned, of 8 or 16 bits.  */
+/* Whether roi_avr_add_count takes an amount of TYPE: unsigned, of 8 or 16 bits.  */
 static bool
 avr_add_type_p (const_tree type)
 {
@@ -355,6 +395,6 @@ roi_avr_add (gimple_stmt_iterator *gsi, roi_stmt stmt, tree ref, tree *amount)
   *amount = value;
   if (!avr_add_type_p (TREE_TYPE (value)))
     return false;
-  insert_avr_add (gsi, ref, value);
+  roi_avr_add_count (gsi, ref, value, false);
   return true;
 }

@@ -14,6 +14,10 @@ bool roi_avr_increments (void);
 /* counters[idx] += 1 by an asm before GSI; REF is the counter; a 16-bit one
    saturates at 65535.  */
 void roi_avr_increment (gimple_stmt_iterator *gsi, tree ref);
+/* counters[idx] += AMOUNT, + 1 where PLUS_ONE, by an asm before GSI:
+   AMOUNT an unsigned value of 8 or 16 bits, REF the counter, of any width;
+   a 16-bit one saturates at 65535.  */
+void roi_avr_add_count (gimple_stmt_iterator *gsi, tree ref, tree amount, bool plus_one);
 /* counters[idx] += the alignment passes of a float add of A and B, by an
    asm before GSI.  */
 void roi_avr_float_passes (gimple_stmt_iterator *gsi, tree ref, tree a, tree b);

@@ -256,6 +256,36 @@ roi_counter_increment (basic_block bb, bool at_end, tree counters, unsigned idx)
 		     GSI_SAME_STMT);
 }
 
+/* counters[idx] += VALUE, of the counter type, before GSI: a relaxed atomic
+   add where the counters are atomic, else a load-add-store; a 16-bit counter
+   saturates at 65535.  */
+static void
+add_value (gimple_stmt_iterator *gsi, tree counters, unsigned idx, tree value)
+{
+  tree type = roi_counter_type ();
+  tree ref = roi_counter_ref_at (gsi, counters, idx);
+  if (roi_counters_atomic ())
+    {
+      insert_atomic_add (gsi, ref, value);
+      return;
+    }
+  tree old_value = make_ssa_name (type);
+  gsi_insert_before (gsi, gimple_build_assign (old_value, ref), GSI_SAME_STMT);
+  tree new_value = make_ssa_name (type);
+  gsi_insert_before (gsi, gimple_build_assign (new_value, PLUS_EXPR, old_value, value),
+		     GSI_SAME_STMT);
+  if (roi_opts.counter_bits == 16)
+    {
+      /* a sum below the old value wrapped: all ones instead */
+      tree mask = wrap_mask (gsi, type, new_value, old_value);
+      tree saturated = make_ssa_name (type);
+      gsi_insert_before (gsi, gimple_build_assign (saturated, BIT_IOR_EXPR, new_value, mask),
+			 GSI_SAME_STMT);
+      new_value = saturated;
+    }
+  gsi_insert_before (gsi, gimple_build_assign (unshare_expr (ref), new_value), GSI_SAME_STMT);
+}
+
 /* counters[idx] += AMOUNT just before STMT: a value counter adds up what
    its site ran with (the bits a shift moved, the bytes memcpy copied), so it
    wraps or, 16 bits wide, saturates like a block counter.  An AMOUNT that is
@@ -312,26 +342,64 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
     return;
   tree value = make_ssa_name (type);
   gsi_insert_before (&gsi, gimple_build_assign (value, NOP_EXPR, amount), GSI_SAME_STMT);
-  ref = roi_counter_ref_at (&gsi, counters, idx);
-  if (roi_counters_atomic ())
+  add_value (&gsi, counters, idx, value);
+}
+
+/* counters[idx] += RUNS, + 1 where PLUS_ONE, before GSI: the count of as
+   many increments at once (roi-trips.cc).  RUNS is a constant or an
+   unsigned expression the caller checked can be computed there (on AVR of
+   8 or 16 bits, for a 16-bit counter narrower than it unless constant), its
+   value what the increments add up to, wrapped like them or, 16 bits wide,
+   saturated.  */
+void
+roi_counter_add_count (gimple_stmt_iterator *gsi, tree counters, unsigned idx, tree runs,
+		       bool plus_one)
+{
+  tree type = roi_counter_type ();
+  if (TREE_CODE (runs) == INTEGER_CST)
     {
-      insert_atomic_add (&gsi, ref, value);
+      widest_int n = wi::to_widest (runs) + (plus_one ? 1 : 0);
+      if (roi_opts.counter_bits == 16 && wi::gtu_p (n, 65535))
+	n = 65535;
+      if (n == 0)
+	return;
+      plus_one = false;
+      if (roi_avr_increments ())
+	runs = build_int_cstu (wi::ltu_p (n, 256) ? unsigned_char_type_node : uint16_type_node,
+			       n.to_uhwi ());
+      else
+	runs = build_int_cstu (type, n.to_uhwi ());
+    }
+  else
+    {
+      runs = force_gimple_operand_gsi (gsi, unshare_expr (runs), true, NULL_TREE, true,
+				       GSI_SAME_STMT);
+      /* (the AVR asm takes a byte or two) */
+      unsigned bits = TYPE_PRECISION (TREE_TYPE (runs));
+      if (roi_avr_increments () && bits != 8 && bits != 16)
+	{
+	  tree wide = make_ssa_name (uint16_type_node);
+	  gsi_insert_before (gsi, gimple_build_assign (wide, NOP_EXPR, runs), GSI_SAME_STMT);
+	  runs = wide;
+	}
+    }
+  if (roi_avr_increments ())
+    {
+      roi_avr_add_count (gsi, roi_counter_ref_at (gsi, counters, idx), runs, plus_one);
       return;
     }
-  tree old_value = make_ssa_name (type);
-  gsi_insert_before (&gsi, gimple_build_assign (old_value, ref), GSI_SAME_STMT);
-  tree new_value = make_ssa_name (type);
-  gsi_insert_before (&gsi, gimple_build_assign (new_value, PLUS_EXPR, old_value, value),
-		     GSI_SAME_STMT);
-  if (roi_opts.counter_bits == 16)
+  tree value = runs;
+  if (!useless_type_conversion_p (type, TREE_TYPE (runs)))
     {
-      /* a sum below the old value wrapped: all ones instead */
-      tree mask = wrap_mask (&gsi, type, new_value, old_value);
-      tree saturated = make_ssa_name (type);
-      gsi_insert_before (&gsi, gimple_build_assign (saturated, BIT_IOR_EXPR, new_value, mask),
-			 GSI_SAME_STMT);
-      new_value = saturated;
+      value = make_ssa_name (type);
+      gsi_insert_before (gsi, gimple_build_assign (value, NOP_EXPR, runs), GSI_SAME_STMT);
     }
-  gsi_insert_before (&gsi, gimple_build_assign (unshare_expr (ref), new_value),
-		     GSI_SAME_STMT);
+  if (plus_one)
+    {
+      tree sum = make_ssa_name (type);
+      gsi_insert_before (gsi, gimple_build_assign (sum, PLUS_EXPR, value, build_int_cst (type, 1)),
+			 GSI_SAME_STMT);
+      value = sum;
+    }
+  add_value (gsi, counters, idx, value);
 }

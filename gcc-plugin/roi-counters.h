@@ -31,6 +31,10 @@ tree roi_counters_create (unsigned fn_index, unsigned n);
 /* COUNTERS[IDX] += 1 at the start of BB, or at its end (AT_END: before the
    statement that leaves it).  */
 void roi_counter_increment (basic_block bb, bool at_end, tree counters, unsigned idx);
+/* COUNTERS[IDX] += RUNS (+ 1 where PLUS_ONE) before GSI, at once what as
+   many increments add (roi-trips.cc).  */
+void roi_counter_add_count (gimple_stmt_iterator *gsi, tree counters, unsigned idx, tree runs,
+			    bool plus_one);
 /* COUNTERS[IDX] += AMOUNT, the value of the value site STMT.  */
 void roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount);
 

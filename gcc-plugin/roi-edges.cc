@@ -12,7 +12,8 @@
  *
  * Conservation fails where a block is entered and not left: a call that
  * does not return (exit, longjmp, a profile written in the middle: roi_dump,
- * fork and exec), an asm that stops the core.  As gcov does, such a block
+ * fork and exec), an asm that stops the core, a tail call (a jump out of the
+ * function, ends_in_tail_call).  As gcov does, such a block
  * gets a fake edge to the exit, always on the tree (nothing can count it),
  * whose count, solved, says how often the block was left that way; the
  * counts stay exact.  A block whose only successor is the exit needs none:
@@ -33,6 +34,7 @@
  * costs more (OWN_BLOCK_COST).  */
 #include "roi-edges.h"
 #include "roi-plugin.h"
+#include "roi-trips.h"
 #include "roi-util.h"
 
 /* Whether STMT may leave the function without returning to its block: a
@@ -65,6 +67,27 @@ roi_may_not_return (roi_stmt stmt)
 	    case BUILT_IN_EXECV:
 	    case BUILT_IN_EXECVP:
 	    case BUILT_IN_EXECVE:
+	    /* the checking variants call __chk_fail when the check fails,
+	       which a program may make leave by longjmp (torture's
+	       builtins/vsprintf-chk.c at -O2, counted 0 calls of 5) */
+	    case BUILT_IN_MEMCPY_CHK:
+	    case BUILT_IN_MEMMOVE_CHK:
+	    case BUILT_IN_MEMPCPY_CHK:
+	    case BUILT_IN_MEMSET_CHK:
+	    case BUILT_IN_STPCPY_CHK:
+	    case BUILT_IN_STPNCPY_CHK:
+	    case BUILT_IN_STRCAT_CHK:
+	    case BUILT_IN_STRCPY_CHK:
+	    case BUILT_IN_STRNCAT_CHK:
+	    case BUILT_IN_STRNCPY_CHK:
+	    case BUILT_IN_SNPRINTF_CHK:
+	    case BUILT_IN_SPRINTF_CHK:
+	    case BUILT_IN_VSNPRINTF_CHK:
+	    case BUILT_IN_VSPRINTF_CHK:
+	    case BUILT_IN_FPRINTF_CHK:
+	    case BUILT_IN_PRINTF_CHK:
+	    case BUILT_IN_VFPRINTF_CHK:
+	    case BUILT_IN_VPRINTF_CHK:
 	      return true;
 	    default:
 	      return false;
@@ -80,6 +103,22 @@ roi_may_not_return (roi_stmt stmt)
       return gimple_asm_volatile_p (a) || gimple_asm_input_p (a);
     }
   return false;
+}
+
+/* Whether BB ends in a call the tail-call pass marked (it has run: -O2).
+   expand makes it a jump out of the function and drops what follows it in
+   the block: control leaves the function there, and a counter after the call
+   counts only the times expand could not make it a jump (torture's
+   920501-9.c: both arms of an if end in a sprintf, whose block counts, from
+   the counters after them, came out 0).  */
+static bool
+ends_in_tail_call (basic_block bb)
+{
+  gimple_stmt_iterator gsi = gsi_last_nondebug_bb (bb);
+  if (gsi_end_p (gsi))
+    return false;
+  gcall *call = dyn_cast <gcall *> (gsi_stmt (gsi));
+  return call && gimple_call_tail_p (call);
 }
 
 /* Whether BB's count may differ from the counts of the edges that leave it
@@ -100,6 +139,8 @@ needs_fake_edge (basic_block bb)
     return true;
   if (!to_block)
     return false;
+  if (ends_in_tail_call (bb))
+    return true;
   for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi); gsi_next (&gsi))
     if (roi_may_not_return (gsi_stmt (gsi)))
       return true;
@@ -272,6 +313,28 @@ place (edge e, basic_block *at, bool *at_end)
    much more than one in a block that stays anyway.  */
 #define OWN_BLOCK_COST 1.5
 
+/* A counter in a block that runs once in every trip of a loop whose trips
+   GCC computes is added once on the loop's way in (roi-trips.cc): it costs
+   this many increments per entry of the loop, not one per trip.  */
+#define TRIP_ADD_COST 2
+
+/* G's cost where its counter would be added on its loop's way in: ONCE and
+   ENTRY by block, as roi_trips_find gives them.  Not with 16-bit counters:
+   such a counter counts all of the loop's trips, where the tree would have
+   left the count to the sides of a branch in it, each below 65535 when the
+   sum is not (it saturates; the sides solve it exactly).  */
+static void
+trip_cost (graph_edge *g, const vec<bool> &once, const vec<edge> &entry,
+	   hash_map<edge, double> &freq)
+{
+  if (roi_opts.counter_bits == 16 || !once[g->at->index])
+    return;
+  double *f = freq.get (entry[g->at->index]);
+  double cost = TRIP_ADD_COST * (f ? *f : 0);
+  if (cost < g->cost)
+    g->cost = cost;
+}
+
 static int
 compare_counted (const void *pa, const void *pb)
 {
@@ -300,6 +363,9 @@ roi_edges_plan (function *fun, const vec<basic_block> &order, const int *counter
   unsigned n = order.length (), root = 2 * n;
   hash_map<edge, double> freq;
   estimate (fun, &freq);
+  auto_vec<bool> once;
+  auto_vec<edge> trip_entry;
+  roi_trips_find (fun, &once, &trip_entry);
   auto_vec<graph_edge> edges;
   auto_vec<double> entries;
   entries.safe_grow_cleared (n);
@@ -329,6 +395,7 @@ roi_edges_plan (function *fun, const vec<basic_block> &order, const int *counter
 	      }
 	    if (!has_statements (g.at))
 	      g.cost *= OWN_BLOCK_COST;
+	    trip_cost (&g, once, trip_entry, freq);
 	    edges.safe_push (g);
 	  }
     }
@@ -342,6 +409,7 @@ roi_edges_plan (function *fun, const vec<basic_block> &order, const int *counter
       graph_edge g = { -1, (int) i, i ? 2 * i : root, 2 * i + 1, entries[i], order[i], false };
       if (!has_statements (order[i]))
 	g.cost *= OWN_BLOCK_COST;
+      trip_cost (&g, once, trip_entry, freq);
       edges.safe_push (g);
     }
 

@@ -18,6 +18,7 @@
 #include "roi-op.h"
 #include "roi-plugin.h"
 #include "roi-registers.h"
+#include "roi-trips.h"
 #include "roi-util.h"
 #include "roi-value-sites.h"
 
@@ -553,7 +554,12 @@ roi_execute (function *fun)
     for (unsigned i = 0; i < order.length (); i++)
       roi_counter_increment (order[i], false, counters, i);
   else
-    roi_registers_increment (fun, counters, plan.counted);
+    {
+      auto_vec<bool> done;
+      done.safe_grow_cleared (plan.counted.length ());
+      roi_trips_add (fun, counters, plan.counted, &done);
+      roi_registers_increment (fun, counters, plan.counted, &done);
+    }
   for (unsigned i = 0; i < sites.length (); i++)
     roi_counter_add (sites[i].stmt, counters, nbase + i, sites[i].amount);
   roi_descriptor_create (fn_index, checksum, n, counters);

@@ -10,6 +10,7 @@
  *     roi-types.cc         the C types they compute in
  *     roi-value-sites.cc   statements whose cost grows with a run-time value
  *     roi-edges.cc         which edges carry a counter: those off a spanning tree
+ *     roi-trips.cc         a loop's added once per entry where GCC knows its trips
  *     roi-registers.cc     their updates, a loop's in registers while it runs
  *     roi-counters.cc      the block and value counters and their updates
  *     roi-counters-avr.cc  AVR's updates, inline asms that take no register

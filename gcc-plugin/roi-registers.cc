@@ -85,7 +85,7 @@ add_one (gimple_stmt_iterator *gsi, tree v)
    members with this index), in a register from ENTRY to EXITS.  */
 static void
 in_register (loop_p loop, edge entry, const vec<edge> &exits, tree counters, unsigned idx,
-	     const vec<roi_counted_edge> &counted)
+	     const vec<roi_counted_edge> &counted, const int *rpo, int nrpo)
 {
   tree type = roi_counter_type ();
   gimple_stmt_iterator gsi = roi_update_point (entry->src, true);
@@ -93,13 +93,15 @@ in_register (loop_p loop, edge entry, const vec<edge> &exits, tree counters, uns
   tree ref = roi_counter_ref_at (&gsi, counters, idx);
   gsi_insert_before (&gsi, gimple_build_assign (loaded, ref), GSI_SAME_STMT);
 
-  /* The blocks in dominator order: a block's one predecessor comes first.  */
-  basic_block *body = get_loop_body_in_dom_order (loop);
+  /* The loop's blocks in reverse postorder: a block's one predecessor,
+     which dominates it, comes first.  */
   hash_map<basic_block, tree> out;
   auto_vec<gphi *> phis;
-  for (unsigned i = 0; i < loop->num_nodes; i++)
+  for (int i = 0; i < nrpo; i++)
     {
-      basic_block bb = body[i];
+      basic_block bb = BASIC_BLOCK_FOR_FN (cfun, rpo[i]);
+      if (!flow_bb_inside_loop_p (loop, bb))
+	continue;
       tree v;
       if (bb == loop->header || !single_pred_p (bb))
 	{
@@ -121,7 +123,6 @@ in_register (loop_p loop, edge entry, const vec<edge> &exits, tree counters, uns
 	}
       out.put (bb, v);
     }
-  free (body);
   for (unsigned i = 0; i < phis.length (); i++)
     {
       edge e;
@@ -154,14 +155,19 @@ exits_placeable (const vec<edge> &exits)
 }
 
 void
-roi_registers_increment (function *fun, tree counters, const vec<roi_counted_edge> &counted)
+roi_registers_increment (function *fun, tree counters, const vec<roi_counted_edge> &counted,
+			 vec<bool> *done)
 {
-  auto_vec<bool> done;
-  done.safe_grow_cleared (counted.length ());
   if (optimize && !roi_opts.avr_asm_increment && !roi_counters_atomic ())
     {
       /* (the region hooks may have split edges since the loops were found) */
       loop_optimizer_init (AVOID_CFG_MODIFICATIONS);
+      /* Not get_loop_body_in_dom_order, which needs the loop's one latch: a
+	 header entered by two back edges has none (torture's 20181120-1.c at
+	 -O2: an if's two arms both go back).  Placing counters changes no
+	 edge, so one order serves every loop.  */
+      int *rpo = XNEWVEC (int, n_basic_blocks_for_fn (fun));
+      int nrpo = pre_and_rev_post_order_compute (NULL, rpo, false);
       ROI_FOR_EACH_LOOP (loop, fun, LI_ONLY_INNERMOST)
 	{
 	  edge entry;
@@ -170,16 +176,17 @@ roi_registers_increment (function *fun, tree counters, const vec<roi_counted_edg
 	    continue;
 	  unsigned n = 0;
 	  for (unsigned i = 0; i < counted.length () && n < MAX_IN_REGISTERS; i++)
-	    if (!done[i] && flow_bb_inside_loop_p (loop, counted[i].at))
+	    if (!(*done)[i] && flow_bb_inside_loop_p (loop, counted[i].at))
 	      {
-		in_register (loop, entry, exits, counters, i, counted);
-		done[i] = true;
+		in_register (loop, entry, exits, counters, i, counted, rpo, nrpo);
+		(*done)[i] = true;
 		n++;
 	      }
 	}
+      free (rpo);
       loop_optimizer_finalize ();
     }
   for (unsigned i = 0; i < counted.length (); i++)
-    if (!done[i])
+    if (!(*done)[i])
       roi_counter_increment (counted[i].at, counted[i].at_end, counters, i);
 }

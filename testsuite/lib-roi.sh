@@ -27,6 +27,28 @@ fn_calls () {
 	   '[.functions[] | select(.name == $f and ($s == "" or (.file | endswith($s)))) | .calls] | add // 0' "$1"
 }
 
+# in_loops ASM: the instructions in the loops of a disassembly ASM (objdump -d, x86-64 or AVR),
+# from a backward branch's target to the branch, that name a counter.
+in_loops () {
+	awk '
+		function hex(s,   i, n) { n = 0; for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return n }
+		/^ *[0-9a-f]+:/ { a = $0; sub(/^ */, "", a); sub(/:.*/, "", a); n++; addr[n] = hex(a); text[n] = $0 }
+		END {
+			for (i = 1; i <= n; i++) {
+				t = ""
+				if (match(text[i], /j[a-z]+ +[0-9a-f]+ </)) {
+					t = substr(text[i], RSTART, RLENGTH); sub(/^j[a-z]+ +/, "", t); sub(/ <$/, "", t)
+				} else if (match(text[i], /(br[a-z]+|rjmp)[ \t]+[.]-[0-9]+[ \t]+; 0x[0-9a-f]+/)) {
+					t = substr(text[i], RSTART, RLENGTH); sub(/.*; 0x/, "", t)
+				}
+				if (t != "" && hex(t) < addr[i])
+					for (k = 1; k <= i; k++)
+						if (addr[k] >= hex(t) && text[k] ~ /__roi_c_/)
+							print text[k]
+			}
+		}' "$1"
+}
+
 # meta_json OBJ: the .roi.meta records of OBJ as one JSON array.
 meta_json () {
 	objcopy --dump-section .roi.meta=meta.bin "$1" /dev/null &&

@@ -186,24 +186,6 @@ int main(void)
 }
 EOF
 
-# in_loops ASM: the instructions in the loops of the x86-64 disassembly ASM (from a backward
-# branch's target to the branch) that name a counter.
-in_loops () {
-	awk -F"\t" "
-		function hex(s,   i, n) { n = 0; for (i = 1; i <= length(s); i++) n = n * 16 + index(\"0123456789abcdef\", substr(s, i, 1)) - 1; return n }
-		/^ *[0-9a-f]+:/ { a = \$1; sub(/^ */, \"\", a); sub(/:.*/, \"\", a); n++; addr[n] = hex(a); text[n] = \$0 }
-		END {
-			for (i = 1; i <= n; i++)
-				if (match(text[i], /j[a-z]+ +[0-9a-f]+ </)) {
-					t = substr(text[i], RSTART, RLENGTH); sub(/^j[a-z]+ +/, \"\", t); sub(/ <\$/, \"\", t)
-					if (hex(t) < addr[i])
-						for (k = 1; k <= i; k++)
-							if (addr[k] >= hex(t) && text[k] ~ /__roi_c_/)
-								print text[k]
-				}
-		}" "$1"
-}
-
 # By hand: data holds 0 and 1 alternately in its first 50 elements, 0 after: i & 127 is odd and
 # below 50 for 25 of every 128 values of i, 7 x 25 for i below 896 and 25 of 896 to 999, 200
 # stores. (Not a division, whose value counter, a sum, stays in memory.)
@@ -228,6 +210,111 @@ test_expect_success 'optimising, a loop that calls what may not return counts in
 	rm -f exits.roi && roi_link exits -O2 exits.c && ./exits &&
 	"$ROI" estimate --json exits >exits.json &&
 	test_equal 8 "$(volatile_stores exits.json)"
+'
+
+# A loop whose header two back edges enter (the if's arms both go back, GCC 12 -O2: no single
+# latch): the counters' walk over its blocks crashed the compiler (torture's 20181120-1.c).
+# By hand: c == 4 once, ten stores through e, ten increments of c.
+cat >twoback.c <<'EOF'
+int c, d;
+volatile int b;
+int *e = &d;
+int main(void)
+{
+	for (c = 0; c <= 9; c++) {
+		int f = 0x201;
+		if (c == 4)
+			b;
+		*e = f;
+	}
+	return 0;
+}
+EOF
+
+test_expect_success 'optimising, a loop entered again by two back edges counts in registers, exactly' '
+	roi_link twoback -O2 twoback.c && ./twoback &&
+	"$ROI" estimate --json twoback >twoback.json &&
+	test_equal 1 "$(jq "[.ops[] | select(.kind == \"load\" and .volatile == true) | .count] | add" twoback.json)" &&
+	test_equal 10 "$(jq "[.ops[] | select(.kind == \"store\" and .access == \"deref\") | .count] | add" twoback.json)" &&
+	test_equal 10 "$(jq "[.ops[] | select(.kind == \"add\") | .count] | add" twoback.json)"
+'
+
+# A function whose if's two arms end in calls the tail-call pass marked (-O2): expand makes each a
+# jump out of the function and drops what follows it in its block, so a counter there never
+# counted (torture's 920501-9.c: 0 calls of 5). By hand: show runs 6 times, 2 of them odd.
+cat >tails.c <<'EOF'
+#include <stdio.h>
+char buf[32];
+void __attribute__((noinline)) show(int x)
+{
+	if (x & 1)
+		sprintf(buf, "odd %d", x);
+	else
+		snprintf(buf, sizeof buf, "even %d", x);
+}
+int main(void)
+{
+	for (int i = 0; i < 6; i++)
+		show(i * i % 5);
+	return 0;
+}
+EOF
+
+test_expect_success 'optimising, calls the tail-call pass marked are counted' '
+	roi_link tails -O2 tails.c && ./tails &&
+	"$ROI" estimate --json tails >tails.json &&
+	test_equal 6 "$(jq "[.functions[] | select(.name == \"show\") | .calls] | add" tails.json)" &&
+	test_equal 2 "$(jq "[.ops[] | select(.callee == \"sprintf\") | .count] | add" tails.json)" &&
+	test_equal 4 "$(jq "[.ops[] | select(.callee == \"snprintf\") | .count] | add" tails.json)"
+'
+
+# A checking built-in (__builtin___memcpy_chk) whose check fails leaves through the program's own
+# handler, here a longjmp, as GCC's torture tests' do (builtins/vsprintf-chk.c: 0 calls of 5): a
+# call that may not return. By hand: copy runs 6 times, its memcpy fails for i % 3 of 0 and 1;
+# volatile stores: i = 0, six i++, two done++.
+cat >chk.c <<'EOF'
+#include <setjmp.h>
+#include <string.h>
+static jmp_buf env;
+/* the check fails by leaving through longjmp, as a test harness's own __chk_fail may */
+void *__memcpy_chk(void *d, const void *s, size_t n, size_t size)
+{
+	if (n > size)
+		longjmp(env, 1);
+	return memcpy(d, s, n);
+}
+char dst[4];
+volatile size_t len = 8;
+volatile int done;
+void __attribute__((noinline)) copy(int i, const char *s)
+{
+	switch (i) {
+	case 0:
+		__builtin___memcpy_chk(dst, s, len, sizeof dst);
+		break;
+	case 1:
+		__builtin___memcpy_chk(dst + 1, s, len, sizeof dst - 1);
+		break;
+	default:
+		__builtin___memcpy_chk(dst + 2, s, 1, sizeof dst - 2);
+		break;
+	}
+	done++;
+}
+int main(void)
+{
+	for (volatile int i = 0; i < 6; i++)
+		if (setjmp(env) == 0)
+			copy(i % 3, "abcdefgh");
+	return 0;
+}
+EOF
+
+test_expect_success 'optimising, a checking built-in that longjmps out is a call that may not return' '
+	roi_link chk -O2 chk.c && ./chk &&
+	"$ROI" estimate --json chk >chk.json &&
+	test_equal 6 "$(jq "[.functions[] | select(.name == \"copy\") | .calls] | add" chk.json)" &&
+	test_equal 9 "$(volatile_stores chk.json)"
 '
 
 cat >wide16.c <<'EOF'

@@ -5,8 +5,9 @@ gcc.c-torture/execute (GCC 12.2.0, from Debian'"'"'s gcc-12-source) holds
 programs that once miscompiled or crashed GCC. Every 8th of them in sorted
 order (214 of 1708) is built and run at -O0 and -O2 without the plugin and with
 it: the compiler must never crash with the plugin loaded, a test that passes
-without the plugin must pass with it, and its run must leave a profile. The
-whole suite, with roi gcov-check, is make check-torture.'
+without the plugin must pass with it, its run must leave a profile, and a
+build counted per block must give the counts the edge counters give. The whole
+suite, with roi gcov-check, is make check-torture.'
 . "$(dirname "$0")/test-lib.sh"
 
 RUN=$TEST_DIRECTORY/torture/run.sh
@@ -22,7 +23,7 @@ fi
 level () { grep " -O$1 " work/results.txt; }
 
 test_expect_success TORTURE 'every 8th test runs at -O0 and -O2, with and without the plugin' '
-	sh "$RUN" -j 2 --every 8 --levels "0 2" work >run.out 2>&1 || true &&
+	sh "$RUN" -j 2 --every 8 --levels "0 2" --blocks work >run.out 2>&1 || true &&
 	cat run.out &&
 	test -s work/results.txt &&
 	test_equal "$(sed -n "s/^torture: \([0-9]*\) tests.*/\1/p" run.out)" \
@@ -61,6 +62,13 @@ test_expect_success TORTURE '-O2: every test that passes without the plugin pass
 test_expect_success TORTURE 'every passing run with the plugin leaves a sealed profile' '
 	awk "\$4 == \"pass\" && \$6 != \"yes\"" work/results.txt >missing &&
 	test_equal "" "$(cat missing)" "runs without a profile"
+'
+
+test_expect_success TORTURE 'counters on edges give the counts of a counter per block' '
+	awk "\$9 == \"same\"" work/results.txt >same &&
+	test "$(wc -l <same)" -ge 400 &&
+	awk "\$9 == \"differ\"" work/results.txt >differ &&
+	test_equal "" "$(cat differ)" "estimates that differ"
 '
 
 test_done

@@ -21,7 +21,7 @@ else
 fi
 
 test_expect_success CSMITH 'seeds 1 to 12 at -O0, -O1, -O2, -Os: the plugin changes nothing' '
-	sh "$RUN" --count 12 --levels "0 1 2 s" --save "$PWD/regressions" work >run.out 2>&1 ||
+	sh "$RUN" --count 12 --levels "0 1 2 s" --blocks --save "$PWD/regressions" work >run.out 2>&1 ||
 	{ cat run.out; return 1; }
 	cat run.out &&
 	test_grep "^csmith: [0-9]* s, 0 failed runs" run.out
@@ -32,6 +32,11 @@ test_expect_success CSMITH 'every program and level has a result, and nearly all
 	test_equal "1 2 3 4 5 6 7 8 9 10 11 12" "$(awk "{ print \$1 }" work/results.txt | uniq | tr "\n" " " | sed "s/ $//")" &&
 	ran=$(awk "\$3 == \"pass\"" work/results.txt | wc -l) &&
 	test "$ran" -ge 40
+'
+
+test_expect_success CSMITH 'counted per block, every run counts what the edge counters count' '
+	test "$(awk "\$9 == \"same\"" work/results.txt | wc -l)" -ge 40 &&
+	test_equal "" "$(awk "\$9 == \"differ\"" work/results.txt)" "runs whose counts differ"
 '
 
 # Checked here without the harness: the programs print their checksum, and
@@ -59,7 +64,7 @@ test_expect_success CSMITH 'a program that prints something else is a failure, s
 	EOF
 	chmod +x bad-cc &&
 	test_must_fail env CSMITH_CC="$PWD/bad-cc" sh "$RUN" --count 1 --levels 1 --save saved bad >bad.out 2>&1 &&
-	test_grep "^FAIL: 1 -O1 pass differ - yes ok differ$" bad.out &&
+	test_grep "^FAIL: 1 -O1 pass differ - yes ok differ -$" bad.out &&
 	test_grep "^csmith: [0-9]* s, 1 failed runs" bad.out &&
 	test -f saved/csmith-1-O1/prog.c &&
 	test_grep "^what differed: the output with the plugin differs from the output without it" saved/csmith-1-O1/README.txt &&

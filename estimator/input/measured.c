@@ -183,6 +183,8 @@ static cJSON *to_json(const struct roi_measured *m)
 			cJSON_AddStringToObject(o, "checksum", sum);
 			cJSON_AddItemToObject(o, "counts", u64_array(f->counts, f->value, f->nblocks));
 			cJSON_AddItemToObject(o, "cycles", u64_array(f->cycles, NULL, f->nblocks));
+			if (f->ambiguous)
+				cJSON_AddItemToObject(o, "ambiguous", u64_array(f->ambiguous, NULL, f->nblocks));
 			cJSON_AddItemToArray(a, o);
 		}
 		cJSON_AddItemToObject(b, "loops", a = cJSON_CreateArray());
@@ -462,7 +464,7 @@ static int u64_items(const struct jv *v, const cJSON *o, const char *w, const ch
 static int parse_blocks(const struct jv *v, const cJSON *root, struct roi_measured *m)
 {
 	static const char *const keys[] = {"program", "metadata", "run_cycles", "ambiguous", "functions", "loops", NULL};
-	static const char *const fkeys[] = {"unit", "index", "asm", "checksum", "counts", "cycles", NULL};
+	static const char *const fkeys[] = {"unit", "index", "asm", "checksum", "counts", "cycles", "ambiguous", NULL};
 	static const char *const lkeys[] = {"unit", "function", "loop", "name", "entries", "cycles", NULL};
 	const cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "blocks"), *arr, *x;
 	char w[64];
@@ -491,7 +493,9 @@ static int parse_blocks(const struct jv *v, const cJSON *root, struct roi_measur
 			return -1;
 		f->nblocks = (size_t)cJSON_GetArraySize(counts);
 		if (u64_items(v, x, w, "counts", f->nblocks, &f->counts, &f->value) ||
-		    u64_items(v, x, w, "cycles", f->nblocks, &f->cycles, NULL))
+		    u64_items(v, x, w, "cycles", f->nblocks, &f->cycles, NULL) ||
+		    (cJSON_HasObjectItem(x, "ambiguous") &&
+		     u64_items(v, x, w, "ambiguous", f->nblocks, &f->ambiguous, NULL)))
 			return -1;
 	}
 	i = 0;

@@ -76,6 +76,9 @@ struct roi_mblocks {
 	uint64_t *counts;               /* executions; a value counter's: 0 (not measured) */
 	bool *value;                    /* a value counter (formats.md): its count is not measured */
 	uint64_t *cycles;               /* the cycles of the instructions the line table gives it */
+	uint64_t *ambiguous;            /* passes through blocks without instructions the code did not
+					 * decide (another as short went through the block): its count
+					 * is the choice taken, off by up to that many; NULL: none */
 };
 
 struct roi_mloop {

@@ -93,14 +93,17 @@ static void check_measured(const struct roi_session *s)
 {
 	const struct roi_program *p = &s->prog;
 	const struct roi_measured *m = s->meas;
-	size_t fns = 0, blocks = 0, lines = 0, values = 0;
+	size_t fns = 0, blocks = 0, lines = 0, values = 0, doubt = 0;
 
 	for (size_t u = 0; u < p->nunits; u++)
 		for (size_t f = 0; f < p->units[u].nfunctions; f++) {
 			const struct roi_function *fn = &p->units[u].functions[f];
 
 			fns += roi_measured_function(m, fn->asm_name) != NULL;
-			blocks += roi_measured_blocks(m, fn) != NULL;
+			const struct roi_mblocks *mb = roi_measured_blocks(m, fn);
+			blocks += mb != NULL;
+			for (size_t b = 0; mb && mb->ambiguous && b < mb->nblocks; b++)
+				doubt += mb->ambiguous[b] != 0;
 			lines += roi_measured_line(m, p->units[u].files[fn->file], fn->line) != NULL;
 			for (size_t b = 0; b < fn->nblocks; b++)
 				values += fn->blocks[b].value;
@@ -114,6 +117,10 @@ static void check_measured(const struct roi_session *s)
 	if (s->counts_measured && values)
 		roi_warn("%s: the counts are its measured blocks; its %zu value counters (shift steps, quotient bits, "
 			 "bytes) are not measured and count 0", m->path, values);
+	if (s->counts_measured && doubt)
+		roi_warn("%s: the counts are its measured blocks; %zu of them are the choice taken between ways "
+			 "through blocks without instructions that the code does not tell apart (\"ambiguous\")",
+			 m->path, doubt);
 	if (!m->complete)
 		roi_warn("%s: the run stopped at the cycle limit: the measured figures are up to there", m->path);
 }

@@ -74,6 +74,7 @@ void roi_avr_decode(const uint8_t *code, size_t avail, uint64_t addr, enum roi_a
 
 		set(in, names[k], k == 0 ? ROI_MI_SKIP : ROI_MI_OP, 1);
 		in->rd = d5;
+		in->rr = r5;
 		in->shifts = k == 3 && d5 == r5;                /* rol */
 		return;
 	}
@@ -86,6 +87,8 @@ void roi_avr_decode(const uint8_t *code, size_t avail, uint64_t addr, enum roi_a
 	}
 	case 0x3:
 		set(in, "cpi", ROI_MI_OP, 1);
+		in->rd = d4;
+		in->imm = (int)k8;
 		return;
 	case 0x4: case 0x5: case 0x6: case 0x7: {
 		static const char *const names[] = {"sbci", "subi", "ori", "andi"};

@@ -161,7 +161,7 @@ static void common_subsequence(const struct roi_mcode *plain, const struct roi_m
 			match[i] = pinned[i];
 			i++;
 		} else if (j < nb && lcs[i * w + j] == lcs[(i + 1) * w + j + 1] + 1 && !excluded[j] &&
-			 same_insn(plain, &a[i], blocks, &b[j])) {
+			   same_insn(plain, &a[i], blocks, &b[j])) {
 			match[i++] = (long)j++;
 		} else if (j < nb && lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) {
 			j++;            /* a nop, a jump the plain build lacks */
@@ -177,15 +177,16 @@ static void common_subsequence(const struct roi_mcode *plain, const struct roi_m
  * subsequence (like diff); the longest piece of a run of plain instructions left over that the
  * block-lines build has among what it left over is a block laid out elsewhere: it is pinned
  * there, with the instructions around it that are the same there, and the rest aligned again. An
- * instruction of the plain build the other lacks takes the owner of the one before it. Error: a
- * run of more than 8 plain instructions the other lacks, or a function too large to align. */
+ * instruction of the plain build the other lacks takes the owner of the one before it, where
+ * control falls into it; after a jump, the owner of the next one the two share. Error: a run of
+ * more than 8 plain instructions the other lacks, or a function too large to align. */
 #define ALIGN_CELLS (64u << 20)
 static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, const struct roi_mcode *blocks,
 			const struct roi_msym *bsym, struct roi_err *err)
 {
 	size_t nb, na = f->nins;
 	struct roi_minsn *bins = decode_range(blocks, bsym->addr, bsym->size, &nb);
-	size_t run = 0;
+	size_t run = 0, pending = SIZE_MAX;
 	long last = ROI_OWN_FN, *match, *moved, *pinned;
 	bool *taken, *excluded;
 	uint16_t *lcs;
@@ -266,11 +267,21 @@ static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, cons
 	}
 	free(lcs);
 	for (size_t i = 0; i < na && rc == 0; i++) {
+		const struct roi_minsn *prev = i > 0 ? &f->ins[i - 1] : NULL;
+
 		if (match[i] >= 0) {
 			last = f->owner[i] = block_of(blocks, f->fn, bins[match[i]].addr);
+			for (; pending < i; pending++)
+				f->owner[pending] = last;
+			pending = SIZE_MAX;
 			run = 0;
 		} else {
+			/* after a jump (a nop only jumps reach, a jump over a nop: -O0's code between a
+			 * block and the one its flow goes on to), the owner of the next one the two share */
 			f->owner[i] = last;
+			if (pending == SIZE_MAX && prev && (prev->cls == ROI_MI_JUMP || prev->cls == ROI_MI_IJUMP ||
+							   prev->cls == ROI_MI_RET || prev->cls == ROI_MI_STOP))
+				pending = i;
 			if (++run > 8)
 				rc = roi_err_set(err, "%s: the code of %s does not match %s's at 0x%llx (not a "
 						 "block-lines build of the same sources?)", blocks->path,
@@ -500,9 +511,91 @@ static long first_piece(const struct graph *g, long b)
 	return -1;
 }
 
+/* AVR: the targets of piece k's jump into __tablejump2__, read from the table in the flash: the
+ * code before the jump makes Z the index less K (subi r30, lo; sbci r31, hi), the table's word
+ * address plus the index, and the range check before it bounds the index (cpi rX, N, or ldi rY, N;
+ * cp rX, rY; cpc; a branch around the piece): N words, each a target's word address. How many;
+ * 0 when the code is not so. */
+static size_t avr_table(const struct graph *g, size_t k, uint64_t *targets, size_t max)
+{
+	const struct roi_mfunc *f = g->f;
+	const struct piece *p = &g->p[k];
+	size_t last = p->last, n = 0;
+	long i;
+
+	if (g->code->arch != ROI_MARCH_AVR || last < 2 || last - 2 < p->first)
+		return 0;
+	const struct roi_minsn *sbci = &f->ins[last - 1], *subi = &f->ins[last - 2];
+	if (strcmp(sbci->name, "sbci") != 0 || sbci->rd != 31 || strcmp(subi->name, "subi") != 0 || subi->rd != 30)
+		return 0;
+	unsigned lo = subi->reg_op == ROI_MR_DEC ? (unsigned)subi->imm : (256u - (unsigned)subi->imm) & 0xff;
+	unsigned base = (0x10000u - (lo | (unsigned)sbci->imm << 8)) & 0xffff;
+	/* the range check: back from the piece past a jump (to the default), a branch, a cpc */
+	i = (long)p->first - 1;
+	if (i >= 0 && f->ins[i].cls == ROI_MI_JUMP)
+		i--;
+	if (i < 0 || f->ins[i].cls != ROI_MI_BRANCH || (strcmp(f->ins[i].name, "brcs") != 0 && strcmp(f->ins[i].name, "brcc") != 0))
+		return 0;
+	i--;
+	if (i >= 0 && strcmp(f->ins[i].name, "cpc") == 0)
+		i--;
+	if (i < 0)
+		return 0;
+	if (strcmp(f->ins[i].name, "cpi") == 0)
+		n = (size_t)f->ins[i].imm;
+	else if (strcmp(f->ins[i].name, "cp") == 0 && i > 0 && f->ins[i - 1].reg_op == ROI_MR_LDI &&
+		 f->ins[i - 1].rd == f->ins[i].rr)
+		n = (size_t)f->ins[i - 1].imm;
+	if (n == 0 || n > max)
+		return 0;
+	for (size_t e = 0; e < n; e++) {
+		size_t avail;
+		const uint8_t *w = roi_mcode_bytes(g->code, 2 * ((uint64_t)base + e), &avail);
+
+		if (!w || avail < 2)
+			return 0;
+		targets[e] = 2 * (uint64_t)(w[0] | w[1] << 8);
+		long t = insn_at(f, targets[e]);
+		if (t < 0 || g->p[g->piece_of[t]].first != (size_t)t)     /* (a piece of its own) */
+			return 0;
+	}
+	return n;
+}
+
+/* Where a table jump enters counted block b: the first piece of its (as first_piece) that only
+ * table jumps enter, else its first piece; -1 when none. */
+static long table_target(const struct graph *g, long b)
+{
+	long first = first_piece(g, b);
+
+	if (first < 0)
+		return -1;
+	for (size_t i = (size_t)first; i < g->np; i++) {
+		bool other = false;
+
+		if (g->p[i].owner != g->p[first].owner || i == 0)
+			continue;
+		for (size_t e = 0; e < g->p[i].nin && !other; e++)
+			other = g->e[g->p[i].in[e]].kind != E_TABLE;
+		if (!other)
+			return (long)i;
+	}
+	return first;
+}
+
+/* Whether piece p calls. */
+static bool has_call(const struct roi_mfunc *f, const struct piece *p)
+{
+	for (size_t i = p->first; i <= p->last; i++)
+		if (f->ins[i].cls == ROI_MI_CALL || f->ins[i].cls == ROI_MI_ICALL)
+			return true;
+	return false;
+}
+
 static void link_pieces(struct graph *g)
 {
 	struct roi_mfunc *f = g->f;
+	size_t *tables = NULL, ntables = 0, ctables = 0;
 
 	for (size_t k = 0; k < g->np; k++) {
 		struct piece *p = &g->p[k];
@@ -530,56 +623,73 @@ static void link_pieces(struct graph *g)
 			break;
 		case ROI_MI_IJUMP:
 		table:
-			/* the targets of the table that follows it; else the entries of the block's successors */
-			if (in->table_entry) {
-				uint64_t at[256];
-				size_t n = roi_mcode_jump_table(g->code, in, at, 256), before = g->ne;
-
-				for (size_t i = 0; i < n; i++) {
-					long ti = insn_at(f, at[i]), dup = 0;
-
-					for (size_t e = before; e < g->ne && ti >= 0; e++)
-						dup |= g->e[e].to == g->piece_of[ti];
-					if (ti >= 0 && !dup)
-						add_edge(g, (long)k, g->piece_of[ti], E_TABLE);
-				}
-				if (g->ne > before)
-					break;
-			}
-			if (p->owner >= 0) {
-				const struct roi_block *b = &f->fn->blocks[p->owner];
-				size_t before = g->ne;
-
-				for (size_t s = 0; s < b->nsucc; s++) {
-					long fp = first_piece(g, b->succ[s]), dup = 0;
-
-					for (size_t e = before; e < g->ne; e++)
-						dup |= g->e[e].to == fp;
-					if (fp >= 0 && !dup)
-						add_edge(g, (long)k, fp, E_TABLE);
-				}
-				if (g->ne > before)
-					break;
-			}
-			add_edge(g, (long)k, OUTSIDE, E_EXIT);
+			/* the table's targets: once every other edge is known (below) */
+			tables = roi_xgrow(tables, ntables, &ctables, sizeof *tables);
+			tables[ntables++] = k;
 			break;
 		case ROI_MI_RET: case ROI_MI_STOP:
 			add_edge(g, (long)k, OUTSIDE, E_EXIT);
 			break;
 		}
 	}
+	/* a table's targets are the entries of the block's successors: of a successor's pieces, the
+	 * first that no other edge enters (where the table alone leads: a case whose code ends in a
+	 * tail it shares with another case has that tail first by address), else its first */
+	for (size_t t = 0; t < ntables; t++) {
+		size_t k = tables[t];
+		const struct piece *p = &g->p[k];
+
+		uint64_t targets[256];
+		size_t ntargets = f->ins[p->last].table ? avr_table(g, k, targets, 256) :
+				  roi_mcode_jump_table(g->code, &f->ins[p->last], targets, 256);
+		size_t before = g->ne;
+		/* the table itself says where it leads (Thumb: the table after TBB, TBH, LDR PC) */
+		for (size_t t2 = 0; t2 < ntargets; t2++) {
+			long ti = insn_at(f, targets[t2]), to, dup = 0;
+
+			if (ti < 0)
+				continue;
+			to = g->piece_of[ti];
+			for (size_t e = before; e < g->ne; e++)
+				dup |= g->e[e].to == to;
+			if (!dup)
+				add_edge(g, (long)k, to, E_TABLE);
+		}
+		if (g->ne > before)
+			continue;
+		if (p->owner >= 0) {
+			const struct roi_block *b = &f->fn->blocks[p->owner];
+			size_t before = g->ne;
+
+			for (size_t s = 0; s < b->nsucc; s++) {
+				long fp = table_target(g, b->succ[s]), dup = 0;
+
+				for (size_t e = before; e < g->ne; e++)
+					dup |= g->e[e].to == fp;
+				if (fp >= 0 && !dup)
+					add_edge(g, (long)k, fp, E_TABLE);
+			}
+			if (g->ne > before)
+				continue;
+		}
+		add_edge(g, (long)k, OUTSIDE, E_EXIT);
+	}
+	free(tables);
 	/* the function's entry */
 	add_edge(g, OUTSIDE, 0, E_ENTRY);
 	/* an island: a piece of one block amid another block's straight-line code, entered and left
 	 * by falling through, is code the compiler moved there (a loop latch's copy, an invariant): it
-	 * runs as often as the code around it */
+	 * runs as often as the code around it (amid the prologue and the epilogue, which are no
+	 * block's, one that calls is no invariant the compiler moved there but the function's one
+	 * block at -O0, and keeps it: its calls are priced by that block's value counters) */
 	for (size_t k = 1; k + 1 < g->np; k++) {
 		struct piece *p = &g->p[k];
 
 		if (p->nin == 1 && p->nout == 1 && g->e[p->in[0]].kind == E_FALL && g->e[p->out[0]].kind == E_FALL &&
 		    g->e[p->in[0]].from >= 0 && g->e[p->out[0]].to >= 0 &&
 		    g->p[g->e[p->in[0]].from].owner == g->p[g->e[p->out[0]].to].owner &&
-		    g->p[g->e[p->in[0]].from].owner != p->owner) {
+		    g->p[g->e[p->in[0]].from].owner != p->owner &&
+		    (g->p[g->e[p->in[0]].from].owner >= 0 || !has_call(f, p))) {
 			p->owner = g->p[g->e[p->in[0]].from].owner;
 			for (size_t i = p->first; i <= p->last; i++)
 				f->owner[i] = p->owner;
@@ -639,14 +749,15 @@ static void flatten_regions(struct graph *g)
 	region_edges(g);
 }
 
-/* Whether piece k is straight-line code another region's code only falls into, and that falls or
- * jumps on: maybe code the compiler moved there (make_regions). */
+/* Whether piece k is straight-line code another region's code alone falls or branches into, and
+ * that falls or jumps on: maybe code the compiler moved there (make_regions). */
 static bool on_the_way(const struct graph *g, size_t k)
 {
 	const struct piece *p = &g->p[k];
 	long from = p->nin == 1 ? g->e[p->in[0]].from : -1;
 
-	return p->nout == 1 && p->owner >= 0 && from >= 0 && g->e[p->in[0]].kind == E_FALL && g->p[from].owner >= 0 &&
+	return p->nout == 1 && p->owner >= 0 && from >= 0 && g->p[from].owner >= 0 &&
+	       (g->e[p->in[0]].kind == E_FALL || g->e[p->in[0]].kind == E_TAKEN) &&
 	       (g->e[p->out[0]].kind == E_FALL || g->f->ins[p->last].cls == ROI_MI_JUMP) &&
 	       g->region[g->p[from].owner] != g->region[p->owner];
 }
@@ -706,7 +817,14 @@ static void make_regions(struct graph *g)
 			long next = g->e[p->out[0]].to;
 			bool between = next >= 0 && g->p[next].owner >= 0 && g->region[g->p[next].owner] == a &&
 				       g->e[p->out[0]].kind == E_FALL;
-			for (size_t m = 0; m < fn->nblocks && !expected && !between; m++)
+			/* (or one a branch of a region's code alone enters, falling back into that
+			 * region's code, where no counted edge leads from that region to its block: a
+			 * piece of a loop's latch placed before the loop's first piece, which the loop's
+			 * entry jumps over) */
+			bool taken = g->e[p->in[0]].kind == E_TAKEN;
+			if (taken && !between)
+				continue;
+			for (size_t m = 0; m < fn->nblocks && !expected && (!between || taken); m++)
 				for (size_t s = 0; g->region[m] == a && !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++)
 					expected |= transition(g, m, s, false, NULL) == b;
 			/* (a piece the code before it only falls into runs as often as that code: it is on
@@ -1141,6 +1259,37 @@ static double constant_trips(const struct graph *g, const struct piece *h, const
 	return k / dec->imm == floor(k / dec->imm) ? k / dec->imm : 0;
 }
 
+/* Whether no machine edge leads from region a's code into region r's, which decides, while some
+ * lead from a's code to where r's decision leads: the compiler copied r's decision into a's code
+ * (jump threading), and a's code goes two or more of the ways r's decision goes. ahead: those
+ * regions (NAHEAD at most); how many, 0 when not so. */
+#define NAHEAD 8
+static size_t threaded(const struct graph *g, long a, long r, long *ahead)
+{
+	const struct roi_function *fn = g->f->fn;
+	size_t n = 0, nsucc = 0;
+
+	if (region_edge(g, a, r))
+		return 0;
+	for (size_t m = 0; m < fn->nblocks; m++) {
+		if (g->region[m] != r || fn->blocks[m].value)
+			continue;
+		for (size_t s = 0; s < fn->blocks[m].nsucc; s++) {
+			long t = transition(g, m, s, true, NULL);
+			size_t d;
+
+			if (t < 0 || t == r)
+				continue;
+			nsucc++;
+			for (d = 0; d < n && ahead[d] != t; d++)
+				;
+			if (d == n && n < NAHEAD && region_edge(g, a, t))
+				ahead[n++] = t;
+		}
+	}
+	return nsucc >= 2 && n >= 2 ? n : 0;      /* a decision: a's code goes two of its ways */
+}
+
 static void build_equations(struct graph *g)
 {
 	struct roi_mfunc *f = g->f;
@@ -1192,6 +1341,31 @@ static void build_equations(struct graph *g)
 		if (self[r] < 0 || x->to < g->e[self[r]].to || (x->to == g->e[self[r]].to && x->from > g->e[self[r]].from))
 			self[r] = (long)e;
 	}
+	/* unless the loop was rotated: where the region has one piece other code enters (its
+	 * header) and one edge of its own leads back there, that is its back edge, forward or not
+	 * (a loop entered at its test in the middle of its code, the test's branch back to itself
+	 * over the jump out) */
+	long *header = roi_xzalloc(fn->nblocks + 1, sizeof *header), *hback = roi_xzalloc(fn->nblocks + 1, sizeof *hback);
+	for (size_t b = 0; b < fn->nblocks; b++)
+		header[b] = hback[b] = -1;
+	for (size_t k = 0; k < g->np; k++) {
+		long r = region_of(g, (long)k);
+
+		if (r >= 0 && loops_back[r] && g->p[k].entry)
+			header[r] = header[r] == -1 ? (long)k : -2;
+	}
+	for (size_t e = 0; e < g->ne; e++) {
+		const struct edge *x = &g->e[e];
+		long r = x->from >= 0 ? region_of(g, x->from) : ROI_OWN_FN;
+
+		if (r >= 0 && header[r] >= 0 && x->to == header[r] && x->kind != E_FALL)
+			hback[r] = hback[r] == -1 ? (long)e : -2;
+	}
+	for (size_t b = 0; b < fn->nblocks; b++)
+		if (hback[b] >= 0 && self[b] >= 0 && g->e[self[b]].to != header[b])
+			self[b] = hback[b];
+	free(header);
+	free(hback);
 	/* what enters each region: the counted edges into it from other regions (through blocks
 	 * without code, and past code the compiler jumped over); what leaves the function */
 	double *in = roi_xzalloc(fn->nblocks + 1, sizeof *in), *back = roi_xzalloc(fn->nblocks + 1, sizeof *back);
@@ -1215,6 +1389,18 @@ static void build_equations(struct graph *g)
 
 			if (to == -1 || !g->region_code[from])
 				continue;
+			long ahead[NAHEAD];
+			size_t nahead = to >= 0 ? threaded(g, from, to, ahead) : 0;
+			if (nahead) {
+				/* the decision of region to's code was copied into from's (jump threading):
+				 * this flow never enters to's code but goes on from from's code to where
+				 * to's decision leads, counted on to's own edges */
+				for (size_t i = 0; i < nahead; i++) {
+					pairs = roi_xgrow(pairs, npairs, &cpairs, sizeof *pairs);
+					pairs[npairs++] = (struct pair){from, ahead[i]};
+				}
+				continue;
+			}
 			if (to == TO_EXIT)
 				out += n;
 			else if (to == TO_SELF)
@@ -1517,11 +1703,69 @@ static bool piece_count(const struct graph *g, size_t k, double *n)
 	return true;
 }
 
+/* x, or less where an equation of edge e leaves it less room: one whose other unknowns have e's
+ * sign, none of which can be negative (two exits of a loop whose test the compiler copied into
+ * both arms before it, which share the loop's counted exits between them). */
+static double at_most(const struct graph *g, size_t e, double x)
+{
+	for (size_t i = 0; i < g->neqs_of[e]; i++) {
+		const struct eq *q = &g->q[g->eqs_of[e][i]];
+		double sum = 0, coef = 0;
+		bool mixed = false;
+
+		for (size_t t = 0; t < q->n; t++) {
+			const struct edge *y = &g->e[q->t[t].edge];
+
+			if (q->t[t].edge == e)
+				coef = q->t[t].coef;
+			else if (y->known)
+				sum += q->t[t].coef * y->x;
+		}
+		for (size_t t = 0; t < q->n && coef != 0; t++)
+			if (!g->e[q->t[t].edge].known && (q->t[t].coef > 0) != (coef > 0))
+				mixed = true;
+		if (coef == 0 || mixed)
+			continue;
+		double room = (q->rhs - sum) / coef;
+		if (room < x)
+			x = room > 0 ? room : 0;
+	}
+	return x;
+}
+
 /* One guess where no count decides: a branch or a table whose piece's count is known, split
  * evenly, but within what the counts its edges share with other machine edges leave them; else a
  * loop's back edge, taken never; else any edge. False when every edge is known. */
 static bool guess(struct graph *g)
 {
+	/* first what follows from no count being negative: unknowns of one sign that must add up to
+	 * nothing are each nothing (the edges into code whose count of 0 says it never ran) */
+	for (size_t i = 0; i < g->nq; i++) {
+		const struct eq *q = &g->q[i];
+		double sum = 0;
+		bool pos = false, neg = false;
+
+		if (q->unknown < 2)
+			continue;
+		for (size_t t = 0; t < q->n; t++) {
+			const struct edge *x = &g->e[q->t[t].edge];
+
+			if (x->known)
+				sum += q->t[t].coef * x->x;
+			else if (q->t[t].coef > 0)
+				pos = true;
+			else
+				neg = true;
+		}
+		if (fabs(q->rhs - sum) > 1e-9 || (pos && neg))
+			continue;
+		size_t *work = NULL, nwork = 0, cwork = 0;
+		for (size_t t = 0; t < q->n; t++)
+			if (!g->e[q->t[t].edge].known)
+				set_edge(g, q->t[t].edge, 0, &work, &nwork, &cwork);
+		propagate(g, work, nwork, cwork);
+		return true;
+	}
 	for (size_t k = 0; k < g->np; k++) {
 		double n, known = 0;
 		size_t unknown = 0;
@@ -1539,26 +1783,7 @@ static bool guess(struct graph *g)
 		size_t *work = NULL, nwork = 0, cwork = 0;
 		for (size_t i = 0; i < g->p[k].nout; i++)
 			if (!g->e[g->p[k].out[i]].known) {
-				size_t e = g->p[k].out[i];
-
-				/* no more than a count it shares with other machine edges leaves it (the
-				 * exits of a test the compiler copied) */
-				for (size_t j = 0; j < g->neqs_of[e]; j++) {
-					const struct eq *q = &g->q[g->eqs_of[e][j]];
-					double left = q->rhs, coef = 0;
-					bool positive = g->eqs_of[e][j] >= g->np;
-
-					for (size_t t = 0; t < q->n && positive; t++) {
-						positive = q->t[t].coef > 0;
-						if (q->t[t].edge == e)
-							coef = q->t[t].coef;
-						else if (g->e[q->t[t].edge].known)
-							left -= q->t[t].coef * g->e[q->t[t].edge].x;
-					}
-					if (positive && coef > 0 && left / coef < share)
-						share = left > 0 ? left / coef : 0;
-				}
-				set_edge(g, e, share, &work, &nwork, &cwork);
+				set_edge(g, g->p[k].out[i], at_most(g, g->p[k].out[i], share), &work, &nwork, &cwork);
 				break;  /* one at a time: the rest may follow */
 			}
 		g->f->guessed++;

@@ -49,8 +49,9 @@ struct roi_minsn {
 	/* AVR */
 	enum roi_mreg_op reg_op;
 	unsigned rd;            /* its register (sbiw/adiw/movw: the pair's low one; out: the one written) */
+	unsigned rr;            /* cpse/cp/sub/adc: the other register */
 	unsigned io;            /* in/out: the I/O address (0x3d SPL, 0x3e SPH) */
-	int imm;
+	int imm;                /* (cpi, sbci: its constant) */
 	bool wide;              /* sbiw/adiw: the register pair */
 	bool shifts, memory;    /* shifts or rotates a register; loads or stores */
 	bool is_nop;

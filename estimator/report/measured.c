@@ -147,9 +147,14 @@ void roi_measured_text(FILE *out, const struct roi_measured *m, size_t top)
 		fprintf(out, "\nblocks    %zu counted blocks of %zu function%s measured through %s: %llu cycles in them%s",
 			nb, m->nblocks, m->nblocks == 1 ? "" : "s", m->blocks_program, (unsigned long long)in_blocks,
 			m->blocks_run_cycles != m->cycles ? " (in its own run: its code is not the plain build's)" : "");
+		size_t doubt = 0;
+		for (size_t i = 0; i < m->nblocks; i++)
+			for (size_t k = 0; m->blocks[i].ambiguous && k < m->blocks[i].nblocks; k++)
+				doubt += m->blocks[i].ambiguous[k] != 0;
 		if (m->ambiguous)
-			fprintf(out, "; %llu passes through blocks without instructions had another as short",
-				(unsigned long long)m->ambiguous);
+			fprintf(out, "; %llu passes through blocks without instructions had another as short: "
+				"%zu block%s the choice taken, not the code's (\"ambiguous\")",
+				(unsigned long long)m->ambiguous, doubt, doubt == 1 ? "'s count is" : "s' counts are");
 		fputc('\n', out);
 	}
 	roi_measured_stack_text(out, m, top);

@@ -112,11 +112,16 @@ struct run {
 	long b;
 	uint64_t at;            /* the cycle it began at */
 	uint64_t seen;          /* its instructions */
-	bool again;             /* it began at its block's head by a jump of the block */
+	bool again;             /* it begins its block's next execution: it began at the block's head
+				 * by a jump of the block, or at an instruction the block's latest run
+				 * ran already (a block runs each of its instructions once; the way
+				 * back to it went through code of another block: the latch's,
+				 * labelled with the block before the loop) */
 	bool seq;               /* it began where the instruction before led in sequence */
 	bool cont;              /* it goes on with the block of the run before the last, which both
 				 * runs between fell into and out of: that one ran inside this block's
 				 * code (a latch's copy placed before the loop's test) */
+	uint32_t lo, hi;        /* the lowest and highest address of its instructions */
 };
 
 /* What visiting a run that goes on with a block from another costs: it enters no block there. */
@@ -150,6 +155,13 @@ struct frame {
 	size_t nruns;
 	bool bjump;             /* its last instruction was a jump or branch taken */
 	bool bseq;              /* its last instruction went on to the next in sequence (or called) */
+	bool bpast;             /* the latest run passed its block's head: a jump back there begins
+				 * the block's next execution; one that has not (it began with a piece
+				 * of the block placed after its head, a latch's share of its code)
+				 * goes on with it */
+	bool bpast_before;      /* the same of the run before it (a run that goes on with that
+				 * one's block, cont, has passed the head when that one had) */
+	uint32_t blo, bhi;      /* lo and hi of the run that put it in block bstate */
 	long bveto;             /* a block whose instructions are no sign of it: a skip of the block
 				 * skipped its instruction, the rest ran anyway; -1: none */
 	uint64_t loops_in, loops_outer;         /* bit l: in loop l of bfn; its outermost entry */
@@ -189,14 +201,14 @@ struct roi_measure {
 	const struct roi_function **fn_of_block;        /* by global block number */
 	bool *has_code;         /* by global block number: some instruction is the block's */
 	uint32_t *words;        /* by global block number: its instruction words */
-	uint32_t *head;         /* by global block number: the lowest address a jump at the block's end
-				 * back into it reaches, where its next execution begins; 0: none */
+	uint32_t *head;         /* by global block number: the lowest address a jump of the block back
+				 * into its code reaches, where its next execution begins; 0: none */
 	uint16_t *insn;         /* per instruction word: its W_ class; NULL before the first step */
-	bool *ends;             /* per instruction word: a jump or branch at the end of its block's
-				 * code (the block's instructions do not go on after it, but for a
-				 * jump of its edges) */
 	bool heads_found;
 	uint64_t *counts, *block_cycles;
+	uint64_t *doubt;        /* by global block number: passes through blocks without instructions
+				 * that had another as short through it or through it and others (its
+				 * count is the one of the choice taken: the code does not decide) */
 	size_t *loop_base;      /* by function gindex: its first loop's global number */
 	size_t nloops, max_loops;
 	uint8_t **member;       /* by global loop number: [block] */
@@ -410,6 +422,7 @@ static void load_blocks(struct roi_measure *m, const struct roi_line_table *t, c
 	m->words = roi_xzalloc(p->nblocks, sizeof *m->words);
 	m->head = roi_xzalloc(p->nblocks, sizeof *m->head);
 	m->counts = roi_xzalloc(p->nblocks, sizeof *m->counts);
+	m->doubt = roi_xzalloc(p->nblocks, sizeof *m->doubt);
 	m->block_cycles = roi_xzalloc(p->nblocks, sizeof *m->block_cycles);
 	m->loop_base = roi_xzalloc(p->nfunctions, sizeof *m->loop_base);
 	for (size_t u = 0; u < p->nunits; u++)
@@ -507,14 +520,42 @@ struct roi_avr_tracer *roi_measure_tracer(struct roi_measure *m)
 
 /* ---- counted blocks: the path a frame takes through its function's blocks ---- */
 
+/* The edges out of node u (find_path's numbering) that keep a path as short as the best, to nodes
+ * on: the paths from src through u added to its successors' (fwd), or the paths to dst from its
+ * successors added to u's (back). */
+static void tight_edges(const struct roi_measure *m, const struct roi_function *fn, long from, size_t src,
+			size_t dst, size_t u, const size_t *cost, const size_t *len, const bool *on, double *paths,
+			bool back)
+{
+	static const int entry_succ[1] = {0};
+	size_t n = fn->nblocks;
+	const int *succ = u == src ? (from < 0 ? entry_succ : fn->blocks[from].succ) : fn->blocks[u].succ;
+	size_t nsucc = u == src ? (from < 0 ? 1 : fn->blocks[from].nsucc) : fn->blocks[u].nsucc;
+	size_t through = u != src ? m->words[fn->gblock0 + u] : 0;
+
+	for (size_t i = 0; i < nsucc; i++) {
+		size_t v = succ[i] < 0 ? n : (size_t)succ[i];
+
+		if ((v < n && fn->blocks[v].value) || (v != dst && v == (size_t)from && from >= 0) || !on[v] ||
+		    cost[u] + through != cost[v] || len[u] + 1 != len[v])
+			continue;
+		if (back)
+			paths[u] += paths[v];
+		else
+			paths[v] += paths[u];
+	}
+}
+
 /* The path from block `from` (-1: the function's entry) to `to` (-1: its exit) that passes through
  * the fewest instructions unseen, then the fewest blocks: its blocks after from, to included
- * (the exit not), as the offset of a pool entry {cost, ambiguous, n, blocks...}; -1 when to cannot
- * be reached.
+ * (the exit not), as the offset of a pool entry {cost, ambiguous, n, blocks..., nt, tied...}; -1
+ * when to cannot be reached.
  * A block with instructions passed through unseen had them run elsewhere (hoisted, sunk, merged
  * with another block's) and costs their number; cost 0 is a path whose every block was seen or has
  * none.
- * ambiguous: another path as good exists (the first is taken). from == to: a loop back to it. */
+ * ambiguous: another path as good exists (the first is taken); tied: the blocks between from and
+ * to on any path as good, whose counts the choice decides (none when not ambiguous). from == to: a
+ * loop back to it. */
 static long find_path(struct roi_measure *m, const struct roi_function *fn, long from, long to)
 {
 	uint64_t key = (uint64_t)fn->gindex << 40 | (uint64_t)(from + 1) << 20 | (uint64_t)(to + 1);
@@ -572,7 +613,54 @@ static long find_path(struct roi_measure *m, const struct roi_function *fn, long
 	*slot = 0;
 	if (cost[dst] != SIZE_MAX && !(dst == src)) {
 		size_t nb = len[dst] - (to < 0);        /* the blocks entered: the exit is none */
-		m->pool = roi_xrealloc(m->pool, m->npool + nb + 3, sizeof *m->pool);
+		bool *on = roi_xzalloc(n + 2, sizeof *on);
+		size_t nt = 0;
+
+		/* the blocks of every path as good: back from dst along the edges that keep a path
+		 * as short */
+		on[dst] = ways[dst] > 1;
+		for (bool more = on[dst]; more;) {
+			more = false;
+			for (size_t u = 0; u < n + 2; u++) {
+				if (on[u] || (!done[u] && u != src) || cost[u] == SIZE_MAX || u == n)
+					continue;
+				const int *succ = u == src ? (from < 0 ? entry_succ : fn->blocks[from].succ)
+						  : fn->blocks[u].succ;
+				size_t nsucc = u == src ? (from < 0 ? 1 : fn->blocks[from].nsucc) : fn->blocks[u].nsucc;
+				size_t through = u != src ? m->words[fn->gblock0 + u] : 0;
+				for (size_t i = 0; i < nsucc && !on[u]; i++) {
+					size_t v = succ[i] < 0 ? n : (size_t)succ[i];
+
+					if ((v < n && fn->blocks[v].value) || (v != dst && v == (size_t)from && from >= 0))
+						continue;
+					if (on[v] && cost[u] + through == cost[v] && len[u] + 1 == len[v])
+						on[u] = more = true;
+				}
+			}
+		}
+		/* of those, the ones not on every such path: how many there are through each */
+		if (on[dst]) {
+			double *fwd = roi_xzalloc(n + 2, sizeof *fwd), *bwd = roi_xzalloc(n + 2, sizeof *bwd);
+
+			on[src] = true;
+			fwd[src] = 1;
+			bwd[dst] = 1;
+			for (size_t l = 0; l <= len[dst]; l++)
+				for (size_t u = 0; u < n + 2; u++)
+					if (on[u] && len[u] == l && u != n)
+						tight_edges(m, fn, from, src, dst, u, cost, len, on, fwd, false);
+			for (size_t l = len[dst] + 1; l-- > 0;)
+				for (size_t u = 0; u < n + 2; u++)
+					if (on[u] && len[u] == l && u != n)
+						tight_edges(m, fn, from, src, dst, u, cost, len, on, bwd, true);
+			for (size_t u = 0; u < n; u++)
+				on[u] = on[u] && fwd[u] * bwd[u] < fwd[dst];
+			free(fwd);
+			free(bwd);
+		}
+		for (size_t u = 0; u < n; u++)
+			nt += on[u] && u != dst && (long)u != from;
+		m->pool = roi_xrealloc(m->pool, m->npool + nb + nt + 4, sizeof *m->pool);
 		long *path = &m->pool[m->npool];
 		path[0] = (long)cost[dst];
 		path[1] = ways[dst] > 1;
@@ -582,8 +670,13 @@ static long find_path(struct roi_measure *m, const struct roi_function *fn, long
 			path[3 + --i] = to;
 		for (long u = prev[dst]; u >= 0 && (size_t)u != src; u = prev[u])
 			path[3 + --i] = u;
+		path[3 + nb] = (long)nt;
+		for (size_t u = 0, k = 0; u < n; u++)
+			if (on[u] && u != dst && (long)u != from)
+				path[4 + nb + k++] = (long)u;
+		free(on);
 		*slot = m->npool + 1;
-		m->npool += nb + 3;
+		m->npool += nb + nt + 4;
 	}
 	free(cost);
 	free(len);
@@ -630,6 +723,8 @@ static void take(struct roi_measure *m, struct frame *f, long path, uint64_t at)
 	const long *p = &m->pool[path];
 
 	m->ambiguous += p[1] != 0;
+	for (long i = 0; i < p[3 + p[2]]; i++)
+		m->doubt[fn->gblock0 + (size_t)p[4 + p[2] + i]]++;
 	for (long i = 0; i < p[2]; i++)
 		move_to(m, f, fn, p[3 + i], at);
 }
@@ -698,6 +793,8 @@ static void decide(struct roi_measure *m, struct frame *f, bool to_exit)
 		if (path >= 0)
 			take(m, f, path, r->at);
 		f->bstate = r->b;
+		f->blo = r->lo;
+		f->bhi = r->hi;
 	}
 	memmove(&f->runs[0], &f->runs[1], (n - 1) * sizeof *r);
 	f->nruns--;
@@ -722,15 +819,24 @@ static void leave_function(struct roi_measure *m, struct frame *f, uint64_t at)
 
 /* A new run of block b's instructions in frame f, from cycle at; again: b's head reached again by
  * a jump. The oldest of the window is decided first when it is full. */
-static void start_run(struct roi_measure *m, struct frame *f, long b, uint64_t at, bool again)
+static void start_run(struct roi_measure *m, struct frame *f, long b, uint64_t at, uint32_t pc, bool again)
 {
 	const struct run *x = f->nruns ? &f->runs[f->nruns - 1] : NULL;
 	long before = f->nruns > 1 ? f->runs[f->nruns - 2].b : f->bstate;
 	bool cont = !again && f->bseq && x && x->seq && before == b;
+	size_t i = f->nruns;
 
+	while (i > 0 && f->runs[i - 1].b != b)
+		i--;
+	if (i > 0 ? pc >= f->runs[i - 1].lo && pc <= f->runs[i - 1].hi
+		  : f->bstate == b && pc >= f->blo && pc <= f->bhi)
+		again = true, cont = false;
 	if (f->nruns == RUNS)
 		decide(m, f, false);
-	f->runs[f->nruns++] = (struct run){b, at, 0, again, f->bseq, cont};
+	f->runs[f->nruns++] = (struct run){b, at, 0, again, f->bseq, cont, pc, pc};
+	bool past = cont && f->bpast_before;
+	f->bpast_before = f->bpast;
+	f->bpast = past;
 }
 
 /* Where a jump or branch at pc goes, from the flash; -1 when it is none or computed (ijmp). */
@@ -744,26 +850,22 @@ static long jump_target(const struct roi_measure *m, uint32_t pc)
 	return (long)in.target;
 }
 
-/* Each block's head: the lowest address a jump or branch at the end of the block's code reaches
- * back in it: where a loop of the block (through its latch) starts its next execution. A loop
- * inside the block (a shift by several bits, a copy) jumps back from within its code. At the end:
- * the next instruction is another block's, or an unconditional jump of the block (the jump of one
- * of its edges). */
+/* Each block's head: the lowest address a jump or branch of the block reaches back in its code:
+ * where a loop of the block (through its latch) starts its next execution. The jump need not end
+ * the block's code: GCC gives the instructions after a loop's branch the loop's block too (the
+ * next statement's first move). A loop inside the block (a shift by several bits, a copy) jumps
+ * back too, higher up; such a jump begins no execution where the block loops only through
+ * others' code (loops_alone). */
 static void find_heads(struct roi_measure *m)
 {
 	uint32_t size = m->tracer.flash_size;
 
 	m->heads_found = true;
-	m->ends = roi_xzalloc(MAX_WORDS, sizeof *m->ends);
 	for (uint32_t w = 0; w < MAX_WORDS && 2 * w + 1 < size; w++) {
 		long gb = m->block_of[w], to = gb >= 0 ? jump_target(m, 2 * w) : -1;
-		uint32_t nw = w + (m->insn[w] & W_TWO ? 2 : 1);
 
 		if (to < 0)
 			continue;
-		if (nw < MAX_WORDS && 2 * nw + 1 < size && m->block_of[nw] == gb && !(m->insn[nw] & W_DIRECT))
-			continue;
-		m->ends[w] = true;
 		if (to > 2 * (long)w || to / 2 >= MAX_WORDS || m->block_of[to / 2] != gb)
 			continue;
 		if (!m->head[gb] || (uint32_t)to < m->head[gb])
@@ -771,19 +873,17 @@ static void find_heads(struct roi_measure *m)
 	}
 }
 
-/* The most instruction words a loop of a block alone may pass through unseen: a latch's copy
- * placed before the block's loop test (itself one move). */
-#define ALONE_WORDS 8
-
-/* Whether block b loops back to itself through blocks without instructions, or with a few (which
- * then ran inside b's code): a jump back to its head begins its next execution. A block whose
- * pieces bb-reorder placed apart (the rare arms of an if-converted abs) jumps back from one into
- * another without looping. */
+/* Whether block b loops back to itself through blocks without instructions: a jump back to its
+ * head begins its next execution. A jump back within its code that no such loop explains is a
+ * loop the compiler made of one statement (a shift by a constant count, "dec; brne"), which runs
+ * inside one execution; a latch's copy placed inside b's code is a run of its own (cont) and
+ * needs no allowance here. A block whose pieces bb-reorder placed apart (the rare arms of an
+ * if-converted abs) jumps back from one into another without looping. */
 static bool loops_alone(struct roi_measure *m, const struct roi_function *fn, long b)
 {
 	long p = find_path(m, fn, b, b);
 
-	return p >= 0 && m->pool[p] <= ALONE_WORDS;
+	return p >= 0 && m->pool[p] == 0;
 }
 
 static void block_step(struct roi_measure *m, struct frame *f, long gb, const struct roi_avr_step *s)
@@ -803,8 +903,11 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	long cur = f->nruns ? f->runs[f->nruns - 1].b : f->bstate;
 	/* An if-converted arm: the skip decides whether the block runs, by its instruction after,
 	 * which it skips or not; what else of the block's runs either way (GCC gives a spill after
-	 * it the arm's location too). */
-	if ((k & W_SKIP) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb) {
+	 * it the arm's location too). A skip over a jump of its block is none: the two are the
+	 * block's conditional branch (a loop's test, "sbrc; rjmp out"), and the block ran either
+	 * way. */
+	if ((k & W_SKIP) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb &&
+	    !(insn_at(m, next) & W_JUMP)) {
 		f->bveto = s->next != next ? b : -1;
 		f->bjump = false;
 		f->bseq = s->next == next;
@@ -817,13 +920,20 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	}
 	f->bveto = -1;
 	if (b != cur)
-		start_run(m, f, b, at, false);
-	else if (f->bjump && s->pc == m->head[gb] && loops_alone(m, fn, b))
+		start_run(m, f, b, at, s->pc, false);
+	else if (f->bjump && s->pc == m->head[gb] && f->bpast && loops_alone(m, fn, b))
 		/* this block's head again by a jump: around a loop of blocks without instructions (a
 		 * latch), or of the block alone */
-		start_run(m, f, b, at, true);
-	if (f->nruns && f->runs[f->nruns - 1].b == b)
-		f->runs[f->nruns - 1].seen++;
+		start_run(m, f, b, at, s->pc, true);
+	if (s->pc == m->head[gb])
+		f->bpast = true;
+	if (f->nruns && f->runs[f->nruns - 1].b == b) {
+		struct run *r = &f->runs[f->nruns - 1];
+
+		r->seen++;
+		r->lo = s->pc < r->lo ? s->pc : r->lo;
+		r->hi = s->pc > r->hi ? s->pc : r->hi;
+	}
 	f->bjump = s->next != next && (k & (W_JUMP | W_BRANCH));
 	f->bseq = s->next == next || (k & W_CALL);
 }
@@ -1206,11 +1316,16 @@ static void finish_blocks(struct roi_measure *m, const struct roi_avr_run *run, 
 		*b = (struct roi_mblocks){fn->unit->id_hex, fn->index, fn->asm_name, fn->checksum, fn->nblocks,
 					  roi_arena_array(a, fn->nblocks, sizeof(uint64_t)),
 					  roi_arena_array(a, fn->nblocks, sizeof(bool)),
-					  roi_arena_array(a, fn->nblocks, sizeof(uint64_t))};
+					  roi_arena_array(a, fn->nblocks, sizeof(uint64_t)), NULL};
 		for (size_t k = 0; k < fn->nblocks; k++)
 			b->value[k] = fn->blocks[k].value;
 		memcpy(b->counts, &m->counts[fn->gblock0], fn->nblocks * sizeof(uint64_t));
 		memcpy(b->cycles, &m->block_cycles[fn->gblock0], fn->nblocks * sizeof(uint64_t));
+		for (size_t k = 0; k < fn->nblocks; k++)
+			if (m->doubt[fn->gblock0 + k] && !b->ambiguous) {
+				b->ambiguous = roi_arena_array(a, fn->nblocks, sizeof(uint64_t));
+				memcpy(b->ambiguous, &m->doubt[fn->gblock0], fn->nblocks * sizeof(uint64_t));
+			}
 		for (size_t l = 0; l < fn->nloops; l++)
 			out->loops[out->nloops++] = (struct roi_mloop){
 				fn->unit->id_hex, fn->index, l, roi_arena_printf(a, "%s:%u", fn->name, fn->loops[l].line),
@@ -1336,9 +1451,9 @@ void roi_measure_free(struct roi_measure *m)
 	free(m->has_code);
 	free(m->words);
 	free(m->head);
-	free(m->ends);
 	free(m->insn);
 	free(m->counts);
+	free(m->doubt);
 	free(m->block_cycles);
 	free(m->loop_base);
 	free(m->loop_entries);

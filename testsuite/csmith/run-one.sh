@@ -6,7 +6,7 @@
 # built with --coverage and the plugin and checked by 'roi gcov-check'; GCOV ""
 # does not). The seed comes last for xargs. Prints one line per level:
 #
-#   SEED -OLEVEL PLAIN ROI ICE PROFILE ESTIMATE GCOV
+#   SEED -OLEVEL PLAIN ROI ICE PROFILE ESTIMATE GCOV BLOCKS
 #
 #   PLAIN       pass | compile | crash (the program failed) | timeout: a level
 #               whose plain build does not pass is skipped, since csmith
@@ -19,6 +19,9 @@
 #   ESTIMATE    ok when 'roi estimate' reads the program and its profile, fail, or -
 #   GCOV        agree | known (a disagreement testsuite/csmith-gcov-known.txt
 #               explains) | disagree | compile | crash | timeout | differ, or -
+#   BLOCKS      same when a build counted per block (-fplugin-arg-roi-block-counters)
+#               gives the counts of the build counted on edges (testsuite/counts.jq),
+#               differ, or - when not asked (CSMITH_BLOCKS=1) or either did not run
 #
 # The programs are run with the argument 1, which makes a csmith program print
 # the checksum after hashing each global, not only the final one: an output
@@ -50,7 +53,7 @@ mkdir -p "$dir" || exit 1
 src=$dir/prog.c
 if ! "$CSMITH" --seed "$seed" -o "$src" >"$dir/csmith.log" 2>&1; then
 	for level in $levels; do
-		echo "$seed -O$level generate - - - - -"
+		echo "$seed -O$level generate - - - - - -"
 	done
 	exit 0
 fi
@@ -62,6 +65,7 @@ build () {
 	case $2 in
 	plain) pre='' lib='' ;;
 	roi)   pre=-fplugin=$ROI_PLUGIN lib=$ROI_LIB ;;
+	blocks) pre="-fplugin=$ROI_PLUGIN -fplugin-arg-roi-block-counters" lib=$ROI_LIB ;;
 	gcov)  pre="--coverage -fplugin=$ROI_PLUGIN" lib=$ROI_LIB ;;
 	esac
 	echo "$CC $pre -w -O$3 -I$CSMITH_INCLUDE prog.c $lib -o $(basename "$1")" | tr -s ' ' >"$1.cmd"
@@ -95,6 +99,9 @@ outcome () {
 
 # same_output OUT: OUT ran like the plain build (output and exit status).
 same_output () { cmp -s "$ldir/plain.out" "$1.out"; }
+
+# counts ESTIMATE: what ran (testsuite/counts.jq)
+counts () { jq -S -f "$(dirname "$0")/../counts.jq" "$1"; }
 
 # known LEVEL: the reasons csmith-gcov-known.txt gives for this seed and level.
 known () {
@@ -139,7 +146,7 @@ for level in $levels; do
 	ldir=$dir/O$level
 	mkdir -p "$ldir"
 	plain=$(outcome "$ldir/plain" plain "$level" "$RUN_TIMEOUT")
-	roi=- ice=- profile=- estimate=- gcov=-
+	roi=- ice=- profile=- estimate=- gcov=- blocks=-
 	if [ "$plain" = pass ]; then
 		ROI_OUTPUT=$ldir/roi.roi
 		export ROI_OUTPUT
@@ -160,6 +167,17 @@ for level in $levels; do
 				profile=no
 			fi
 		fi
+		if [ "${CSMITH_BLOCKS:-}" = 1 ] && [ "$estimate" = ok ]; then
+			ROI_OUTPUT=$ldir/blocks.roi
+			if [ "$(outcome "$ldir/blocks" blocks "$level" "$ROI_TIMEOUT")" = pass ] &&
+			   "$ROI" estimate --json "$ldir/blocks" "$ROI_OUTPUT" >"$ldir/blocks-estimate.out" 2>&1; then
+				if [ "$(counts "$ldir/estimate.out")" = "$(counts "$ldir/blocks-estimate.out")" ]; then
+					blocks=same
+				else
+					blocks=differ
+				fi
+			fi
+		fi
 		if [ "$want_gcov" = gcov ]; then
 			mkdir -p "$ldir/gcov"
 			ROI_OUTPUT=$ldir/gcov/prog.roi
@@ -177,7 +195,7 @@ for level in $levels; do
 			fi
 		fi
 	fi
-	echo "$seed -O$level $plain $roi $ice $profile $estimate $gcov"
+	echo "$seed -O$level $plain $roi $ice $profile $estimate $gcov $blocks"
 
 	what=
 	[ "$roi" = differ ] && what="$what; the output with the plugin differs from the output without it"
@@ -186,6 +204,7 @@ for level in $levels; do
 	[ "$profile" = no ] && what="$what; the run with the plugin left no sealed profile"
 	[ "$estimate" = fail ] && what="$what; roi estimate failed on the program and its profile"
 	[ "$gcov" = disagree ] && what="$what; roi gcov-check disagrees with gcov"
+	[ "$blocks" = differ ] && what="$what; counted per block, the counts differ from the edge counters'"
 	case $gcov in compile|crash|timeout|differ) what="$what; with --coverage and the plugin: $gcov" ;; esac
 	if [ -n "$what" ]; then
 		reproducer "$level" "${what#; }"

@@ -17,6 +17,8 @@
 #   --seed-base B     seeds B+1 .. B+N (default 0)
 #   --levels "0 1 2 s"  the -O levels (default "0 1 2 s")
 #   --gcov all|none   also build with --coverage and run gcov-check (default all)
+#   --blocks          also build counted per block and compare its counts with the
+#                     edge counters' (testsuite/counts.jq)
 #   --save DIR        where reproducers go (default testsuite/regressions)
 #   --json FILE       write the summary as JSON to FILE
 #
@@ -46,7 +48,7 @@ gcov=all
 save=$ROI_SRC/testsuite/regressions
 json=
 usage () {
-	echo "usage: run.sh [-j N] [--count N] [--seed-base B] [--levels L] [--gcov all|none] [--save DIR] [--json FILE] WORKDIR" >&2
+	echo "usage: run.sh [-j N] [--count N] [--seed-base B] [--levels L] [--gcov all|none] [--blocks] [--save DIR] [--json FILE] WORKDIR" >&2
 	exit 2
 }
 while [ $# -gt 1 ]; do
@@ -56,6 +58,7 @@ while [ $# -gt 1 ]; do
 	--seed-base) base=$2; shift 2 ;;
 	--levels)    levels=$2; shift 2 ;;
 	--gcov)      gcov=$2; shift 2 ;;
+	--blocks)    CSMITH_BLOCKS=1; export CSMITH_BLOCKS; shift ;;
 	--save)      save=$2; shift 2 ;;
 	--json)      json=$2; shift 2 ;;
 	*)           usage ;;
@@ -95,7 +98,7 @@ seq "$((base + 1))" "$((base + count))" |
 	awk -v n="$((count * nlevels))" -v start="$start" '
 		{ done++ }
 		$3 == "pass" && ($4 != "same" || $5 != "-" || $6 != "yes" || $7 != "ok" ||
-		                 ($8 != "-" && $8 != "agree" && $8 != "known")) { bad++; print "FAIL: " $0 }
+		                 ($8 != "-" && $8 != "agree" && $8 != "known") || $9 == "differ") { bad++; print "FAIL: " $0 }
 		done % 40 == 0 || done == n {
 			"date +%s" | getline now; close("date +%s")
 			printf "  %d/%d runs, %d s, %d failures\n", done, n, now - start, bad
@@ -113,7 +116,7 @@ summary=$(jq -R -s --argjson elapsed "$elapsed" --argjson jobs "$jobs" --argjson
 	 | map({key: "\(.[0]) \(.[1])", value: (.[2] | split(","))}) | from_entries) as $why
 	| [split("\n")[] | select(length > 0) | split(" ")
 	 | {seed: (.[0] | tonumber), level: .[1], plain: .[2], roi: .[3], ice: (.[4] == "ice"),
-	    profile: .[5], estimate: .[6], gcov: .[7]}] as $r
+	    profile: .[5], estimate: .[6], gcov: .[7], blocks: .[8]}] as $r
 	| {programs: $count, seeds: {first: ($base + 1), last: ($base + $count)}, jobs: $jobs, seconds: $elapsed,
 	   levels: ($r | group_by(.level) | map({key: .[0].level, value: (map(select(.plain == "pass")) as $ran | {
 		programs: length,
@@ -126,6 +129,8 @@ summary=$(jq -R -s --argjson elapsed "$elapsed" --argjson jobs "$jobs" --argjson
 		ices: [$r[] | select(.ice) | .seed],
 		missing_profiles: [$ran[] | select(.roi == "same" and .profile != "yes") | .seed],
 		estimate_failures: [$ran[] | select(.estimate == "fail") | .seed],
+		blocks_compared: [$ran[] | select(.blocks == "same" or .blocks == "differ")] | length,
+		blocks_differ: [$ran[] | select(.blocks == "differ") | .seed],
 		gcov_check: (if ($ran | map(select(.gcov != "-")) | length) == 0 then null else
 			($ran | map(select(.gcov == "known"))) as $k | {
 			checked: $ran | map(select(.gcov == "agree" or .gcov == "known" or .gcov == "disagree")) | length,
@@ -137,10 +142,11 @@ summary=$(jq -R -s --argjson elapsed "$elapsed" --argjson jobs "$jobs" --argjson
 		} end)
 	   })}) | from_entries)}
 	| .failures = ([$r[] | select(.plain == "pass" and (.roi != "same" or .ice or .profile != "yes" or
-	                .estimate != "ok" or (.gcov != "-" and .gcov != "agree" and .gcov != "known")))] | length)' \
+	                .estimate != "ok" or (.gcov != "-" and .gcov != "agree" and .gcov != "known") or
+	                .blocks == "differ"))] | length)' \
 	"$work/results.txt")
 echo "$summary" | jq -r '
-	.levels | to_entries[] | "\(.key): \(.value.programs) programs, \(.value.ran) ran without the plugin (skipped: \(.value.skipped.timeout) time-outs, \(.value.skipped.crash) crashes, \(.value.skipped.compile) not built), same output with it \(.value.same_output), \(.value.mismatches | length) mismatches\(if (.value.mismatches | length) > 0 then " (" + (.value.mismatches | join(", ")) + ")" else "" end), \(.value.ices | length) ICEs, \(.value.missing_profiles | length) missing profiles, \(.value.estimate_failures | length) estimate failures\(if .value.gcov_check then "; gcov-check: \(.value.gcov_check.agree) of \(.value.gcov_check.checked) agree, \(.value.gcov_check.known) known differences, \(.value.gcov_check.unexplained | length) unexplained\(if (.value.gcov_check.unexplained | length) > 0 then " (seeds " + (.value.gcov_check.unexplained | map(tostring) | join(" ")) + ")" else "" end)" else "" end)"'
+	.levels | to_entries[] | "\(.key): \(.value.programs) programs, \(.value.ran) ran without the plugin (skipped: \(.value.skipped.timeout) time-outs, \(.value.skipped.crash) crashes, \(.value.skipped.compile) not built), same output with it \(.value.same_output), \(.value.mismatches | length) mismatches\(if (.value.mismatches | length) > 0 then " (" + (.value.mismatches | join(", ")) + ")" else "" end), \(.value.ices | length) ICEs, \(.value.missing_profiles | length) missing profiles, \(.value.estimate_failures | length) estimate failures\(if .value.blocks_compared > 0 then "; counted per block: \(.value.blocks_compared) compared, \(.value.blocks_differ | length) differ" + (if (.value.blocks_differ | length) > 0 then " (seeds " + (.value.blocks_differ | map(tostring) | join(" ")) + ")" else "" end) else "" end)\(if .value.gcov_check then "; gcov-check: \(.value.gcov_check.agree) of \(.value.gcov_check.checked) agree, \(.value.gcov_check.known) known differences, \(.value.gcov_check.unexplained | length) unexplained\(if (.value.gcov_check.unexplained | length) > 0 then " (seeds " + (.value.gcov_check.unexplained | map(tostring) | join(" ")) + ")" else "" end)" else "" end)"'
 fails=$(echo "$summary" | jq .failures)
 echo "csmith: $elapsed s, $fails failed runs; results in $work/results.txt$([ "$fails" -gt 0 ] && echo ", reproducers in $save/")"
 

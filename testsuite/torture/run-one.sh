@@ -14,6 +14,11 @@
 #   ESTIMATE    ok when 'roi estimate' reads the program and its profile, fail,
 #               or - when there is no profile
 #   GCOV        agree | disagree | compile | run | timeout, or - when not asked
+#   BLOCKS      same when a build counted per block (-fplugin-arg-roi-block-counters)
+#               gives the same counts (every C operation's, every function's calls)
+#               as the build counted on edges, differ, known (listed with its reason in
+#               testsuite/torture-blocks-known.txt), or - when not asked
+#               (TORTURE_BLOCKS=1) or either did not run
 #
 # TEST is a path under EXECDIR: "pr12345.c", "ieee/fp-cmp-1.c", "builtins/abs.c".
 # What is kept: WORKDIR/LEVEL/TEST/ holds the logs of a test that did not pass
@@ -114,6 +119,7 @@ build () {
 	case $2 in
 	plain) pre='' lib='' ;;
 	roi)   pre=-fplugin=$ROI_PLUGIN lib=$ROI_LIB ;;
+	blocks) pre="-fplugin=$ROI_PLUGIN -fplugin-arg-roi-block-counters" lib=$ROI_LIB ;;
 	gcov)  pre="--coverage -fplugin=$ROI_PLUGIN" lib=$ROI_LIB ;;
 	esac
 	[ "$target" = avr ] && lib=     # runtime=none: the counters are all the firmware has
@@ -207,9 +213,26 @@ if [ "$want_gcov" = gcov ] && [ "$plain" = pass ]; then
 	fi
 fi
 
-echo "$test -O$level $plain $roi $ice $profile $estimate $gcov"
+# counts ESTIMATE: what ran (testsuite/counts.jq)
+counts () { jq -S -f "$(dirname "$0")/../counts.jq" "$1"; }
+blocks=-
+if [ "${TORTURE_BLOCKS:-}" = 1 ] && [ "$estimate" = ok ]; then
+	ROI_OUTPUT=$dir/blocks.roi
+	if [ "$(outcome "$dir/blocks" blocks)" = pass ] &&
+	   "$ROI" estimate --json "$dir/blocks" "$ROI_OUTPUT" >"$dir/blocks-estimate.out" 2>&1; then
+		if [ "$(counts "$dir/estimate.out")" = "$(counts "$dir/blocks-estimate.out")" ]; then
+			blocks=same
+		elif grep -q "^$test $target -O$level " "$(dirname "$0")/../torture-blocks-known.txt"; then
+			blocks=known
+		else
+			blocks=differ
+		fi
+	fi
+fi
+
+echo "$test -O$level $plain $roi $ice $profile $estimate $gcov $blocks"
 if [ "$plain" = pass ] && [ "$roi" = pass ] && [ "$ice" = - ] && [ "$profile" = yes ] &&
-   [ "$estimate" = ok ] && { [ "$gcov" = - ] || [ "$gcov" = agree ]; }; then
+   [ "$estimate" = ok ] && { [ "$gcov" = - ] || [ "$gcov" = agree ]; } && [ "$blocks" != differ ]; then
 	rm -rf "$dir"
 fi
 exit 0

@@ -14,6 +14,9 @@
 #   --gcov all|none also build with --coverage and run 'roi gcov-check'
 #                   (default none)
 #   --json FILE     write the summary as JSON to FILE
+#   --blocks        also build counted per block (-fplugin-arg-roi-block-counters)
+#                   and compare the two builds' estimates: edge counters must give
+#                   every count a counter per block gives
 #   --target avr    avr-gcc with build/avr/roi.so (ROI_AVR_PLUGIN), run in
 #                   simavr by roi run
 #                   (run-one.sh says how; default host: gcc, natively)
@@ -49,7 +52,7 @@ every=1
 gcov=none
 json=
 target=host
-usage () { echo "usage: run.sh [-j N] [--levels L] [--every K] [--gcov all|none] [--json FILE] [--target host|avr] WORKDIR" >&2; exit 2; }
+usage () { echo "usage: run.sh [-j N] [--levels L] [--every K] [--gcov all|none] [--blocks] [--json FILE] [--target host|avr] WORKDIR" >&2; exit 2; }
 while [ $# -gt 1 ]; do
 	case $1 in
 	-j)       jobs=$2; shift 2 ;;
@@ -58,6 +61,7 @@ while [ $# -gt 1 ]; do
 	--gcov)   gcov=$2; shift 2 ;;
 	--json)   json=$2; shift 2 ;;
 	--target) target=$2; shift 2 ;;
+	--blocks) TORTURE_BLOCKS=1; export TORTURE_BLOCKS; shift ;;
 	*)        usage ;;
 	esac
 done
@@ -135,6 +139,7 @@ done | xargs -P "$jobs" -n 2 sh "$here/run-one.sh" "$execdir" "$work" "$gcovarg"
 		$3 == "pass" && ($4 != "pass" || $6 != "yes") { bad++; print "FAIL: " $0 }
 		$5 == "ice" { print "ICE: " $0 }
 		$7 == "fail" { print "roi estimate failed: " $0 }
+		$9 == "differ" { bad++; print "COUNTS DIFFER (edges, blocks): " $0 }
 		done % 100 == 0 || done == n {
 			"date +%s" | getline now; close("date +%s")
 			printf "  %d/%d runs, %d s, %d regressions\n", done, n, now - start, bad
@@ -155,7 +160,7 @@ summary=$(jq -R -s --argjson elapsed "$elapsed" --argjson jobs "$jobs" --arg eve
 	 | map({key: "\(.[0]) \(.[1])", value: (.[2] | split(","))}) | from_entries) as $why
 	| [split("\n")[] | select(length > 0) | split(" ")
 	 | {test: .[0], level: .[1], plain: .[2], roi: .[3], ice: (.[4] == "ice"),
-	    profile: .[5], estimate: .[6], gcov: .[7]}] as $r
+	    profile: .[5], estimate: .[6], gcov: .[7], blocks: .[8]}] as $r
 	| ($r | map(.test) | unique) as $tests
 	| {tests: ($tests | length),
 	   by_directory: ($tests | group_by(if test("/") then split("/")[0] else "execute" end)
@@ -173,7 +178,10 @@ summary=$(jq -R -s --argjson elapsed "$elapsed" --argjson jobs "$jobs" --arg eve
 		missing_profiles: map(select(.roi == "pass" and .profile != "yes") | .test),
 		estimate_failures: map(select(.estimate == "fail") | .test),
 		failed_without: map(select(.plain != "pass") | "\(.test): \(.plain)"),
-		passed_only_with: map(select(.plain != "pass" and .roi == "pass") | .test)
+		passed_only_with: map(select(.plain != "pass" and .roi == "pass") | .test),
+		blocks_compared: map(select(.blocks == "same" or .blocks == "differ" or .blocks == "known")) | length,
+		blocks_known: map(select(.blocks == "known") | .test),
+		blocks_differ: map(select(.blocks == "differ") | .test)
 	   }}) | from_entries),
 	   gcov_check: ($r | map(select(.gcov != "-")) | if length == 0 then null else
 		group_by(.level) | map({key: .[0].level, value: (
@@ -188,7 +196,7 @@ summary=$(jq -R -s --argjson elapsed "$elapsed" --argjson jobs "$jobs" --arg eve
 		not_built_or_run: map(select(.gcov != "agree" and .gcov != "disagree") | "\(.test): \(.gcov)")
 	   })}) | from_entries end)}' "$work/results.txt")
 echo "$summary" | jq -r '
-	.levels | to_entries[] | "\(.key): \(.value.runs) tests, passed without the plugin \(.value.passed_without), with it \(.value.passed_with) (both \(.value.passed_both)), \(.value.ices) ICEs, \(.value.failures | length) failures\(if (.value.failures | length) > 0 then ": " + (.value.failures | join(", ")) else "" end), \(.value.missing_profiles | length) missing profiles, roi estimate failed on \(.value.estimate_failures | length)\(if (.value.estimate_failures | length) > 0 then ": " + (.value.estimate_failures | join(" ")) else "" end)"'
+	.levels | to_entries[] | "\(.key): \(.value.runs) tests, passed without the plugin \(.value.passed_without), with it \(.value.passed_with) (both \(.value.passed_both)), \(.value.ices) ICEs, \(.value.failures | length) failures\(if (.value.failures | length) > 0 then ": " + (.value.failures | join(", ")) else "" end), \(.value.missing_profiles | length) missing profiles, roi estimate failed on \(.value.estimate_failures | length)\(if (.value.estimate_failures | length) > 0 then ": " + (.value.estimate_failures | join(" ")) else "" end)\(if .value.blocks_compared > 0 then ", counts per block against edges: \(.value.blocks_compared) compared, \(.value.blocks_differ | length) differ, \(.value.blocks_known | length) listed in torture-blocks-known.txt" + (if (.value.blocks_differ | length) > 0 then ": " + (.value.blocks_differ | join(" ")) else "" end) else "" end)"'
 echo "$summary" | jq -r '.gcov_check // {} | to_entries[] |
 	"\(.key) gcov-check: \(.value.agree) of \(.value.checked) agree; \(.value.disagree) disagree (\(.value.disagree_by_reason | to_entries | map("\(.key) \(.value)") | join(", ")))\(if (.value.unexplained | length) > 0 then "; not in torture-gcov-known.txt: " + (.value.unexplained | join(" ")) else "" end)\(if (.value.listed_but_agree | length) > 0 then "; listed but agree now: " + (.value.listed_but_agree | join(" ")) else "" end)"'
 echo "torture: $elapsed s; results in $work/results.txt, logs of what did not pass in $work/O*/"
@@ -210,4 +218,4 @@ if [ -n "$json" ]; then
 	echo "torture: summary written to $json"
 fi
 
-echo "$summary" | jq -e '[.levels[] | .ices + (.failures | length) + (.missing_profiles | length)] | add == 0' >/dev/null
+echo "$summary" | jq -e '[.levels[] | .ices + (.failures | length) + (.missing_profiles | length) + (.blocks_differ | length)] | add == 0' >/dev/null
