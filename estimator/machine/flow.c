@@ -161,7 +161,9 @@ static void common_subsequence(const struct roi_mcode *plain, const struct roi_m
 			match[i] = pinned[i];
 			i++;
 		} else if (j < nb && lcs[i * w + j] == lcs[(i + 1) * w + j + 1] + 1 && !excluded[j] &&
+			   !(a[i].is_nop && lcs[(i + 1) * w + j] == lcs[i * w + j]) &&
 			   same_insn(plain, &a[i], blocks, &b[j])) {
+			/* (of nops in a row, the last: the one that falls into what follows) */
 			match[i++] = (long)j++;
 		} else if (j < nb && lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) {
 			j++;            /* a nop, a jump the plain build lacks */
