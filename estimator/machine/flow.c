@@ -1273,6 +1273,21 @@ static size_t threaded(const struct graph *g, long a, long r, long *ahead)
 
 	if (region_edge(g, a, r))
 		return 0;
+	/* nor through straight-line code of other blocks placed before r's (a loop's latch jumping
+	 * back to its body's code the compiler put before the loop's test) */
+	for (size_t e = 0; e < g->ne; e++) {
+		long p = g->e[e].to;
+
+		if (g->e[e].from < 0 || p < 0 || region_of(g, g->e[e].from) != a || region_of(g, p) == a)
+			continue;
+		for (size_t steps = 0; p >= 0 && steps < 64; steps++) {
+			if (region_of(g, p) == r)
+				return 0;
+			if (g->p[p].nout != 1 || region_of(g, p) == a)
+				break;
+			p = g->e[g->p[p].out[0]].to;
+		}
+	}
 	for (size_t m = 0; m < fn->nblocks; m++) {
 		if (g->region[m] != r || fn->blocks[m].value)
 			continue;
