@@ -58,12 +58,15 @@ test_expect_success 'the start-up code' '
 #   kernel-quicksort -O1 (blt to the push past an early bx lr);
 # - tests without code of their own whose arms are IT blocks, in one straight line:
 #   kernel-binary-search -O2, kernel-kalman-float -O2, micro-compare-branch -Os;
-# - a test the compiler copied into one arm, its exits shared by the copies: micro-struct -O2
+# - a test the compiler copied into one arm, its exits shared by the copies: micro-struct -O2;
+# - a join's first instructions under an arm's line: micro-bool -O2;
+# - -O0 nops in a row before a join that jumps reach: kernel-state-machine -O0
 for prog in kernel-crc8:-O0 kernel-isqrt:-O0 kernel-gcd:-O2 kernel-fir-q15:-O2 micro-float-div:-O2 micro-int64:-O2 \
 	    kernel-crc8:-O2 micro-minmax:-Os \
 	    kernel-calendar:-O0 kernel-bsd-sum:-O0 kernel-hash32:-O0 micro-switch:-O0 micro-switch:-O1 micro-switch:-Os \
 	    micro-add-sub:-O1 kernel-crc16-ccitt:-O1 kernel-blur3x3:-O0 kernel-crc32:-O1 kernel-quicksort:-O1 \
-	    kernel-binary-search:-O2 kernel-kalman-float:-O2 micro-compare-branch:-Os micro-struct:-O2; do
+	    kernel-binary-search:-O2 kernel-kalman-float:-O2 micro-compare-branch:-Os micro-struct:-O2 \
+	    micro-bool:-O2 kernel-state-machine:-O0; do
 	name=${prog%:*} opt=${prog#*:}
 	test_expect_success "$name at $opt: the instructions QEMU runs from main" '
 		builds $name$opt $opt "$CORPUS/$name.c" &&
