@@ -13,8 +13,9 @@
 #
 # Cortex-M (the mps2-an386 machine's Cortex-M4): no cycle-exact simulator is at hand, so the
 # instructions are checked instead of the cycles: the estimate's instruction count (counts from
-# 'roi run --target cortex-m') against the instructions QEMU runs from main's entry until the
-# start-up code runs again, counted in its single-stepped execution log.
+# 'roi run --target cortex-m'; newlib's routines by the STM32F401RE model's table, measured in QEMU
+# on typical operands) against the instructions QEMU runs from main's entry until the start-up
+# code runs again, counted in its single-stepped execution log.
 #
 # Figures are printed and written to bench/results/machine.json, never asserted.
 #
@@ -91,7 +92,7 @@ for opt in $opts; do
 		q=$(awk '/^Trace/ { if ($NF == "main") m = 1; else if (m && $NF == "Reset_Handler") { print n; exit } if (m) n++ }' "$e.log")
 		rm -f "$e.log"
 		x=$("$roi" estimate --json --price machine --firmware "$e-plain.elf" --block-lines "$e-blocks.elf" \
-			"$e-count.elf" "$e-count.roi" 2>>"$dir/estimate.log" |
+			--model "$top/models/stm32f401re.json" "$e-count.elf" "$e-count.roi" 2>>"$dir/estimate.log" |
 			jq -r '"\(.total.instructions) \(.total.unpriced_calls)"') || x="null null"
 		echo "${opt#-} $name $q $x" >>"$arm_rows"
 	done

@@ -14,7 +14,12 @@ routine's bytes), the cost per unit is the least-squares slope of simavr's cycle
 that value, and the entry also says what the typical operands average, so that the estimate takes
 the counted value instead.
 
-  contrib/models/routines.py [--into MODEL.json ...] [--keep DIR]
+With --target arm, the Cortex-M models' routines (newlib-nano's memory and string routines): no
+cycle-exact Cortex-M simulator is at hand, so QEMU counts the instructions a call runs (its
+single-stepped execution log, as bench/machine.sh counts the firmware's), and the cycles are those
+instructions by the Cortex-M4 TRM; roi estimate --price machine takes both.
+
+  contrib/models/routines.py [--target avr|arm] [--into MODEL.json ...] [--keep DIR] [--only NAME...]
 """
 import argparse, json, math, os, re, shutil, struct, subprocess, sys, tempfile
 
@@ -280,6 +285,112 @@ def measure(s, tmp):
     return e
 
 
+# ---- Cortex-M: instructions counted in QEMU ------------------------------------------------------
+# No cycle-exact Cortex-M simulator is at hand: QEMU (mps2-an386, the Cortex-M4 bench/machine.sh and
+# roi run use) single-steps the program with its execution log, which names the routine of every
+# instruction run; those outside main (which calls nothing else) between main's entry and its
+# exit, over RUNS calls, are the routine's instructions a call, with the routines it calls. Its cycles are those instructions' by the Cortex-M4 TRM (derive.py's
+# table: a branch taken or not as it went), the same timings roi estimate --price machine prices
+# the firmware's own instructions with.
+CM = os.path.join(derive.ROOT, 'contrib', 'cortex-m', 'mps2-an386')
+ARM_ROUTINES = ('memcpy', 'memmove', 'memset', 'memcmp', 'strlen', 'strcpy', 'strcmp', 'strncmp', 'strchr',
+                'strcat', 'strtol', 'strtoul', 'atoi', 'atol')
+
+
+def arm_link(tmp, c, elf, opt):
+    startup = os.path.join(tmp, 'startup.o')
+    if not os.path.exists(startup):
+        derive.run(['arm-none-eabi-gcc'] + derive.ARM_FLAGS + ['-O2', '-c', os.path.join(CM, 'startup.c'),
+                                                              '-o', startup])
+    derive.run(['arm-none-eabi-gcc'] + derive.ARM_FLAGS + [opt, '-w', c, startup, '-T', os.path.join(CM, 'mps2-an386.ld'),
+               '-nostartfiles', '--specs=nano.specs', '--specs=rdimon.specs', '-lm', '-o', elf])
+
+
+def arm_per_call(tmp, tag, name, src, opt):
+    """(instructions, cycles) of one call of name in src (which calls it RUNS times), or None when
+    the program does not call it."""
+    c, elf, log = (os.path.join(tmp, tag + x) for x in ('.c', '.elf', '.log'))
+    with open(c, 'w') as f:
+        f.write(src)
+    arm_link(tmp, c, elf, opt)
+    code = {}
+    for line in derive.run(['arm-none-eabi-objdump', '-d', '--no-show-raw-insn', elf]).splitlines():
+        mm = re.match(r'\s*([0-9a-f]+):\s+(\S+)\s*(.*)$', line)
+        if mm and not mm.group(2).startswith('.'):
+            code[int(mm.group(1), 16)] = (mm.group(2), mm.group(3).split(';')[0].split('@')[0])
+    derive.run(['qemu-system-arm', '-M', 'mps2-an386', '-display', 'none', '-serial', 'none', '-monitor', 'none',
+                '-parallel', 'none', '-semihosting-config', 'enable=on,target=native', '-singlestep',
+                '-d', 'exec,nochain', '-D', log, '-kernel', elf])
+    pcs, inside = [], False
+    with open(log) as f:
+        for line in f:
+            if not line.startswith('Trace'):
+                continue
+            fn = line.split()[-1]
+            if fn == 'main':
+                inside = True
+            elif inside and fn == 'Reset_Handler':
+                break
+            if inside:
+                pcs.append((int(line.split('[')[1].split('/')[1], 16), fn))
+    os.remove(log)
+    if not any(fn == name for _, fn in pcs):
+        return None
+    # (main calls nothing else: what runs outside it is the routine and what it calls)
+    ins, cyc, prev_load = 0, 0.0, False
+    for k, (pc, fn) in enumerate(pcs):
+        if fn == 'main':
+            continue
+        m, ops = code[pc]
+        cls, _ = derive.classify('arm', m, ops)
+        nxt = pcs[k + 1][0] if k + 1 < len(pcs) else None
+        size = min((a for a in code if a > pc), default=pc + 2) - pc
+        cyc += derive.cost('arm', m, ops, cls, prev_load, taken=nxt is not None and nxt != pc + size)
+        prev_load = cls == 'op' and derive.arm_base(m)[0] in derive.ARM_LOADS
+        ins += 1
+    return ins / RUNS, cyc / RUNS
+
+
+def arm_measure(s, tmp):
+    opt = s.get('opt', '-Os')
+    src, _ = harness(s['decls'], s['body'], opt)
+    r = arm_per_call(tmp, s['name'], s['name'], src, opt)
+    if r is None:
+        return None
+    e = dict(routine=s['name'], cycles=round(r[1], 1), instructions=round(r[0], 2))
+    notes = ['QEMU (mps2-an386), %d calls on typical operands, arm-none-eabi-gcc %s, newlib-nano; cycles: those '
+             'instructions by the Cortex-M4 TRM' % (RUNS, opt)]
+    if 'sweep' in s:
+        xs, ys, zs = [], [], []
+        for i, (v, decls, body) in enumerate(s['sweep']):
+            src, _ = harness(decls, body, opt)
+            y = arm_per_call(tmp, '%s-sweep%d' % (s['name'], i), s['name'], src, opt)
+            if y is None:
+                continue
+            xs.append(v)
+            ys.append(y[1])
+            zs.append(y[0])
+        if len(set(xs)) > 1:
+            e['value'] = s['value']
+            e['per_value'] = round(derive.slope(xs, ys), 3)
+            e['per_value_instructions'] = round(derive.slope(xs, zs), 3)
+            if s.get('typical') is None:
+                mx = sum(xs) / len(xs)
+                e['typical_value'] = round(mx, 2)
+                e['cycles'] = round(sum(ys) / len(ys), 1)
+                e['instructions'] = round(sum(zs) / len(zs), 2)
+            else:
+                e['typical_value'] = round(s['typical'], 2)
+            notes.append('%s instructions and %s cycles per unit of %s: the slopes over %s = %g .. %g; not exact '
+                         'per call: the routine takes other paths by the length\'s remainder and the pointers\' '
+                         'alignment%s, which no counter measures' % (
+                             e['per_value_instructions'], e['per_value'], s['value']['kind'], s['value']['kind'],
+                             min(xs), max(xs), ', and stops where the data say' if s['name'] in ('strlen', 'memcmp')
+                             else ''))
+    e['note'] = '; '.join(notes)
+    return e
+
+
 def insert(path, entries):
     """Puts the routines into a model file as its "routines" member (replacing an old one), and
     leaves the rest of the file as it is."""
@@ -297,7 +408,11 @@ def insert(path, entries):
     body = ',\n    '.join(json.dumps(e) for e in entries)
     source = ('contrib/models/routines.py: simavr (cycle-exact) per call of each routine on typical operands, '
               'avr-gcc 5.4.0 and avr-libc; roi estimate --price machine prices calls into code without metadata '
-              'by them')
+              'by them') if m['arch'] == 'avr' else (
+              'contrib/models/routines.py --target arm: the instructions QEMU (mps2-an386) runs per call of each '
+              'routine on typical operands, arm-none-eabi-gcc and newlib-nano, and their Cortex-M4 TRM cycles '
+              '(no cycle-exact Cortex-M simulator checks these); roi estimate --price machine prices calls into code '
+              'without metadata by them')
     end = text.rstrip().rfind('}')
     text = text[:end].rstrip() + (',\n  "routines_source": %s,\n  "routines": [\n    %s\n  ]\n}\n'
                                   % (json.dumps(source), body))
@@ -311,15 +426,17 @@ def main():
     ap.add_argument('--into', nargs='*', default=[], metavar='MODEL', help='AVR model files to write them into')
     ap.add_argument('--keep', metavar='DIR', help='keep the generated C and ELF files in DIR')
     ap.add_argument('--only', nargs='*', help='these routines alone')
+    ap.add_argument('--target', choices=('avr', 'arm'), default='avr',
+                    help='avr: cycles in simavr; arm: instructions in QEMU (Cortex-M4)')
     a = ap.parse_args()
     tmp = a.keep or tempfile.mkdtemp(prefix='roi-routines.')
     os.makedirs(tmp, exist_ok=True)
     entries = []
     try:
         for s in specs():
-            if a.only and s['name'] not in a.only:
+            if (a.only and s['name'] not in a.only) or (a.target == 'arm' and s['name'] not in ARM_ROUTINES):
                 continue
-            e = measure(s, tmp)
+            e = measure(s, tmp) if a.target == 'avr' else arm_measure(s, tmp)
             if e is None:
                 print('routines: %s: the program does not call it (not measured)' % s['name'], file=sys.stderr)
                 continue

@@ -173,6 +173,36 @@ uint64_t roi_mcode_past_data(const struct roi_mcode *c, uint64_t addr)
 	return addr;
 }
 
+size_t roi_mcode_jump_table(const struct roi_mcode *c, const struct roi_minsn *in, uint64_t *targets, size_t max)
+{
+	uint64_t start = in->addr + in->size, end;
+	size_t n = 0, avail;
+	const uint8_t *p;
+
+	if (!in->table_entry)
+		return 0;
+	/* the data that follows (LDR PC's words after a nop that aligns them) */
+	if (in->table_entry == 4 && roi_mcode_past_data(c, start) == start && start % 4)
+		start += 2;
+	end = roi_mcode_past_data(c, start);
+	p = roi_mcode_bytes(c, start, &avail);
+	if (end == start || !p)
+		return 0;
+	if (end - start < avail)
+		avail = (size_t)(end - start);
+	for (size_t i = 0; i + in->table_entry <= avail && n < max; i += in->table_entry) {
+		uint32_t v = p[i];
+
+		if (in->table_entry > 1)
+			v |= (uint32_t)p[i + 1] << 8;
+		if (in->table_entry == 4)
+			targets[n++] = (v | (uint32_t)p[i + 2] << 16 | (uint32_t)p[i + 3] << 24) & ~1u;
+		else
+			targets[n++] = in->addr + 4 + 2 * (uint64_t)v;  /* from the PC */
+	}
+	return n;
+}
+
 void roi_mcode_free(struct roi_mcode *c)
 {
 	free(c->segs);

@@ -66,6 +66,10 @@ const struct roi_msym *roi_mcode_routine_at(const struct roi_mcode *c, uint64_t 
 /* The end of the data in the code that addr lies in (a literal pool, a TBB table), else addr. */
 uint64_t roi_mcode_past_data(const struct roi_mcode *c, uint64_t addr);
 
+/* The targets of a jump through the table that follows it in the code (isa.h: table_entry), up to
+ * max, in the table's order; 0 when there is none to read. */
+size_t roi_mcode_jump_table(const struct roi_mcode *c, const struct roi_minsn *in, uint64_t *targets, size_t max);
+
 /* Decodes the instruction at addr (ROI_MI_STOP outside the code). st: the Thumb IT state,
  * ignored for AVR. */
 void roi_mcode_decode(const struct roi_mcode *c, uint64_t addr, struct roi_thumb_state *st, struct roi_minsn *in);

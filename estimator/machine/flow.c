@@ -67,10 +67,24 @@ static long block_of(const struct roi_mcode *blocks, const struct roi_function *
 	return (long)l->line - 1;
 }
 
+/* The instruction a jump leads to, past the nops -O0 keeps where a line changes. */
+static void jump_target(const struct roi_mcode *c, const struct roi_minsn *jump, struct roi_minsn *at)
+{
+	uint64_t a = jump->target;
+
+	for (int k = 0; k < 8; k++, a += at->size) {
+		struct roi_thumb_state st = {.flash_wait = c->flash_wait};
+
+		roi_mcode_decode(c, a, &st, at);
+		if (!at->is_nop)
+			break;
+	}
+}
+
 /* Two instructions that are the same but for where they jump or find their literal (the code
- * around them moved). */
-static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, const struct roi_mcode *b,
-		      const struct roi_minsn *y)
+ * around them moved); with follow, two jumps lead to the same instruction. */
+static bool same_at(const struct roi_mcode *a, const struct roi_minsn *x, const struct roi_mcode *b,
+		    const struct roi_minsn *y, bool follow)
 {
 	size_t na, nb;
 	const uint8_t *pa = roi_mcode_bytes(a, x->addr, &na), *pb = roi_mcode_bytes(b, y->addr, &nb);
@@ -79,6 +93,13 @@ static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, cons
 		return true;            /* (maybe of the opposite condition, over a jump) */
 	if (x->size != y->size || strcmp(x->name, y->name) != 0 || x->cls != y->cls)
 		return false;
+	if (x->has_target && y->has_target && x->cls == ROI_MI_JUMP && follow) {
+		struct roi_minsn tx, ty;
+
+		jump_target(a, x, &tx);
+		jump_target(b, y, &ty);
+		return same_at(a, &tx, b, &ty, false);
+	}
 	if (x->has_target && y->has_target)
 		return true;
 	if (x->pc_relative && y->pc_relative)
@@ -86,123 +107,197 @@ static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, cons
 	return pa && pb && memcmp(pa, pb, x->size) == 0;
 }
 
-/* 1 when blocks[j] is a branch over a jump (brne .+2; rjmp L) where plain[i] branches itself
- * (breq L): -O0 layouts differ so; the jump is to be passed over. */
-static size_t over_jump(const struct roi_minsn *a, size_t na, size_t i, const struct roi_minsn *b, size_t nb,
-			size_t j)
+static bool same_insn(const struct roi_mcode *a, const struct roi_minsn *x, const struct roi_mcode *b,
+		      const struct roi_minsn *y)
 {
-	return a[i].cls == ROI_MI_BRANCH && b[j].cls == ROI_MI_BRANCH && j + 1 < nb &&
-	       b[j + 1].cls == ROI_MI_JUMP && b[j].target == b[j + 1].addr + b[j + 1].size &&
-	       !(i + 1 < na && a[i + 1].cls == ROI_MI_JUMP);
+	return same_at(a, x, b, y, true);
 }
 
-/* Whether a[i] is a jump over a nop (rjmp .+2; nop) where b[j] is not a jump: -O0 layouts differ
- * so too (the other build falls into the nop); the jump is to be passed over. */
-static bool jump_over_nop(const struct roi_minsn *a, size_t na, size_t i, const struct roi_minsn *b, size_t nb,
-			  size_t j)
+/* How many of plain[i..] the block-lines instructions from j on that are not taken have, in order
+ * (past the nops -O0 keeps where a line changes), while plain's are not matched; their indices
+ * into match (optional). */
+static size_t common_run(const struct roi_mcode *plain, const struct roi_minsn *a, size_t na, size_t i,
+			 const struct roi_mcode *blocks, const struct roi_minsn *b, size_t nb, size_t j,
+			 const long *a_match, const bool *b_taken, long *match)
 {
-	return i + 1 < na && a[i].cls == ROI_MI_JUMP && a[i + 1].is_nop &&
-	       a[i].target == a[i + 1].addr + a[i + 1].size && j < nb && b[j].cls != ROI_MI_JUMP;
-}
+	size_t n = 0;
 
-/* Whether plain[i..] and blocks[j..] agree for the next few instructions (or to their ends). */
-static bool agree(const struct roi_mcode *plain, const struct roi_minsn *a, size_t na, size_t i,
-		  const struct roi_mcode *blocks, const struct roi_minsn *b, size_t nb, size_t j)
-{
-	for (size_t k = 0; k < 4; k++, i++, j++) {
-		if (i < na && jump_over_nop(a, na, i, b, nb, j))
-			i++;
-		while (j < nb && b[j].is_nop && !(i < na && a[i].is_nop))
-			j++;            /* (the nops -O0 keeps where lines change) */
-		if (i == na || j == nb)
-			return i == na && j == nb;
-		if (!same_insn(plain, &a[i], blocks, &b[j]))
-			return false;
-		j += over_jump(a, na, i, b, nb, j);
+	for (; i < na && a_match[i] < 0; i++, j++, n++) {
+		while (j < nb && b[j].is_nop && !b_taken[j] && !a[i].is_nop)
+			j++;
+		if (j == nb || b_taken[j] || !same_insn(plain, &a[i], blocks, &b[j]))
+			break;
+		if (match)
+			match[n] = (long)j;
 	}
-	return true;
+	return n;
+}
+
+/* match[i]: the block-lines instruction plain[i] is, else -1: pinned ones as they are, the others
+ * by the longest common subsequence (like diff) of the instructions neither pinned nor
+ * excluded that are the same (same_insn). lcs: (na + 1) * (nb + 1) cells. */
+static void common_subsequence(const struct roi_mcode *plain, const struct roi_minsn *a, size_t na,
+			       const struct roi_mcode *blocks, const struct roi_minsn *b, size_t nb,
+			       const long *pinned, const bool *excluded, uint16_t *lcs, long *match)
+{
+	size_t w = nb + 1;
+
+	/* lcs[i * w + j]: the most instructions plain[i..] and blocks[j..] have in common, in order */
+	for (size_t j = 0; j <= nb; j++)
+		lcs[na * w + j] = 0;
+	for (size_t i = na; i-- > 0;) {
+		lcs[i * w + nb] = 0;
+		for (size_t j = nb; j-- > 0;) {
+			uint16_t down = lcs[(i + 1) * w + j], right = lcs[i * w + j + 1];
+
+			if (pinned[i] < 0 && !excluded[j] && same_insn(plain, &a[i], blocks, &b[j]))
+				lcs[i * w + j] = (uint16_t)(lcs[(i + 1) * w + j + 1] + 1);
+			else
+				lcs[i * w + j] = down > right ? down : right;
+		}
+	}
+	for (size_t i = 0, j = 0; i < na;) {
+		if (pinned[i] >= 0) {
+			match[i] = pinned[i];
+			i++;
+		} else if (j < nb && lcs[i * w + j] == lcs[(i + 1) * w + j + 1] + 1 && !excluded[j] &&
+			   !(a[i].is_nop && lcs[(i + 1) * w + j] == lcs[i * w + j]) &&
+			   same_insn(plain, &a[i], blocks, &b[j])) {
+			/* (of nops in a row, the last: the one that falls into what follows) */
+			match[i++] = (long)j++;
+		} else if (j < nb && lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) {
+			j++;            /* a nop, a jump the plain build lacks */
+		} else {
+			match[i++] = -1;
+		}
+	}
 }
 
 /* Owners of the plain instructions from the block-lines build's. At -O0 GCC keeps a nop where a
- * block's line changes, and a branch over a jump where the two builds' layouts then differ: the
- * instruction streams are aligned where they agree, resynchronised past the smallest difference,
- * and an instruction of the plain build the other lacks takes the owner of the one before it. */
-/* Plain instruction i, which the block-lines build lacks: the owner of the one before it, where
- * control falls into it; after a jump (a nop only jumps reach, a jump over a nop: -O0's code
- * between a block and the one its flow goes on to), the owner of the next one the two builds
- * share, from pending on. */
-static void extra(struct roi_mfunc *f, size_t i, long last, size_t *pending)
-{
-	const struct roi_minsn *prev = i > 0 ? &f->ins[i - 1] : NULL;
-
-	f->owner[i] = last;
-	if (*pending == SIZE_MAX && prev && (prev->cls == ROI_MI_JUMP || prev->cls == ROI_MI_IJUMP ||
-					     prev->cls == ROI_MI_RET || prev->cls == ROI_MI_STOP))
-		*pending = i;
-}
-
+ * block's line changes, and a branch over a jump where the two builds' layouts then differ, and
+ * may lay a block out elsewhere. The two instruction streams are aligned as their longest common
+ * subsequence (like diff); the longest piece of a run of plain instructions left over that the
+ * block-lines build has among what it left over is a block laid out elsewhere: it is pinned
+ * there, with the instructions around it that are the same there, and the rest aligned again. An
+ * instruction of the plain build the other lacks takes the owner of the one before it, where
+ * control falls into it; after a jump, the owner of the next one the two share. Error: a run of
+ * more than 8 plain instructions the other lacks, or a function too large to align. */
+#define ALIGN_CELLS (64u << 20)
 static int align_owners(struct roi_mfunc *f, const struct roi_mcode *plain, const struct roi_mcode *blocks,
 			const struct roi_msym *bsym, struct roi_err *err)
 {
-	size_t nb;
+	size_t nb, na = f->nins;
 	struct roi_minsn *bins = decode_range(blocks, bsym->addr, bsym->size, &nb);
-	size_t i = 0, j = 0, pending = SIZE_MAX;
-	long last = ROI_OWN_FN;
+	size_t run = 0, pending = SIZE_MAX;
+	long last = ROI_OWN_FN, *match, *moved, *pinned;
+	bool *taken, *excluded;
+	uint16_t *lcs;
+	int rc = 0;
 
-	while (i < f->nins) {
-		if (jump_over_nop(f->ins, f->nins, i, bins, nb, j) && !same_insn(plain, &f->ins[i], blocks, &bins[j])) {
-			extra(f, i++, last, &pending);
-			continue;
+	if ((na + 1) * (nb + 1) > ALIGN_CELLS || na > UINT16_MAX || nb > UINT16_MAX) {
+		free(bins);
+		return roi_err_set(err, "%s: %s is too large to align with %s's (%zu and %zu instructions)", blocks->path,
+				   f->fn->asm_name, plain->path, nb, na);
+	}
+	lcs = roi_xzalloc((na + 1) * (nb + 1), sizeof *lcs);
+	match = roi_xzalloc(na + 1, sizeof *match);
+	moved = roi_xzalloc(na + 1, sizeof *moved);
+	pinned = roi_xzalloc(na + 1, sizeof *pinned);
+	taken = roi_xzalloc(nb + 1, sizeof *taken);
+	excluded = roi_xzalloc(nb + 1, sizeof *excluded);
+	for (size_t i = 0; i < na; i++)
+		pinned[i] = -1;
+	for (int pass = 0;; pass++) {
+		bool again = false;
+
+		common_subsequence(plain, f->ins, na, blocks, bins, nb, pinned, excluded, lcs, match);
+		if (pass == 8)
+			break;
+		/* the longest piece of a run left over that the block-lines build has among what it
+		 * has left over */
+		for (size_t j = 0; j < nb; j++)
+			taken[j] = excluded[j];
+		for (size_t i = 0; i < na; i++)
+			if (match[i] >= 0)
+				taken[match[i]] = true;
+		for (size_t i = 0; i < na; i++) {
+			size_t len = 0, best = 0, from = 0, at = 0;
+
+			if (match[i] >= 0)
+				continue;
+			while (i + len < na && match[i + len] < 0)
+				len++;
+			for (size_t k = i; k < i + len && len >= 3; k++)
+				for (size_t j = 0; j < nb; j++) {
+					size_t n = taken[j] ? 0 : common_run(plain, f->ins, na, k, blocks, bins, nb, j, match,
+									      taken, NULL);
+					if (n > best) {
+						best = n;
+						from = k;
+						at = j;
+					}
+				}
+			if (best >= 3) {
+				common_run(plain, f->ins, na, from, blocks, bins, nb, at, match, taken, moved);
+				for (size_t k = 0; k < best; k++) {
+					pinned[from + k] = moved[k];
+					excluded[moved[k]] = taken[moved[k]] = true;
+				}
+				size_t i0 = from, len0 = best;
+				/* and the instructions around it that are the same there (the common
+				 * subsequence may have taken them elsewhere) */
+				for (int dir = -1; dir <= 1; dir += 2) {
+					long k = dir < 0 ? (long)i0 - 1 : (long)(i0 + len0);
+					long j = dir < 0 ? moved[0] - 1 : moved[len0 - 1] + 1;
+
+					for (; k >= 0 && k < (long)na && pinned[k] < 0; k += dir, j += dir) {
+						while (j >= 0 && j < (long)nb && bins[j].is_nop && !f->ins[k].is_nop && !excluded[j])
+							j += dir;
+						if (j < 0 || j >= (long)nb || excluded[j] ||
+						    !same_insn(plain, &f->ins[k], blocks, &bins[j]))
+							break;
+						pinned[k] = j;
+						excluded[j] = taken[j] = true;
+					}
+				}
+				again = true;
+			}
+			i += len;
 		}
-		if (j < nb && same_insn(plain, &f->ins[i], blocks, &bins[j])) {
-			size_t skip = over_jump(f->ins, f->nins, i, bins, nb, j);
+		if (!again)
+			break;
+	}
+	free(lcs);
+	for (size_t i = 0; i < na && rc == 0; i++) {
+		const struct roi_minsn *prev = i > 0 ? &f->ins[i - 1] : NULL;
 
-			last = f->owner[i] = block_of(blocks, f->fn, bins[j++].addr);
+		if (match[i] >= 0) {
+			last = f->owner[i] = block_of(blocks, f->fn, bins[match[i]].addr);
 			for (; pending < i; pending++)
 				f->owner[pending] = last;
 			pending = SIZE_MAX;
-			i++;
-			j += skip;
-			continue;
+			run = 0;
+		} else {
+			/* after a jump (a nop only jumps reach, a jump over a nop: -O0's code between a
+			 * block and the one its flow goes on to), the owner of the next one the two share */
+			f->owner[i] = last;
+			if (pending == SIZE_MAX && prev && (prev->cls == ROI_MI_JUMP || prev->cls == ROI_MI_IJUMP ||
+							   prev->cls == ROI_MI_RET || prev->cls == ROI_MI_STOP))
+				pending = i;
+			if (++run > 8)
+				rc = roi_err_set(err, "%s: the code of %s does not match %s's at 0x%llx (not a "
+						 "block-lines build of the same sources?)", blocks->path,
+						 f->fn->asm_name, plain->path, (unsigned long long)f->ins[i].addr);
 		}
-		/* the fewest plain instructions to pass over, and the nearest place in the block-lines
-		 * code (either way: -O0 can lay a block out elsewhere) where the two agree again */
-		size_t skip_a = 0, at = 0;
-		bool found = false;
-		for (size_t a = 0; a <= 8 && i + a <= f->nins && !found; a++)
-			for (size_t d = 0; d <= nb && !found; d++) {
-				if (j + d <= nb && agree(plain, f->ins, f->nins, i + a, blocks, bins, nb, j + d)) {
-					at = j + d;
-					found = true;
-				} else if (d && d <= j && agree(plain, f->ins, f->nins, i + a, blocks, bins, nb, j - d)) {
-					at = j - d;
-					found = true;
-				}
-				skip_a = a;
-			}
-		if (!found) {
-			free(bins);
-			return roi_err_set(err, "%s: the code of %s does not match %s's at 0x%llx (not a block-lines "
-					   "build of the same sources?)", blocks->path, f->fn->asm_name, plain->path,
-					   (unsigned long long)f->ins[i].addr);
-		}
-		for (size_t k = 0; k < skip_a; k++)
-			extra(f, i++, last, &pending);
-		if (skip_a == 0 && at == j) {
-			/* agree() passed over the block-lines build's nops: so do we */
-			while (j < nb && bins[j].is_nop)
-				j++;
-			if (at == j)
-				extra(f, i++, last, &pending);   /* (never: the two differ here, yet agree) */
-			continue;
-		}
-		j = at;
 	}
-	for (; pending < f->nins; pending++)
-		f->owner[pending] = last;
+	free(match);
+	free(moved);
+	free(pinned);
+	free(taken);
+	free(excluded);
 	free(bins);
 	f->aligned = true;
-	return 0;
+	return rc;
 }
 
 int roi_mfunc_build(struct roi_mfunc *f, const struct roi_mcode *plain, const struct roi_mcode *blocks,
@@ -375,6 +470,14 @@ static void cut_pieces(struct graph *g)
 			lead[i] = true;
 		if (in->has_target && in->cls != ROI_MI_CALL && (t = insn_at(f, in->target)) >= 0)
 			lead[t] = true;
+		if (in->table_entry) {
+			uint64_t at[256];
+			size_t n = roi_mcode_jump_table(g->code, in, at, 256);
+
+			for (size_t k = 0; k < n; k++)
+				if ((t = insn_at(f, at[k])) >= 0)
+					lead[t] = true;
+		}
 	}
 	g->piece_of = roi_xzalloc(f->nins, sizeof *g->piece_of);
 	for (size_t i = 0; i < f->nins; i++) {
@@ -539,21 +642,23 @@ static void link_pieces(struct graph *g)
 		const struct piece *p = &g->p[k];
 
 		uint64_t targets[256];
-		size_t ntargets = f->ins[p->last].table ? avr_table(g, k, targets, 256) : 0;
-		if (ntargets) {
-			/* the table itself says where it leads */
-			size_t before = g->ne;
+		size_t ntargets = f->ins[p->last].table ? avr_table(g, k, targets, 256) :
+				  roi_mcode_jump_table(g->code, &f->ins[p->last], targets, 256);
+		size_t before = g->ne;
+		/* the table itself says where it leads (Thumb: the table after TBB, TBH, LDR PC) */
+		for (size_t t2 = 0; t2 < ntargets; t2++) {
+			long ti = insn_at(f, targets[t2]), to, dup = 0;
 
-			for (size_t t2 = 0; t2 < ntargets; t2++) {
-				long to = g->piece_of[insn_at(f, targets[t2])], dup = 0;
-
-				for (size_t e = before; e < g->ne; e++)
-					dup |= g->e[e].to == to;
-				if (!dup)
-					add_edge(g, (long)k, to, E_TABLE);
-			}
-			continue;
+			if (ti < 0)
+				continue;
+			to = g->piece_of[ti];
+			for (size_t e = before; e < g->ne; e++)
+				dup |= g->e[e].to == to;
+			if (!dup)
+				add_edge(g, (long)k, to, E_TABLE);
 		}
+		if (g->ne > before)
+			continue;
 		if (p->owner >= 0) {
 			const struct roi_block *b = &f->fn->blocks[p->owner];
 			size_t before = g->ne;
@@ -592,6 +697,21 @@ static void link_pieces(struct graph *g)
 				f->owner[i] = p->owner;
 		}
 	}
+	/* a prologue the compiler moved past a block's test (shrink-wrapping: cbz r1, L; push {r4, lr};
+	 * or cmp r1, r2; blt L; bx lr; L: push {r4, lr}), entered from that block's code and going on
+	 * into a block's: it is on that block's way on, not the way out of the function */
+	for (size_t k = 1; k < g->np; k++) {
+		struct piece *p = &g->p[k];
+
+		if (p->owner == ROI_OWN_FN && p->nin == 1 && p->nout == 1 &&
+		    (g->e[p->in[0]].kind == E_FALL || g->e[p->in[0]].kind == E_TAKEN) &&
+		    g->e[p->in[0]].from >= 0 && g->p[g->e[p->in[0]].from].owner >= 0 && g->e[p->out[0]].to >= 0 &&
+		    g->p[g->e[p->out[0]].to].owner >= 0) {
+			p->owner = g->p[g->e[p->in[0]].from].owner;
+			for (size_t i = p->first; i <= p->last; i++)
+				f->owner[i] = p->owner;
+		}
+	}
 	memset(g->has_code, 0, f->fn->nblocks * sizeof *g->has_code);
 	for (size_t i = 0; i < f->nins; i++)
 		if (f->owner[i] >= 0)
@@ -606,8 +726,9 @@ static void link_pieces(struct graph *g)
 }
 
 /* Regions: a counted block whose decision left no branch in its code (the compiler made its arms
- * branchless: an abs, a conditional move, a skip over one instruction) is one region with its
- * arms, whose code then runs as often as the block; every other block is a region of its own. */
+ * branchless: an abs, a conditional move, a skip over one instruction, Thumb's IT block) is one
+ * region with its arms, whose code then runs as often as the block; every other block is a
+ * region of its own. */
 static long find(long *up, long b)
 {
 	while (up[b] != b)
@@ -628,6 +749,19 @@ static void flatten_regions(struct graph *g)
 		g->region_code[g->region[b]] |= g->has_code[b];
 	}
 	region_edges(g);
+}
+
+/* Whether piece k is straight-line code another region's code alone falls or branches into, and
+ * that falls or jumps on: maybe code the compiler moved there (make_regions). */
+static bool on_the_way(const struct graph *g, size_t k)
+{
+	const struct piece *p = &g->p[k];
+	long from = p->nin == 1 ? g->e[p->in[0]].from : -1;
+
+	return p->nout == 1 && p->owner >= 0 && from >= 0 && g->p[from].owner >= 0 &&
+	       (g->e[p->in[0]].kind == E_FALL || g->e[p->in[0]].kind == E_TAKEN) &&
+	       (g->e[p->out[0]].kind == E_FALL || g->f->ins[p->last].cls == ROI_MI_JUMP) &&
+	       g->region[g->p[from].owner] != g->region[p->owner];
 }
 
 static void make_regions(struct graph *g)
@@ -651,15 +785,21 @@ static void make_regions(struct graph *g)
 				  (in->cls == ROI_MI_BRANCH || in->cls == ROI_MI_SKIP || in->cls == ROI_MI_CRET ||
 				   in->cls == ROI_MI_IJUMP || in->table);
 		}
-		if (decides || !g->has_code[a])
+		/* (no code of its own, but its arms' are conditional, in an IT block: its test is
+		 * there too, wherever the line table put it) */
+		bool arms_it = false;
+		for (size_t i = 0; i < f->nins && !g->has_code[a] && !arms_it; i++)
+			for (size_t s = 0; s < fn->blocks[a].nsucc && !arms_it; s++)
+				arms_it = f->ins[i].in_it && f->owner[i] == fn->blocks[a].succ[s];
+		if (decides || (!g->has_code[a] && !arms_it))
 			continue;
 		for (size_t s = 0; s < fn->blocks[a].nsucc; s++)
 			if (fn->blocks[a].succ[s] >= 0)
 				g->region[find(g->region, fn->blocks[a].succ[s])] = find(g->region, (long)a);
 	}
 	flatten_regions(g);
-	/* hoisted code: a piece of one block that the piece before it falls into, and that falls into
-	 * the next, where no counted edge leads from the block before into its block (the compiler
+	/* hoisted code: a piece of one block that the piece before it falls into, and that falls or
+	 * jumps on, where no counted edge leads from the block before into its block (the compiler
 	 * moved a loop invariant out to an outer loop, keeping its location), runs as often as the
 	 * code before it. So does one that falls from a region's code back into the same region's
 	 * whatever the counted edges: a loop's if-converted arms (Thumb's IT blocks) with a piece of
@@ -672,16 +812,13 @@ static void make_regions(struct graph *g)
 			long a, b;
 			bool expected = false;
 
-			if (p->nin != 1 || p->nout != 1 || (g->e[p->in[0]].kind != E_FALL && g->e[p->in[0]].kind != E_TAKEN) ||
-			    g->e[p->out[0]].kind != E_FALL ||
-			    g->e[p->in[0]].from < 0 || g->p[g->e[p->in[0]].from].owner < 0 || p->owner < 0)
+			if (!on_the_way(g, k))
 				continue;
 			a = g->region[g->p[g->e[p->in[0]].from].owner];
 			b = g->region[p->owner];
-			if (a == b)
-				continue;
 			long next = g->e[p->out[0]].to;
-			bool between = next >= 0 && g->p[next].owner >= 0 && g->region[g->p[next].owner] == a;
+			bool between = next >= 0 && g->p[next].owner >= 0 && g->region[g->p[next].owner] == a &&
+				       g->e[p->out[0]].kind == E_FALL;
 			/* (or one a branch of a region's code alone enters, falling back into that
 			 * region's code, where no counted edge leads from that region to its block: a
 			 * piece of a loop's latch placed before the loop's first piece, which the loop's
@@ -692,7 +829,17 @@ static void make_regions(struct graph *g)
 			for (size_t m = 0; m < fn->nblocks && !expected && (!between || taken); m++)
 				for (size_t s = 0; g->region[m] == a && !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++)
 					expected |= transition(g, m, s, false, NULL) == b;
-			if (expected)
+			/* (a piece the code before it only falls into runs as often as that code: it is on
+			 * that code's way on, a loop's set-up the compiler put between it and a jump to the
+			 * loop, when its block keeps code of its own elsewhere, or is reached from other code
+			 * too, which jumps past this: a join's jump after one of its arms) */
+			bool keeps = false;
+			for (size_t q = 0; q < g->np && !keeps; q++)
+				keeps = q != k && g->p[q].owner == p->owner && !on_the_way(g, q);
+			for (size_t m = 0; m < fn->nblocks && !keeps; m++)
+				for (size_t s = 0; g->region[m] != a && !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++)
+					keeps |= fn->blocks[m].succ[s] == p->owner;
+			if (expected && !(keeps && g->p[g->e[p->in[0]].from].nout == 1))
 				continue;
 			p->owner = g->p[g->e[p->in[0]].from].owner;
 			for (size_t i = p->first; i <= p->last; i++)
@@ -704,6 +851,55 @@ static void make_regions(struct graph *g)
 			flatten_regions(g);
 			changed = true;
 		}
+	}
+	/* a join's code under an arm's line (if (x) y++; then z's first instructions given y's line):
+	 * a piece that a test branches to and that the test's other way, an arm in the piece's own
+	 * region, falls into, and that goes on into a region both the test's and the arm's lead to,
+	 * is that region's code */
+	for (size_t k = 1; k < g->np; k++) {
+		struct piece *p = &g->p[k];
+		long x = -1, d = -1, next, a, b, c;
+		bool ab = false, ac = false, bc = false;
+
+		if (p->nin != 2 || p->nout != 1 || p->owner < 0 || (next = g->e[p->out[0]].to) < 0 ||
+		    g->p[next].owner < 0)
+			continue;
+		for (size_t i = 0; i < 2; i++) {
+			long from = g->e[p->in[i]].from;
+
+			if (from < 0 || g->p[from].owner < 0)
+				break;
+			if (g->e[p->in[i]].kind == E_FALL && g->p[from].nout == 1)
+				x = from;
+			else if (g->p[from].nout == 2)
+				d = from;
+		}
+		if (x < 0 || d < 0 || g->region[g->p[x].owner] != g->region[p->owner] ||
+		    (g->e[g->p[d].out[0]].to != x && g->e[g->p[d].out[1]].to != x))
+			continue;
+		a = g->region[g->p[d].owner];
+		b = g->region[p->owner];
+		c = g->region[g->p[next].owner];
+		if (a == b || b == c || a == c)
+			continue;
+		for (size_t m = 0; m < fn->nblocks; m++)
+			for (size_t s = 0; !fn->blocks[m].value && s < fn->blocks[m].nsucc; s++) {
+				long t = transition(g, m, s, false, NULL);
+
+				ab |= g->region[m] == a && t == b;
+				ac |= g->region[m] == a && t == c;
+				bc |= g->region[m] == b && t == c;
+			}
+		if (!ab || !ac || !bc)
+			continue;
+		p->owner = g->p[next].owner;
+		for (size_t i = p->first; i <= p->last; i++)
+			g->f->owner[i] = p->owner;
+		memset(g->has_code, 0, fn->nblocks * sizeof *g->has_code);
+		for (size_t i = 0; i < g->f->nins; i++)
+			if (g->f->owner[i] >= 0)
+				g->has_code[g->f->owner[i]] = true;
+		flatten_regions(g);
 	}
 	g->merged = 0;
 	for (size_t b = 0; b < fn->nblocks; b++)
@@ -776,6 +972,45 @@ static void region_edges(struct graph *g)
 	roi_sort(g->redge, g->nredge, sizeof *g->redge, by_pair);
 }
 
+/* Whether every way on from block t through blocks without code leads to one region's code, or
+ * every one out of the function: *to gets the first block reached (-1: the exit), *last a block
+ * that leads there. */
+static bool sole_way_on(const struct graph *g, long t, long *to, long *last)
+{
+	const struct roi_function *fn = g->f->fn;
+	long *stack = roi_xzalloc(fn->nblocks + 1, sizeof *stack), reached = -2;
+	bool *seen = roi_xzalloc(fn->nblocks + 1, sizeof *seen), one = true;
+	size_t n = 0;
+
+	stack[n++] = t;
+	seen[t] = true;
+	while (n && one) {
+		long b = stack[--n];
+
+		for (size_t s = 0; s < fn->blocks[b].nsucc && one; s++) {
+			long x = fn->blocks[b].succ[s];
+
+			if (x >= 0 && !g->region_code[g->region[x]]) {
+				if (!seen[x]) {
+					seen[x] = true;
+					stack[n++] = x;
+				}
+				continue;
+			}
+			if (reached == -2) {
+				reached = x;
+				*to = x;
+				*last = b;
+			} else {
+				one = (x < 0 && reached < 0) || (x >= 0 && reached >= 0 && g->region[x] == g->region[reached]);
+			}
+		}
+	}
+	free(stack);
+	free(seen);
+	return one && reached != -2;
+}
+
 /* Where counted block m's k-th edge leads in regions: another region (through blocks with no code
  * of their own, and blocks whose code no machine edge from m's region reaches, which the compiler
  * jumped past, with past_code: their single successor's region when m's region reaches that),
@@ -806,10 +1041,18 @@ static long transition(const struct graph *g, size_t m, size_t k, bool past_code
 			continue;
 		}
 		if (fn->blocks[t].nsucc != 1) {
-			/* a block without code that decides: where its flow goes, no code says */
-			if (bypassed)
-				bypassed[0] = -1;
-			return -1;
+			/* a block without code that decides: where its flow goes, no code says, unless
+			 * every way on through blocks without code (arms made branchless, their code
+			 * amid another region's) leads into one region's code */
+			long out = -1, last = -1;
+			if (!sole_way_on(g, t, &out, &last)) {
+				if (bypassed)
+					bypassed[0] = -1;
+				return -1;
+			}
+			prev = last;
+			t = out;
+			continue;
 		}
 		prev = t;
 		t = fn->blocks[t].succ[0];
@@ -873,12 +1116,110 @@ static size_t loop_values(const struct graph *g, long b, bool shifts, struct loo
 	return n;
 }
 
+/* The constant a Thumb register holds at instruction i (searching back through the straight-line
+ * code of block b before it): from MOVS/MOV.W/MOVW rX, #k; else false. */
+static bool thumb_constant(const struct roi_mfunc *f, size_t i, long b, unsigned reg, long long *v)
+{
+	for (size_t k = 0; i-- > 0 && k < 16 && f->owner[i] == b && f->ins[i].cls == ROI_MI_OP; k++) {
+		const struct roi_minsn *in = &f->ins[i];
+
+		if (in->writes & (1u << reg)) {
+			if (in->reg_op != ROI_MR_LDI || in->rd != reg || in->conditional)
+				return false;
+			*v = (unsigned)in->imm;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Thumb's loop of a constant count whose body h..u is straight-line code: a counter stepped by a
+ * constant once a trip, to a constant or to an end register set to the counter plus a constant
+ * before the loop (a struct copy: add.w r7, r3, #40; L: ... adds r3, #8; cmp r3, r7; bne L), or
+ * stepped down to 0 (subs r3, #1; bne L). Its trips per entry; 0 when not such a loop. */
+static double thumb_trips(const struct graph *g, const struct piece *h, const struct piece *u)
+{
+	const struct roi_mfunc *f = g->f;
+	const struct roi_minsn *br = &f->ins[u->last], *test;
+	long step = 0, stepper = -1;
+	long long start, end;
+	unsigned x, y = 16;
+
+	if (br->cls != ROI_MI_BRANCH || br->cond != 1 || br->conditional || u->last == h->first)
+		return 0;
+	for (size_t i = h->first; i < u->last; i++)
+		if (f->ins[i].cls != ROI_MI_OP || f->owner[i] != h->owner)
+			return 0;
+	/* the test: the last instruction before the branch that sets the flags */
+	size_t t = u->last;
+	while (t-- > h->first && !f->ins[t].flags)
+		;
+	if (t == (size_t)-1 || t < h->first)
+		return 0;
+	test = &f->ins[t];
+	if (test->reg_op == ROI_MR_CMP) {
+		x = test->rd;
+		if (!test->cmp_imm)
+			y = test->rs;
+	} else if (test->reg_op == ROI_MR_DEC && !test->conditional) {
+		x = test->rd;
+	} else {
+		return 0;
+	}
+	/* the counter stepped once, nothing else written to it or to the end */
+	for (size_t i = h->first; i < u->last; i++) {
+		const struct roi_minsn *in = &f->ins[i];
+
+		if (y < 16 && (in->writes & (1u << y)))
+			return 0;
+		if (!(in->writes & (1u << x)))
+			continue;
+		if (stepper >= 0 || in->rd != x || in->conditional || (in->reg_op != ROI_MR_INC && in->reg_op != ROI_MR_DEC))
+			return 0;
+		stepper = (long)i;
+		step = in->reg_op == ROI_MR_INC ? in->imm : -in->imm;
+	}
+	if (stepper < 0 || step == 0)
+		return 0;
+	if (test->reg_op == ROI_MR_DEC)                 /* subs x, #s; bne: down to 0 */
+		return thumb_constant(f, h->first, h->owner, x, &start) && start > 0 && start % -step == 0 && step < 0
+		       ? (double)(start / -step) : 0;
+	if (y == 16) {                                  /* cmp x, #n */
+		if (!thumb_constant(f, h->first, h->owner, x, &start))
+			return 0;
+		end = (unsigned)test->imm;
+	} else {
+		/* y = x + k before the loop, x not written between: k over the step */
+		size_t i = h->first, k = 0;
+
+		for (; i-- > 0 && k < 16 && f->owner[i] == h->owner && f->ins[i].cls == ROI_MI_OP; k++) {
+			const struct roi_minsn *in = &f->ins[i];
+
+			if (in->writes & (1u << x))
+				return 0;
+			if (in->writes & (1u << y))
+				break;
+		}
+		if (i == (size_t)-1 || k == 16 || f->owner[i] != h->owner || f->ins[i].reg_op != ROI_MR_ADD ||
+		    f->ins[i].rd != y || f->ins[i].rs != x || f->ins[i].conditional)
+			return 0;
+		start = 0;
+		end = f->ins[i].imm;
+	}
+	if ((end - start) % step != 0 || (end - start) / step <= 0)
+		return 0;
+	return (double)((end - start) / step);
+}
+
 /* The number of times a dec/brne loop whose latch is piece u and header h runs its body per entry,
  * from the constant its counter register was loaded with before h; 0 when not such a loop. */
 static double constant_trips(const struct graph *g, const struct piece *h, const struct piece *u)
 {
 	const struct roi_mfunc *f = g->f;
 	const struct roi_minsn *br = &f->ins[u->last], *dec;
+
+	if (g->code->arch == ROI_MARCH_ARM)
+		return thumb_trips(g, h, u);
 
 	if (u->last == u->first || br->cls != ROI_MI_BRANCH || strcmp(br->name, "brne") != 0)
 		return 0;
@@ -932,6 +1273,21 @@ static size_t threaded(const struct graph *g, long a, long r, long *ahead)
 
 	if (region_edge(g, a, r))
 		return 0;
+	/* nor through straight-line code of other blocks placed before r's (a loop's latch jumping
+	 * back to its body's code the compiler put before the loop's test) */
+	for (size_t e = 0; e < g->ne; e++) {
+		long p = g->e[e].to;
+
+		if (g->e[e].from < 0 || p < 0 || region_of(g, g->e[e].from) != a || region_of(g, p) == a)
+			continue;
+		for (size_t steps = 0; p >= 0 && steps < 64; steps++) {
+			if (region_of(g, p) == r)
+				return 0;
+			if (g->p[p].nout != 1 || region_of(g, p) == a)
+				break;
+			p = g->e[g->p[p].out[0]].to;
+		}
+	}
 	for (size_t m = 0; m < fn->nblocks; m++) {
 		if (g->region[m] != r || fn->blocks[m].value)
 			continue;
@@ -1395,7 +1751,8 @@ static double at_most(const struct graph *g, size_t e, double x)
 }
 
 /* One guess where no count decides: a branch or a table whose piece's count is known, split
- * evenly; else a loop's back edge, taken never; else any edge. False when every edge is known. */
+ * evenly, but within what the counts its edges share with other machine edges leave them; else a
+ * loop's back edge, taken never; else any edge. False when every edge is known. */
 static bool guess(struct graph *g)
 {
 	/* first what follows from no count being negative: unknowns of one sign that must add up to

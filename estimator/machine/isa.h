@@ -27,12 +27,14 @@ enum roi_mclass {
 	ROI_MI_STOP,            /* cannot be decoded, or stops the core (sleep, break, a jump to itself) */
 };
 
-/* What an AVR instruction does to a register, for a loop's count. */
+/* What an instruction does to a register, for a loop's count. */
 enum roi_mreg_op {
 	ROI_MR_NONE,
 	ROI_MR_LDI,             /* rd = imm */
-	ROI_MR_DEC,             /* rd -= imm (dec: 1; subi rd, imm; sbiw rd:rd+1, imm) */
-	ROI_MR_INC,             /* rd += imm (inc; subi rd, -imm; adiw) */
+	ROI_MR_DEC,             /* rd -= imm (dec: 1; subi rd, imm; sbiw rd:rd+1, imm; Thumb subs rd, #imm) */
+	ROI_MR_INC,             /* rd += imm (inc; subi rd, -imm; adiw; Thumb adds rd, #imm) */
+	ROI_MR_ADD,             /* Thumb: rd = rs + imm, rd another register than rs */
+	ROI_MR_CMP,             /* Thumb: compares rd with rs, or with imm when cmp_imm */
 };
 
 struct roi_minsn {
@@ -61,6 +63,11 @@ struct roi_minsn {
 	bool sp_by_register;    /* Thumb: moves SP down by an amount in a register */
 	bool enables_irq;       /* sei, cpsie i: an interrupt can nest from here on */
 	/* ARM */
+	unsigned rs;            /* ROI_MR_ADD, ROI_MR_CMP: the other register */
+	bool cmp_imm;           /* ROI_MR_CMP with imm */
+	unsigned cond;          /* a conditional branch's condition (0 EQ, 1 NE, ...) */
+	uint16_t writes;        /* the core registers it writes (bit n: rn); all when not known */
+	bool flags;             /* it may set the condition flags */
 	bool in_it;             /* conditional: inside an IT block */
 	bool conditional;       /* its IT condition may fail (then it costs 1 and does nothing) */
 	bool is_load;           /* a single load (LDR...): the next load or store pipelines after it */
@@ -68,6 +75,8 @@ struct roi_minsn {
 	bool writes_pc;         /* writes the PC in another way (mov pc, ldr pc, pop {pc}) */
 	bool pc_relative;       /* loads a literal from the code or makes its address (LDR, VLDR, ADR):
 				 * into rd, from wherever the code around it put the literal */
+	unsigned table_entry;   /* a jump through the table of targets that follows it (TBB, TBH
+				 * [PC, Rm]; LDR PC, [Rn, Rm, LSL #2] after ADR Rn): its entries' bytes */
 };
 
 /* The AVR cores roi prices: the AVRe/AVRe+ timings of the AVR Instruction Set Manual (every

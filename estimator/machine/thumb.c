@@ -195,6 +195,8 @@ static void decode32(uint16_t h1, uint16_t h2, struct roi_minsn *in, struct roi_
 	}
 	if ((h1 & 0xfff0) == 0xe8d0 && (h2 & 0xffe0) == 0xf000) {     /* TBB, TBH */
 		set(in, h2 & 0x10 ? "tbh" : "tbb", ROI_MI_IJUMP, 2 + p);
+		if ((h1 & 0xf) == 15)
+			in->table_entry = h2 & 0x10 ? 2 : 1;
 		return;
 	}
 	if ((h1 & 0xfe40) == 0xe840) {                          /* LDRD, STRD, exclusives */
@@ -223,6 +225,8 @@ static void decode32(uint16_t h1, uint16_t h2, struct roi_minsn *in, struct roi_
 			/* ldr pc, [sp], #4: a return; through another base: a jump through a table */
 			bool pop = (h1 & 0xf) == 13 && (h2 & 0x0f00) == 0x0b00;
 			set(in, "ldr", pop ? ROI_MI_RET : ROI_MI_IJUMP, 2 + p);
+			if (!(h1 & 0x80) && (h2 & 0x0ff0) == 0x0020)   /* [Rn, Rm, LSL #2] */
+				in->table_entry = 4;
 		} else if (load && rt == 15) {
 			set(in, "pld", ROI_MI_OP, 1);   /* PLD, PLI: hints */
 		} else {
@@ -294,6 +298,151 @@ static void decode32(uint16_t h1, uint16_t h2, struct roi_minsn *in, struct roi_
 		in->sp_by_register = true;
 }
 
+/* The core registers a 16-bit instruction writes, and what it does to one for a loop's count
+ * (isa.h: reg_op). */
+static void registers16(uint16_t h, struct roi_minsn *in)
+{
+	unsigned lo = h & 7, hi = (h >> 8) & 7;
+
+	in->writes = 0xffff;
+	/* shifts, ADD/SUB, MOVS/CMP/ADDS/SUBS #imm8, data processing, CMP (high registers) */
+	in->flags = h < 0x4400 || (h & 0xff00) == 0x4500;
+	if (h < 0x2000) {                                      /* shifts, ADD/SUB register or imm3 */
+		in->writes = 1u << lo;
+		if ((h & 0xfc00) == 0x1c00 && ((h >> 3) & 7) == lo) {       /* ADDS/SUBS rd, rd, #imm3 */
+			in->reg_op = h & 0x200 ? ROI_MR_DEC : ROI_MR_INC;
+			in->rd = lo;
+			in->imm = (h >> 6) & 7;
+		} else if ((h & 0xfe00) == 0x1c00) {                  /* ADDS rd, rn, #imm3 */
+			in->reg_op = ROI_MR_ADD;
+			in->rd = lo;
+			in->rs = (h >> 3) & 7;
+			in->imm = (h >> 6) & 7;
+		}
+	} else if (h < 0x4000) {                               /* MOVS, CMP, ADDS, SUBS #imm8 */
+		static const enum roi_mreg_op ops[4] = {ROI_MR_LDI, ROI_MR_CMP, ROI_MR_INC, ROI_MR_DEC};
+
+		in->reg_op = ops[(h >> 11) & 3];
+		in->rd = hi;
+		in->imm = h & 0xff;
+		in->cmp_imm = in->reg_op == ROI_MR_CMP;
+		in->writes = in->reg_op == ROI_MR_CMP ? 0 : 1u << hi;
+	} else if ((h & 0xfc00) == 0x4000) {                   /* data processing */
+		unsigned op = (h >> 6) & 0xf;
+
+		in->writes = op == 8 || op == 10 || op == 11 ? 0 : 1u << lo;
+		if (op == 10) {                                 /* CMP rn, rm */
+			in->reg_op = ROI_MR_CMP;
+			in->rd = lo;
+			in->rs = (h >> 3) & 7;
+		}
+	} else if ((h & 0xff00) == 0x4500) {                   /* CMP (high registers) */
+		in->writes = 0;
+		in->reg_op = ROI_MR_CMP;
+		in->rd = lo | ((h >> 4) & 8);
+		in->rs = (h >> 3) & 0xf;
+	} else if ((h & 0xfd00) == 0x4400) {                   /* ADD, MOV (high registers) */
+		in->writes = 1u << (lo | ((h >> 4) & 8));
+	} else if ((h & 0xf800) == 0x4800 || (h & 0xf000) == 0xa000) {     /* LDR literal, ADR, ADD rd, SP */
+		in->writes = 1u << hi;
+	} else if ((h & 0xf000) == 0x5000) {                   /* load/store, register offset */
+		in->writes = ((h >> 9) & 7) < 3 ? 0 : 1u << lo;
+	} else if ((h & 0xe000) == 0x6000 || (h & 0xf000) == 0x8000) {     /* load/store, immediate */
+		in->writes = h & 0x800 ? 1u << lo : 0;
+	} else if ((h & 0xf000) == 0x9000) {                   /* load/store, SP-relative */
+		in->writes = h & 0x800 ? 1u << hi : 0;
+	} else if ((h & 0xff00) == 0xb000 || (h & 0xfe00) == 0xb400) {     /* ADD/SUB SP, PUSH */
+		in->writes = 1u << 13;
+	} else if ((h & 0xfe00) == 0xbc00) {                   /* POP */
+		in->writes = (uint16_t)((h & 0xff) | 1u << 13 | (h & 0x100 ? 1u << 15 : 0));
+	} else if ((h & 0xff00) == 0xb200 || (h & 0xff00) == 0xba00) {     /* extend, reverse */
+		in->writes = 1u << lo;
+	} else if ((h & 0xf500) == 0xb100 || (h & 0xff00) == 0xbf00 || (h & 0xf000) == 0xd000 ||
+		   (h & 0xf800) == 0xe000) {
+		in->writes = 0;                                 /* CBZ, IT and hints, B<c>, B */
+	} else if ((h & 0xf000) == 0xc000) {                   /* STM, LDM: the base written back */
+		in->writes = (uint16_t)(1u << hi | (h & 0x800 ? h & 0xff : 0));
+	}
+}
+
+/* The same for a 32-bit instruction (the registers written only where the decoding is simple;
+ * else all of them). */
+static void registers32(uint16_t h1, uint16_t h2, struct roi_minsn *in)
+{
+	unsigned rn = h1 & 0xf, rd = (h2 >> 8) & 0xf, rt = h2 >> 12;
+
+	in->writes = 0xffff;
+	/* data processing with S (modified immediate, shifted register), VMRS APSR_nzcv */
+	in->flags = (((h1 & 0xfa00) == 0xf000 && !(h2 & 0x8000)) || (h1 & 0xfe00) == 0xea00) ? (h1 & 0x10) != 0 :
+		    (h1 & 0xff10) == 0xee10 && (h2 & 0xff10) == 0xfa10;
+	if ((h1 & 0xf800) == 0xf000 && (h2 & 0x8000)) {        /* branches, BL */
+		in->writes = (h2 & 0x5000) == 0x5000 ? 1u << 14 : 0;
+	} else if ((h1 & 0xfa00) == 0xf000 && !(h2 & 0x8000)) {        /* data processing, modified imm */
+		unsigned op = (h1 >> 5) & 0xf;
+		uint32_t k = expand_imm((h1 >> 10 & 1) << 11 | (h2 >> 12 & 7) << 8 | (h2 & 0xff));
+
+		in->writes = rd == 15 ? 0 : 1u << rd;
+		if (op == 2 && rn == 15) {                      /* MOV.W rd, #const */
+			in->reg_op = ROI_MR_LDI;
+			in->rd = rd;
+			in->imm = (int)k;
+		} else if ((op == 8 || op == 13) && rd == 15) { /* CMN, CMP rn, #const */
+			in->reg_op = op == 13 ? ROI_MR_CMP : ROI_MR_NONE;
+			in->rd = rn;
+			in->imm = (int)k;
+			in->cmp_imm = true;
+		} else if ((op == 8 || op == 13) && k <= 0xffff) {     /* ADD.W, SUB.W rd, rn, #const */
+			in->reg_op = rd == rn ? (op == 8 ? ROI_MR_INC : ROI_MR_DEC) : op == 8 ? ROI_MR_ADD : ROI_MR_NONE;
+			in->rd = rd;
+			in->rs = rn;
+			in->imm = (int)k;
+		}
+	} else if ((h1 & 0xfa00) == 0xf200 && !(h2 & 0x8000)) {        /* data processing, plain imm */
+		uint32_t k = (h1 >> 10 & 1) << 11 | (h2 >> 12 & 7) << 8 | (h2 & 0xff);
+
+		in->writes = 1u << rd;
+		if ((h1 & 0xfbf0) == 0xf240) {                  /* MOVW */
+			in->reg_op = ROI_MR_LDI;
+			in->rd = rd;
+			in->imm = (int)(k | (uint32_t)rn << 12);
+		} else if ((h1 & 0xfbf0) == 0xf200 || (h1 & 0xfbf0) == 0xf2a0) {       /* ADDW, SUBW */
+			bool add = (h1 & 0xfbf0) == 0xf200;
+
+			in->reg_op = rd == rn ? (add ? ROI_MR_INC : ROI_MR_DEC) : add ? ROI_MR_ADD : ROI_MR_NONE;
+			in->rd = rd;
+			in->rs = rn;
+			in->imm = (int)k;
+		}
+	} else if ((h1 & 0xfe00) == 0xea00) {                  /* data processing, shifted register */
+		in->writes = rd == 15 ? 0 : 1u << rd;
+		if ((h1 & 0xfff0) == 0xebb0 && rd == 15 && (h2 & 0x70f0) == 0) {      /* CMP.W rn, rm */
+			in->reg_op = ROI_MR_CMP;
+			in->rd = rn;
+			in->rs = h2 & 0xf;
+		}
+	} else if ((h1 & 0xff80) == 0xe880 || (h1 & 0xff80) == 0xe900) {   /* LDM, STM (PUSH, POP) */
+		in->writes = (uint16_t)((h1 & 0x10 ? h2 : 0) | (h1 & 0x20 ? 1u << rn : 0));
+	} else if ((h1 & 0xfe40) == 0xe840) {                  /* LDRD, STRD (the exclusives: all) */
+		in->writes = (h1 & 0x0120) && !(h1 & 0x0080 && !(h1 & 0x0100)) ?
+			     (uint16_t)((h1 & 0x10 ? 1u << rt | 1u << rd : 0) | (h1 & 0x20 ? 1u << rn : 0)) : 0xffff;
+	} else if ((h1 & 0xfe00) == 0xf800) {                  /* load/store of one register */
+		bool wb = (h1 & 0x80) == 0 && (h2 & 0x0800) && (h2 & 0x0100);
+
+		in->writes = (uint16_t)((h1 & 0x10 ? 1u << rt : 0) | (wb ? 1u << rn : 0));
+	} else if ((h1 & 0xff80) == 0xfb00 || (h1 & 0xff80) == 0xfb80) {   /* multiplies, divides */
+		in->writes = (uint16_t)(1u << rd | ((h1 & 0xff80) == 0xfb80 && ((h2 >> 4) & 0xf) != 0xf ? 1u << rt : 0));
+	} else if ((h1 & 0xec00) == 0xec00 && (h2 & 0x0e00) == 0x0a00) {   /* FPU */
+		if ((h1 & 0xff10) == 0xee10 && (h2 & 0x0f10) == 0x0a10)        /* VMOV core <- S, VMRS */
+			in->writes = rt == 15 ? 0 : 1u << rt;
+		else if ((h1 & 0xfe00) == 0xec00 && (h1 & 0x20))       /* VLDM, VSTM written back */
+			in->writes = 1u << rn;
+		else if ((h1 & 0xfff0) == 0xec50)               /* VMOV two core registers <- D */
+			in->writes = (uint16_t)(1u << rt | 1u << rn);
+		else
+			in->writes = 0;
+	}
+}
+
 void roi_thumb_decode(const uint8_t *code, size_t avail, uint64_t addr, struct roi_thumb_state *st,
 		      struct roi_minsn *in)
 {
@@ -312,8 +461,14 @@ void roi_thumb_decode(const uint8_t *code, size_t avail, uint64_t addr, struct r
 		if (avail < 4)
 			return;
 		decode32(h1, half(code, avail, 1), in, st, p);
+		registers32(h1, half(code, avail, 1), in);
+		if (in->cls == ROI_MI_BRANCH)
+			in->cond = (h1 >> 6) & 0xf;
 	} else {
 		decode16(h1, in, st, p);
+		registers16(h1, in);
+		if (in->cls == ROI_MI_BRANCH)
+			in->cond = (h1 & 0xf000) == 0xd000 ? (h1 >> 8) & 0xf : h1 & 0x800 ? 1 : 0;  /* (CBNZ: NE) */
 	}
 	if (strcmp(in->name, "it") == 0)
 		return;
