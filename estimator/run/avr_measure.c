@@ -590,7 +590,7 @@ static long find_path(struct roi_measure *m, const struct roi_function *fn, long
 				  : fn->blocks[u].succ;
 		size_t nsucc = u == src ? (from < 0 ? 1 : fn->blocks[from].nsucc) : u == n ? 0 : fn->blocks[u].nsucc;
 		/* passing through u (not from, not the end) unseen costs its instructions */
-		size_t through = u != src ? m->words[fn->gblock0 + u] : 0;
+		size_t through = u != src && u < n ? m->words[fn->gblock0 + u] : 0;
 		for (size_t i = 0; i < nsucc; i++) {
 			size_t v = succ[i] < 0 ? n : (size_t)succ[i];
 
@@ -627,7 +627,7 @@ static long find_path(struct roi_measure *m, const struct roi_function *fn, long
 				const int *succ = u == src ? (from < 0 ? entry_succ : fn->blocks[from].succ)
 						  : fn->blocks[u].succ;
 				size_t nsucc = u == src ? (from < 0 ? 1 : fn->blocks[from].nsucc) : fn->blocks[u].nsucc;
-				size_t through = u != src ? m->words[fn->gblock0 + u] : 0;
+				size_t through = u != src && u < n ? m->words[fn->gblock0 + u] : 0;
 				for (size_t i = 0; i < nsucc && !on[u]; i++) {
 					size_t v = succ[i] < 0 ? n : (size_t)succ[i];
 
