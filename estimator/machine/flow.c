@@ -434,6 +434,15 @@ static void add_term(struct eq *q, size_t edge, double coef)
 	q->t[q->n++] = (struct term){edge, coef};
 }
 
+/* Which counted blocks have code of their own, from the instructions' owners. */
+static void find_code(struct graph *g)
+{
+	memset(g->has_code, 0, g->f->fn->nblocks * sizeof *g->has_code);
+	for (size_t i = 0; i < g->f->nins; i++)
+		if (g->f->owner[i] >= 0)
+			g->has_code[g->f->owner[i]] = true;
+}
+
 /* The instruction at addr, or -1 when none of f's starts there. */
 static long insn_at(const struct roi_mfunc *f, uint64_t addr)
 {
@@ -490,9 +499,7 @@ static void cut_pieces(struct graph *g)
 	}
 	free(lead);
 	g->has_code = roi_xzalloc(f->fn->nblocks, sizeof *g->has_code);
-	for (size_t i = 0; i < f->nins; i++)
-		if (f->owner[i] >= 0)
-			g->has_code[f->owner[i]] = true;
+	find_code(g);
 }
 
 /* The first piece (by address) of counted block b, following blocks without code along their
@@ -712,10 +719,7 @@ static void link_pieces(struct graph *g)
 				f->owner[i] = p->owner;
 		}
 	}
-	memset(g->has_code, 0, f->fn->nblocks * sizeof *g->has_code);
-	for (size_t i = 0; i < f->nins; i++)
-		if (f->owner[i] >= 0)
-			g->has_code[f->owner[i]] = true;
+	find_code(g);
 	for (size_t k = 0; k < g->np; k++)
 		for (size_t i = 0; i < g->p[k].nin; i++) {
 			const struct edge *e = &g->e[g->p[k].in[i]];
@@ -749,6 +753,16 @@ static void flatten_regions(struct graph *g)
 		g->region_code[g->region[b]] |= g->has_code[b];
 	}
 	region_edges(g);
+}
+
+/* Piece p's instructions are block b's code: the regions' code and edges follow. */
+static void give_piece(struct graph *g, struct piece *p, long b)
+{
+	p->owner = b;
+	for (size_t i = p->first; i <= p->last; i++)
+		g->f->owner[i] = b;
+	find_code(g);
+	flatten_regions(g);
 }
 
 /* Whether piece k is straight-line code another region's code alone falls or branches into, and
@@ -841,14 +855,7 @@ static void make_regions(struct graph *g)
 					keeps |= fn->blocks[m].succ[s] == p->owner;
 			if (expected && !(keeps && g->p[g->e[p->in[0]].from].nout == 1))
 				continue;
-			p->owner = g->p[g->e[p->in[0]].from].owner;
-			for (size_t i = p->first; i <= p->last; i++)
-				g->f->owner[i] = p->owner;
-			memset(g->has_code, 0, fn->nblocks * sizeof *g->has_code);
-			for (size_t i = 0; i < g->f->nins; i++)
-				if (g->f->owner[i] >= 0)
-					g->has_code[g->f->owner[i]] = true;
-			flatten_regions(g);
+			give_piece(g, p, g->p[g->e[p->in[0]].from].owner);
 			changed = true;
 		}
 	}
@@ -892,14 +899,7 @@ static void make_regions(struct graph *g)
 			}
 		if (!ab || !ac || !bc)
 			continue;
-		p->owner = g->p[next].owner;
-		for (size_t i = p->first; i <= p->last; i++)
-			g->f->owner[i] = p->owner;
-		memset(g->has_code, 0, fn->nblocks * sizeof *g->has_code);
-		for (size_t i = 0; i < g->f->nins; i++)
-			if (g->f->owner[i] >= 0)
-				g->has_code[g->f->owner[i]] = true;
-		flatten_regions(g);
+		give_piece(g, p, g->p[next].owner);
 	}
 	g->merged = 0;
 	for (size_t b = 0; b < fn->nblocks; b++)
