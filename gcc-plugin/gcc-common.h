@@ -320,4 +320,21 @@ roi_expand (location_t loc)
   return expand_location (loc);
 }
 
+/* Whether LOC is a token of a macro's expansion, and where that token is
+   spelled: in the macro's definition, or in its use for an argument's.  The
+   same calls in every GCC since 4.8, whose default -ftrack-macro-expansion=2
+   keeps the virtual locations they read.  */
+static inline bool
+roi_from_macro (location_t loc)
+{
+  /* GCC 5's does not see through the block an ad hoc location carries */
+  return linemap_location_from_macro_expansion_p (line_table, LOCATION_LOCUS (loc));
+}
+
+static inline expanded_location
+roi_expand_spelling (location_t loc)
+{
+  return expand_location_to_spelling_point (LOCATION_LOCUS (loc));
+}
+
 #endif /* ROI_GCC_COMMON_H */

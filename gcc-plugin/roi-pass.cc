@@ -65,7 +65,7 @@ struct block_ops
 {
   auto_vec<op_row> rows;
   auto_vec<unsigned> lines;	/* (file, line) pairs, flattened */
-  auto_vec<unsigned> locs;	/* (file, line, column, instance) of its statements, flattened */
+  auto_vec<unsigned> locs;	/* LOC_FIELDS per location of its statements, flattened */
   unsigned file, line;		/* location of the statement being classified */
 };
 
@@ -107,20 +107,40 @@ inline_instance (location_t loc)
   return inline_scopes.length ();
 }
 
+/* A location's fields in block_ops' locs: file, line, column, instance, and
+   where a macro's expansion gave the statement its tokens, the file, line and
+   column they are spelled at in the macro (0, 0, 0 elsewhere).  The place a
+   macro is used is where expand_location puts all of its code: without the
+   spelling, every statement of a function a macro defines is one location,
+   and roi transfer could not tell its branches apart.  */
+#define LOC_FIELDS 7
+
 /* LOC, a statement's or a PHI argument's, among B's locations, once.  */
 static void
 add_loc (struct block_ops *b, location_t loc)
 {
-  expanded_location x = roi_expand (loc);
-  unsigned file = roi_meta_file (x.file), instance = inline_instance (loc);
-  for (unsigned i = 0; i + 3 < b->locs.length (); i += 4)
-    if (b->locs[i] == file && b->locs[i + 1] == (unsigned) x.line
-	&& b->locs[i + 2] == (unsigned) x.column && b->locs[i + 3] == instance)
+  expanded_location x = roi_expand (loc), m = { NULL, 0, 0, NULL, false };
+  if (roi_from_macro (loc))
+    m = roi_expand_spelling (loc);
+  unsigned l[LOC_FIELDS] = { roi_meta_file (x.file), (unsigned) x.line, (unsigned) x.column,
+			      inline_instance (loc), m.file ? roi_meta_file (m.file) : 0,
+			      (unsigned) m.line, (unsigned) m.column };
+  for (unsigned i = 0; i + LOC_FIELDS <= b->locs.length (); i += LOC_FIELDS)
+    if (memcmp (&b->locs[i], l, sizeof l) == 0)
       return;
-  b->locs.safe_push (file);
-  b->locs.safe_push (x.line);
-  b->locs.safe_push (x.column);
-  b->locs.safe_push (instance);
+  for (unsigned i = 0; i < LOC_FIELDS; i++)
+    b->locs.safe_push (l[i]);
+}
+
+/* The metadata's row for the location at L, of the counter SLOT: five
+   numbers, eight for a statement a macro spelled (docs/formats.md).  */
+static void
+print_loc (struct roi_buf *out, unsigned slot, const unsigned *l)
+{
+  roi_buf_printf (out, "%s[%u,%u,%u,%u,%u", out->len ? "," : "", slot, l[0], l[1], l[2], l[3]);
+  if (l[5])
+    roi_buf_printf (out, ",%u,%u,%u", l[4], l[5], l[6]);
+  roi_buf_add (out, "]");
 }
 
 static void
@@ -381,9 +401,8 @@ describe_block (function *fun, basic_block bb, const int *counter_of,
 	  if (!RESERVED_LOCATION_P (loc) && first_seen_of (loc) == first_seen.length ())
 	    add_loc (&b, loc);
 	}
-  for (unsigned i = 0; i + 3 < b.locs.length (); i += 4)
-    roi_buf_printf (locs, "%s[%u,%u,%u,%u,%u]", locs->len ? "," : "", index,
-		    b.locs[i], b.locs[i + 1], b.locs[i + 2], b.locs[i + 3]);
+  for (unsigned i = 0; i + LOC_FIELDS <= b.locs.length (); i += LOC_FIELDS)
+    print_loc (locs, index, &b.locs[i]);
 }
 
 /* Names of the functions whose bodies GCC inlined into FUN: their calls from
@@ -505,9 +524,7 @@ roi_execute (function *fun)
 	{
 	  struct block_ops site;
 	  add_loc (&site, loc);
-	  roi_buf_printf (&locs, "%s[%u,%u,%u,%u,%u]", locs.len ? "," : "",
-			  sites[j].slot, site.locs[0], site.locs[1], site.locs[2],
-			  site.locs[3]);
+	  print_loc (&locs, sites[j].slot, &site.locs[0]);
 	}
     }
   roi_buf_add (&blocks, "]");

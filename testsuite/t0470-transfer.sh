@@ -165,6 +165,43 @@ test_expect_success 'an inlined function'"'"'s out-of-line copy gets the calls l
 	test_equal 0 "$(jq "[.functions[] | select(.name == \"gen_a\") | .calls] | add" run.json)" "gen_a by simavr"
 '
 
+# Functions a macro defines: every statement of one use has the use's location (GCC's expansion
+# point), two uses on one line differ only by column; the locations' spelling in the macro tells
+# their branches apart. The truth is simavr's run of each firmware.
+cat >macro.c <<'CEOF'
+#include <stdint.h>
+#define CLAMP_FN(name, lo, hi) \
+	static __attribute__((noinline)) int16_t name(int16_t x) \
+	{ if (x < (lo)) return (lo); if (x > (hi)) return (hi); return x; }
+#define SCALE_FN(name, k) static __attribute__((noinline)) int16_t name(int16_t x) { int16_t s = 0; for (uint8_t i = 0; i < (k); i++) { if (x & (1 << i)) s += x; else s -= 1; } return s; }
+CLAMP_FN(clamp_a, 0, 10) CLAMP_FN(clamp_b, -50, 100)
+SCALE_FN(scale_a, 3)
+SCALE_FN(scale_b, 7)
+volatile int16_t sink;
+int main(void)
+{
+	for (int16_t v = -60; v < 120; v += 3) {
+		sink = clamp_a(v);
+		sink = clamp_b(v);
+		sink = scale_a(v);
+		sink = scale_b(v);
+	}
+	return 0;
+}
+CEOF
+
+test_expect_success 'functions a macro defines: each branch its own counts, at -O0 and -Os' '
+	gcc -O0 -g -fplugin="$ROI_PLUGIN" -c macro.c -o macro-host.o &&
+	meta_json macro-host.o >macro.json &&
+	jq -c "[.[0].functions[] | select(.name == \"clamp_a\") | .locs[] | .[6:8]] | unique" macro.json >spelled &&
+	test_equal "[4]" "$(jq -c "[.[][0]] | unique" spelled)" "clamp_a: spelled on the macro body'"'"'s line" &&
+	test_equal 5 "$(jq length spelled)" "clamp_a: two tests and three returns, apart" &&
+	corpus_transfer macro macro.c -O0 &&
+	test_cmp measured-macro transferred-macro &&
+	corpus_transfer macro-s macro.c -Os &&
+	test_cmp measured-macro-s transferred-macro-s
+'
+
 test_expect_success 'a report that cannot be written (a full disk) is an error, not a success' '
 	test_must_fail "$ROI" transfer -o full.roi clear.elf ./clear >/dev/full 2>err &&
 	test_grep "^roi: cannot write the output$" err

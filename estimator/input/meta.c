@@ -389,21 +389,24 @@ static int add_tables(const struct jv *v, const cJSON *tables, const char *w, st
 	return 0;
 }
 
-/* "locs": [block, file, line, column, instance] rows, in block order. */
+/* "locs": [block, file, line, column, instance] rows, in block order, and three more, [mfile, mline,
+ * mcolumn], for a statement a macro spelled. */
 static int parse_locs(const struct jv *v, const cJSON *locs, const char *w, const struct roi_unit *u,
 		      struct roi_function *fn)
 {
-	const long long max[5] = {(long long)fn->nblocks - 1, (long long)u->nfiles - 1, INT_MAX, INT_MAX, INT_MAX};
+	const long long max[8] = {(long long)fn->nblocks - 1, (long long)u->nfiles - 1, INT_MAX, INT_MAX, INT_MAX,
+				  (long long)u->nfiles - 1, INT_MAX, INT_MAX};
 	struct roi_loc *l = roi_arena_array(v->arena, (size_t)cJSON_GetArraySize(locs), sizeof *l);
 	const cJSON *x;
 	size_t i = 0;
 
 	cJSON_ArrayForEach(x, locs) {
-		long long t[5];
+		long long t[8] = {0};
 
-		if (parse_tuple(v, x, w, "locs", i, 5, max, t) != 0)
+		if (parse_tuple(v, x, w, "locs", i, cJSON_GetArraySize(x) == 8 ? 8 : 5, max, t) != 0)
 			return -1;
-		l[i++] = (struct roi_loc){(size_t)t[0], (unsigned)t[1], (unsigned)t[2], (unsigned)t[3], (unsigned)t[4]};
+		l[i++] = (struct roi_loc){(size_t)t[0], (unsigned)t[1], (unsigned)t[2], (unsigned)t[3], (unsigned)t[4],
+					  (unsigned)t[5], (unsigned)t[6], (unsigned)t[7]};
 	}
 	fn->locs = l;
 	fn->nlocs = i;

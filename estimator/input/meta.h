@@ -66,11 +66,13 @@ struct roi_edge_ref {
 
 /* A source location that a block evaluates: one of its statements', or a PHI argument's on its way
  * out (metadata "locs"; 'roi transfer' matches builds by them). Column and inlined copy tell
- * apart the expressions of a line and the copies of an inlined function. */
+ * apart the expressions of a line and the copies of an inlined function; where the statement is a
+ * macro's, its spelling in the macro tells apart the statements of one use of it. */
 struct roi_loc {
 	size_t block;                   /* counter index; a value counter's: its statement's location */
 	unsigned file, line, column;
 	unsigned instance;              /* 0: the function's own code; n: its n-th inlined copy */
+	unsigned mfile, mline, mcolumn; /* a macro's token: where the macro spells it; mline 0: none */
 };
 
 /* One loop of a function's nest (docs/regions.md, "loops"). */

@@ -24,6 +24,8 @@
 struct key {
 	const char *file;
 	unsigned line, column;
+	const char *mfile;      /* a macro's statement: where the macro spells it (mfile NULL: none) */
+	unsigned mline, mcolumn;
 };
 
 /* The column of a loop's entries: after every real column of its line. */
@@ -51,7 +53,15 @@ static int key_cmp(const struct key *a, const struct key *b)
 		return c;
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
-	return a->column < b->column ? -1 : a->column > b->column;
+	if (a->column != b->column)
+		return a->column < b->column ? -1 : 1;
+	if (!a->mfile || !b->mfile)
+		return (a->mfile != NULL) - (b->mfile != NULL);
+	if ((c = strcmp(a->mfile, b->mfile)))
+		return c;
+	if (a->mline != b->mline)
+		return a->mline < b->mline ? -1 : 1;
+	return a->mcolumn < b->mcolumn ? -1 : a->mcolumn > b->mcolumn;
 }
 
 /* One way control enters a location's blocks: at the function's entry (p == SIZE_MAX) or along
@@ -162,19 +172,24 @@ static void graph_free(struct graph *g)
 	free(g->in);
 }
 
+/* Order of two locations by place (file, line, column, a macro's spelling, inlined copy), not block. */
+static int place_cmp(const struct roi_loc *a, const struct roi_loc *b)
+{
+	const unsigned x[] = {a->file, a->line, a->column, a->mfile, a->mline, a->mcolumn, a->instance};
+	const unsigned y[] = {b->file, b->line, b->column, b->mfile, b->mline, b->mcolumn, b->instance};
+
+	for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
 static int loc_cmp(const void *pa, const void *pb)
 {
 	const struct roi_loc *a = pa, *b = pb;
+	int c = place_cmp(a, b);
 
-	if (a->file != b->file)
-		return a->file < b->file ? -1 : 1;
-	if (a->line != b->line)
-		return a->line < b->line ? -1 : 1;
-	if (a->column != b->column)
-		return a->column < b->column ? -1 : 1;
-	if (a->instance != b->instance)
-		return a->instance < b->instance ? -1 : 1;
-	return a->block < b->block ? -1 : a->block > b->block;
+	return c ? c : a->block < b->block ? -1 : a->block > b->block;
 }
 
 struct regions {
@@ -208,11 +223,15 @@ static void collect_regions(const struct graph *g, struct regions *out, struct r
 	for (size_t b = 0; b < fn->nblocks; b++)
 		mark[b] = SIZE_MAX;
 	for (size_t i = 0, j; i < fn->nlocs; i = j) {
-		for (j = i + 1; j < fn->nlocs && locs[j].file == locs[i].file && locs[j].line == locs[i].line &&
-				locs[j].column == locs[i].column && locs[j].instance == locs[i].instance;
-		     j++)
+		for (j = i + 1; j < fn->nlocs && place_cmp(&locs[j], &locs[i]) == 0; j++)
 			;
-		struct key k = {roi_base_name(fn->unit->files[locs[i].file]), locs[i].line, locs[i].column};
+		struct key k = {.file = roi_base_name(fn->unit->files[locs[i].file]), .line = locs[i].line,
+				.column = locs[i].column};
+		if (locs[i].mline) {
+			k.mfile = roi_base_name(fn->unit->files[locs[i].mfile]);
+			k.mline = locs[i].mline;
+			k.mcolumn = locs[i].mcolumn;
+		}
 		/* value counters: each its own */
 		for (size_t m = i; m < j; m++)
 			if (!counted(fn, locs[m].block)) {
@@ -286,7 +305,8 @@ static void collect_loop_regions(const struct graph *g, struct regions *out, str
 		if (!nterms)
 			continue;
 		struct region *r = region_add(out);
-		r->k = (struct key){roi_base_name(fn->unit->files[lp->file]), lp->line, LOOP_COLUMN};
+		r->k = (struct key){.file = roi_base_name(fn->unit->files[lp->file]), .line = lp->line,
+				    .column = LOOP_COLUMN};
 		r->fn = fn;
 		r->terms = terms;
 		r->nterms = nterms;
@@ -750,7 +770,7 @@ static void match_values_by_line(struct transfer *t)
 		for (size_t b = a; b < t->nan && same_line(&t->an[b].k, &an->k); b++)
 			ntarget += t->an[b].value;
 		/* the first source location at or after (file, line, column 0) */
-		struct key first = {an->k.file, an->k.line, 0};
+		struct key first = {.file = an->k.file, .line = an->k.line};
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 			if (key_cmp(&t->src[mid].k, &first) < 0)
