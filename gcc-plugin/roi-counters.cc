@@ -290,7 +290,8 @@ add_value (gimple_stmt_iterator *gsi, tree counters, unsigned idx, tree value)
    its site ran with (the bits a shift moved, the bytes memcpy copied), so it
    wraps or, 16 bits wide, saturates like a block counter.  An AMOUNT that is
    the call's own result (the length strlen returned) is added just after it,
-   read from its variable first where it is one in memory (-O0).  On AVR a
+   read from its variable first where it is one in memory (-O0), and so are
+   the characters strtol took, from the end pointer it stored.  On AVR a
    float add's passes and an 8- or 16-bit amount are added by an asm.  */
 void
 roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
@@ -323,6 +324,9 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
       amount = build_call_expr (builtin_decl_explicit (BUILT_IN_POPCOUNTL), 1,
 				fold_convert (long_unsigned_type_node, quotient));
     }
+  else if (roi_number_chars (stmt))
+    /* (the end pointer the call stores, read back after it) */
+    gsi_next (&gsi);
   else if (is_gimple_call (stmt) && amount == gimple_call_lhs (stmt))
     {
       gsi_next (&gsi);

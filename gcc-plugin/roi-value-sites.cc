@@ -2,7 +2,8 @@
  * and the value: a shift or rotate by a variable amount (an AVR loop per
  * bit), a single-precision add or subtract (the alignment of its operands'
  * mantissas), a 16- or 32-bit division (its quotient's 1 bits), memcpy,
- * memmove, memset or memcmp of a length, strlen (the length it returns).
+ * memmove, memset or memcmp of a length, strlen (the length it returns),
+ * strtol and strtoul (the characters they took, where they say).
  * Each such site gets a counter of its own after the block counters, which
  * adds the value up (roi-counters.cc; docs/formats.md, "Value counters").  */
 #include "roi-value-sites.h"
@@ -126,6 +127,45 @@ roi_quotient_magnitude (tree quotient)
   return fold_convert (unsigned_type_for (type), quotient);
 }
 
+/* strtol and strtoul take a multiplication and 113 cycles a digit they read
+   (avr-libc: 254.75 + 113 n cycles for n digits; 566 a call on an NMEA
+   sentence's 2.8-digit fields, 816 on 5-digit numbers): where the call
+   stores its end in a variable, the digits it took, *END - NPTR less a sign,
+   read back once the call is done (roi_counter_add).  Without an end pointer (NULL, or atoi) nothing
+   says where the number stopped: the model's typical operands price it.  */
+tree
+roi_number_chars (roi_stmt stmt)
+{
+  if (!is_gimple_call (stmt) || gimple_call_internal_p (stmt) || !gimple_call_fndecl (stmt)
+      || !DECL_NAME (gimple_call_fndecl (stmt)) || gimple_call_num_args (stmt) != 3
+      || stmt_ends_bb_p (stmt))
+    return NULL_TREE;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (gimple_call_fndecl (stmt)));
+  if (strcmp (name, "strtol") && strcmp (name, "strtoul"))
+    return NULL_TREE;
+  tree nptr = gimple_call_arg (stmt, 0), end = gimple_call_arg (stmt, 1);
+  if (TREE_CODE (end) != ADDR_EXPR)
+    return NULL_TREE;
+  tree var = TREE_OPERAND (end, 0);
+  if ((TREE_CODE (var) != VAR_DECL && TREE_CODE (var) != PARM_DECL) || TREE_THIS_VOLATILE (var)
+      || TYPE_VOLATILE (TREE_TYPE (var)) || !POINTER_TYPE_P (TREE_TYPE (var))
+      || !POINTER_TYPE_P (TREE_TYPE (nptr)))
+    return NULL_TREE;
+  /* the pointers as unsigned integers of their width (GCC 5 has no
+     POINTER_DIFF_EXPR): their difference is the characters taken, less a
+     sign at the start of a number (6 cycles, not a digit's 113: "-5" costs
+     what "5" does); no number taken, END is NPTR and the count 0 */
+  tree u = build_nonstandard_integer_type (TYPE_PRECISION (TREE_TYPE (nptr)), 1);
+  tree diff = fold_build2 (MINUS_EXPR, u, fold_convert (u, var), fold_convert (u, nptr));
+  tree c = build_simple_mem_ref (nptr);
+  tree sign = fold_build2 (BIT_IOR_EXPR, boolean_type_node,
+			   fold_build2 (EQ_EXPR, boolean_type_node, c, build_int_cst (TREE_TYPE (c), '-')),
+			   fold_build2 (EQ_EXPR, boolean_type_node, c, build_int_cst (TREE_TYPE (c), '+')));
+  tree taken = fold_build2 (NE_EXPR, boolean_type_node, fold_convert (u, var), fold_convert (u, nptr));
+  tree first = fold_build2 (BIT_AND_EXPR, boolean_type_node, sign, taken);
+  return fold_build2 (MINUS_EXPR, u, diff, fold_convert (u, first));
+}
+
 bool
 roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
 {
@@ -200,6 +240,15 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
       op->callee = "strlen";
       op->direct = true;
       *amount = lhs;
+      return true;
+    }
+  tree chars = roi_number_chars (stmt);
+  if (chars)
+    {
+      op->kind = ROI_KIND (BYTES);
+      op->callee = !strcmp (name, "strtol") ? "strtol" : "strtoul";
+      op->direct = true;
+      *amount = chars;
       return true;
     }
   if (gimple_call_num_args (stmt) < 3)

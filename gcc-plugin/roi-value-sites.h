@@ -10,7 +10,7 @@
    variable amount (an AVR loop per bit), a single-precision add or subtract
    (the alignment of its operands' mantissas), a division (its quotient's 1
    bits), memcpy, memmove, memset or memcmp of a length, strlen (the length
-   it returns).  Fills OP ("steps", "qbits" or "bytes") and *AMOUNT, the
+   it returns), strtol or strtoul (the characters they took).  Fills OP ("steps", "qbits" or "bytes") and *AMOUNT, the
    value to add up in a counter of its own (docs/formats.md, "Value
    counters").  */
 bool roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount);
@@ -23,6 +23,10 @@ bool roi_float_add_operands (roi_stmt stmt, tree *a, tree *b);
    it, or, *BEFORE set, of its operands to evaluate just before it (a
    remainder's quotient).  */
 bool roi_division_quotient (roi_stmt stmt, tree *quotient, bool *before);
+/* Where STMT is a call of strtol or strtoul that stores its end in a
+   variable, the characters it took (an expression to evaluate after the
+   call), else NULL_TREE.  */
+tree roi_number_chars (roi_stmt stmt);
 /* A quotient's magnitude, unsigned: its 1 bits are the steps that subtract.  */
 tree roi_quotient_magnitude (tree quotient);
 

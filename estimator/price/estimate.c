@@ -116,7 +116,9 @@ static enum roi_libcall_how price_libcall(const struct roi_model *m, const struc
 	if (r->value_kind) {
 		struct roi_opkey vk = {r->value_kind, r->value_type, NULL, r->value_callee, NULL, NULL, 0};
 
-		if (roi_model_lookup(m, &vk, &fb))
+		/* only by the value's own entry: a fallback's (a "bytes" of no callee) says nothing of
+		 * what this routine does per unit */
+		if (roi_model_lookup(m, &vk, &fb) && !fb)
 			*routine = fmax(0, r->cycles - r->per_value * r->typical_value);
 	}
 	return ROI_LIBCALL_ROUTINE;
@@ -131,6 +133,24 @@ void roi_estimate_row(const struct roi_estimate *e, const struct roi_function *f
 	out->count = roi_block_count(e->counts, fn, b) * row->n;
 	out->cycles = (double)out->count * c->cycles;
 	out->energy_j = (double)out->count * c->energy_j;
+}
+
+/* A value counter's row that a routine of the model takes (strtol's characters), where the model
+ * has no entry of its own for it: in this mode the call is priced at the routine's typical
+ * operands (price_libcall), which the value must not add to again. An entry of no cycles that
+ * says so, or NULL. */
+static const struct roi_cost *in_routine(struct roi_arena *a, const struct roi_model *m, const struct roi_opdesc *d)
+{
+	const struct roi_routine_cost *r = d->callee ? roi_model_routine(m, d->callee) : NULL;
+
+	if (!r || !r->value_kind || strcmp(r->value_kind, d->kind) != 0 || !r->value_callee ||
+	    strcmp(r->value_callee, d->callee) != 0)
+		return NULL;
+	struct roi_cost *c = roi_arena_array(a, 1, sizeof *c);
+	c->kind = d->kind;
+	c->callee = d->callee;
+	c->note = roi_arena_printf(a, "in %s's price at typical operands (the model's routines)", d->callee);
+	return c;
 }
 
 static char *key_of(struct roi_arena *a, const struct roi_opdesc *d)
@@ -285,6 +305,11 @@ int roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, co
 			struct roi_opkey k = {o->t.d.kind, o->t.d.type, o->t.d.access, o->t.d.callee, o->t.d.from,
 					      o->t.d.operand, o->t.d.subscripts};
 			o->t.cost = roi_model_lookup(m, &k, &o->t.fallback);
+			const struct roi_cost *rc;
+			if ((!o->t.cost || o->t.fallback) && (rc = in_routine(&e->arena, m, &o->t.d))) {
+				o->t.cost = rc;
+				o->t.fallback = false;
+			}
 			if (is_libcall(&unit->ops[i], names, nnames))
 				o->t.libcall = price_libcall(m, &k, &o->t, &o->routine);
 			if (o->t.cost) {
