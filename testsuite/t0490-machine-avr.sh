@@ -182,6 +182,42 @@ test_expect_success 'a call into code without metadata that cannot be priced is 
 	test_grep "^total .*; unpriced: mystery x10$" out
 '
 
+# mixer() is compiled without the plugin, at -O2 with -mcall-prologues (as avr-libc is): it loads
+# Z with where to come back to and jumps into __prologue_saves__, whose ijmp comes back; it has no
+# branch, and calls helper(), a counted function, three times. Its walk goes on after the ijmp
+# and leaves helper to helper's own counts: simavr's cycles exactly.
+cat >saves.c <<'EOF'
+#include <stdint.h>
+uint32_t mixer(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+uint32_t helper(uint32_t x);
+uint32_t mixer(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+	uint32_t p = helper(a ^ b), q = helper(c + d), r = helper(a - d);
+	return p * 3u + q * 5u + r + a + b + c + d;
+}
+EOF
+cat >saves-main.c <<'EOF'
+#include <stdint.h>
+uint32_t mixer(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+uint32_t helper(uint32_t x) { return x << 1; }
+volatile uint32_t out;
+int main(void)
+{
+	for (uint8_t i = 0; i < 20; i++)
+		out = mixer(i, 2u * i, 3u * i, 7u);
+	return 0;
+}
+EOF
+
+test_expect_success 'a routine without metadata that saves registers in __prologue_saves__: exact' '
+	avr-gcc -mmcu=atmega32u4 -O2 -mcall-prologues -c saves.c -o saves.o &&
+	avr-objdump -dr saves.o | grep -q "R_AVR_CALL.*__prologue_saves__" &&
+	builds saves -Os saves-main.c saves.o &&
+	machine saves "$MODELS/atmega32u4-Os.json" >est.json &&
+	test_equal "[\"mixer\",20,\"walk\"]" "$(jq -c "[.routines[] | select(.routine == \"mixer\") | .routine, .calls, .priced_by]" est.json)" &&
+	test_equal "$(simavr_cycles saves-plain.elf)" "$(jq .total.cycles est.json)"
+'
+
 test_expect_success 'a model of another architecture or another part than the firmware'"'"'s is an error' '
 	status 1 "$ROI" estimate --price machine --firmware unpriced-plain.elf --block-lines unpriced-blocks.elf \
 		--model "$MODELS/stm32f401re.json" unpriced.elf &&

@@ -28,12 +28,25 @@ static int check_part(const struct roi_model *m, const struct roi_mcode *c, stru
 
 /* ---- routines ---------------------------------------------------------------------------------- */
 
+/* Whether a counted function of the program is at addr: its own instructions are priced where it
+ * runs, not at its calls. */
+static bool counted_at(const struct roi_machine_estimate *e, const struct roi_mcode *c, uint64_t addr)
+{
+	for (size_t i = 0; i < e->nfns; i++)
+		if (e->fns[i].code.nins && e->fns[i].code.addr == addr)
+			return true;
+	(void)c;
+	return false;
+}
+
 /* A routine's cycles and instructions along its only path: it has no conditional branch or skip
  * (an unconditional jump, a call into another such routine and a table's indirect jump are
  * followed or end it). False when it has one, or goes on too long. */
-static bool walk(const struct roi_mcode *c, uint64_t pc, bool to_stop, int depth, double *cycles, double *ins)
+static bool walk(const struct roi_machine_estimate *e, const struct roi_mcode *c, uint64_t pc, bool to_stop,
+		 int depth, double *cycles, double *ins)
 {
 	struct roi_thumb_state st = {.flash_wait = c->flash_wait};
+	int z[2] = {-1, -1};    /* AVR: r30, r31 as an ldi of this walk set them */
 
 	for (int steps = 0; steps < 4000 && depth < 8; steps++) {
 		struct roi_minsn in;
@@ -45,12 +58,23 @@ static bool walk(const struct roi_mcode *c, uint64_t pc, bool to_stop, int depth
 			return false;
 		*cycles += in.cycles;
 		*ins += 1;
+		if (in.reg_op == ROI_MR_LDI && (in.rd == 30 || in.rd == 31))
+			z[in.rd - 30] = in.imm & 0xff;
+		/* avr-gcc's -mcall-prologues: the routine loads Z with where to come back to and jumps
+		 * into __prologue_saves__, whose ijmp comes back there; the rest of the routine is
+		 * its own, not its end */
+		if (in.cls == ROI_MI_IJUMP && z[0] >= 0 && z[1] >= 0) {
+			pc = 2 * (uint64_t)(z[1] << 8 | z[0]);
+			z[0] = z[1] = -1;
+			continue;
+		}
 		switch (in.cls) {
 		case ROI_MI_OP:
 			pc += in.size;
 			break;
 		case ROI_MI_CALL:
-			if (!walk(c, in.target, false, depth + 1, cycles, ins))
+			/* a counted function's instructions are priced by its own counts */
+			if (!counted_at(e, c, in.target) && !walk(e, c, in.target, false, depth + 1, cycles, ins))
 				return false;
 			pc += in.size;
 			break;
@@ -163,17 +187,6 @@ static double fixed_value(const struct roi_model *m, const struct roi_mcode *c, 
 	return -1;
 }
 
-/* Whether a counted function of the program is at addr: its own instructions are priced where it
- * runs, not at its calls. */
-static bool counted_at(const struct roi_machine_estimate *e, const struct roi_mcode *c, uint64_t addr)
-{
-	for (size_t i = 0; i < e->nfns; i++)
-		if (e->fns[i].code.nins && e->fns[i].code.addr == addr)
-			return true;
-	(void)c;
-	return false;
-}
-
 /* The sum of the value counters of fn's block b that measure what r depends on, and of b's own
  * rows of a memory routine's bytes (a length the compiler knows is a row of n bytes, not a
  * counter: formats.md); false when the block has none. A memory routine's bytes of a constant
@@ -283,7 +296,7 @@ static void price_sites(struct gather *g)
 			how = ROI_MHOW_TABLE;
 			cyc = s->calls * r->cycles;
 			ins = r->instructions >= 0 ? s->calls * r->instructions : 0;
-		} else if (walk(g->code, s->addr, false, 0, &cyc, &ins)) {
+		} else if (walk(g->e, g->code, s->addr, false, 0, &cyc, &ins)) {
 			how = ROI_MHOW_WALK;
 			cyc *= s->calls;
 			ins *= s->calls;
@@ -377,7 +390,7 @@ static void price_exit(struct roi_machine_estimate *e, const struct roi_mcode *c
 			roi_mcode_decode(c, a, &st, &in);
 			if (in.cls == ROI_MI_CALL && in.target == main_fn->code.addr &&
 			    (a < main_fn->code.addr || a >= main_fn->code.addr + main_fn->code.size)) {
-				if (walk(c, a + in.size, true, 0, &cyc, &ins)) {
+				if (walk(e, c, a + in.size, true, 0, &cyc, &ins)) {
 					e->exit_cycles = cyc * returns;
 					e->exit_instructions = ins * returns;
 				}
