@@ -15,7 +15,7 @@
 #   make bench      overhead benchmark (figures printed, not asserted)
 #   make bench-accuracy  leave-one-out estimate errors against simavr, -O0 and -Os; machine-code
 #                   pricing's (--price machine) at -O0, -O1, -O2, -Os, and on Cortex-M its
-#                   instructions against QEMU's
+#                   instructions against QEMU's; the same on bench/programs/outside
 #   make bench-measured  roi run --measured against simavr's count and the counters, the corpus
 #   make bench-stm32  the derived STM32F401RE model beside QEMU's instruction counts
 #   make bench-stack  roi stack's worst case against simavr's peak on the corpus, -O0 and -Os
@@ -166,6 +166,8 @@ bench-accuracy: deps-all
 	@$(MAKE) --no-print-directory all avr arm
 	@bash bench/accuracy.sh -O0 -Os
 	@bash bench/machine.sh -O0 -O1 -O2 -Os
+	@ROI_MACHINE_CORPUS=bench/programs/outside ROI_MACHINE_LIBS=-lm ROI_MACHINE_WORK=$(BUILD)/machine-outside \
+		ROI_MACHINE_JSON=bench/results/machine-outside.json bash bench/machine.sh -O0 -O1 -O2 -Os
 
 # roi run --measured on the corpus at -O0, -O1, -O2 and -Os: the lines against simavr's count, the
 # blocks against the counted build's counters. bench/results/measured.json and .txt keep the table.

@@ -21,18 +21,25 @@
 #
 #   bash bench/machine.sh [OPT...]        default: -O0 -O1 -O2 -Os
 #   ROI_PROGRAMS='kernel-crc8 micro-div16'  only these programs of the corpus (while working on them)
+#   ROI_MACHINE_CORPUS=DIR                  the programs of DIR instead of the corpus (make
+#                                           bench-accuracy: bench/programs/outside, programs no figure
+#                                           of roi was ever tuned on, linked with -lm, into
+#                                           bench/results/machine-outside.json)
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 roi=${ROI_BIN:-$top/build/bin/roi}
 mcu=atmega32u4
-corpus=$top/contrib/calibration
+corpus=$(cd "${ROI_MACHINE_CORPUS:-$top/contrib/calibration}" && pwd)
+# libraries the programs link with (-lm: avr-libc's float routines replace libgcc's, so not for the
+# corpus, whose models were measured without it)
+libs=${ROI_MACHINE_LIBS:-}
 work=${ROI_MACHINE_WORK:-$top/build/machine}
 out=${ROI_MACHINE_JSON:-$top/bench/results/machine.json}
 opts=${*:--O0 -O1 -O2 -Os}
 mkdir -p "$work"
 sources=
 for name in ${ROI_PROGRAMS:-}; do sources="$sources $corpus/$name.c"; done
-[ -n "$sources" ] || sources=$(ls "$corpus"/kernel-*.c "$corpus"/micro-*.c)
+[ -n "$sources" ] || sources=$(ls "$corpus"/kernel-*.c "$corpus"/micro-*.c 2>/dev/null || ls "$corpus"/*.c)
 host0=$work/host-O0
 rm -rf "$host0" && mkdir -p "$host0"
 rows=$work/rows.txt
@@ -50,9 +57,9 @@ for opt in $opts; do
 		e=$dir/$name
 		# the firmware as it ships, the counted build, and the block-lines build (the plain
 		# code, its line table naming each instruction's counted block)
-		avr-gcc -mmcu=$mcu "$opt" "$src" -o "$e-plain.elf"
-		avr_cc "$opt" -fplugin="$top/build/avr/roi.so" "$src" -o "$e-count.elf"
-		avr_cc "$opt" -fplugin="$top/build/avr/roi.so" -fplugin-arg-roi-block-lines "$src" -o "$e-blocks.elf"
+		avr-gcc -mmcu=$mcu "$opt" "$src" $libs -o "$e-plain.elf"
+		avr_cc "$opt" -fplugin="$top/build/avr/roi.so" "$src" $libs -o "$e-count.elf"
+		avr_cc "$opt" -fplugin="$top/build/avr/roi.so" -fplugin-arg-roi-block-lines "$src" $libs -o "$e-blocks.elf"
 		measured=$("$roi" run --target avr --mcu $mcu --cycles-only --json "$e-plain.elf" |
 			jq '.cycles - .main_cycle')
 		"$roi" run --target avr --mcu $mcu -o "$e-count.roi" "$e-count.elf" >/dev/null
@@ -63,7 +70,7 @@ for opt in $opts; do
 		}
 		t=$(price "$e-count.roi")
 		[ -f "$host0/$name.roi" ] || ( cd "$host0" &&
-		  gcc -O0 -g -fplugin="$top/build/host/roi.so" "$src" "$top/build/host/libroi.a" -o "$name" &&
+		  gcc -O0 -g -fplugin="$top/build/host/roi.so" "$src" "$top/build/host/libroi.a" $libs -o "$name" &&
 		  "./$name" >/dev/null )
 		"$roi" transfer -o "$e-transfer.roi" "$e-count.elf" "$host0/$name" "$host0/$name.roi" >>"$dir/transfer.log"
 		x=$(price "$e-transfer.roi")
@@ -82,9 +89,9 @@ for opt in $opts; do
 	for src in $sources; do
 		name=$(basename "$src" .c)
 		e=$dir/$name
-		arm_link "$opt" -g "$src" -o "$e-plain.elf"
-		arm_link "$opt" -g -fplugin="$top/build/arm/roi.so" "$src" -o "$e-count.elf"
-		arm_link "$opt" -g -fplugin="$top/build/arm/roi.so" -fplugin-arg-roi-block-lines "$src" -o "$e-blocks.elf"
+		arm_link "$opt" -g "$src" $libs -o "$e-plain.elf"
+		arm_link "$opt" -g -fplugin="$top/build/arm/roi.so" "$src" $libs -o "$e-count.elf"
+		arm_link "$opt" -g -fplugin="$top/build/arm/roi.so" -fplugin-arg-roi-block-lines "$src" $libs -o "$e-blocks.elf"
 		"$roi" run --target cortex-m --machine mps2-an386 -o "$e-count.roi" "$e-count.elf" >/dev/null
 		timeout 600 qemu-system-arm -M mps2-an386 -display none -serial none -monitor none -parallel none \
 			-semihosting-config enable=on,target=native -singlestep -d exec,nochain -D "$e.log" \

@@ -324,7 +324,7 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
       amount = build_call_expr (builtin_decl_explicit (BUILT_IN_POPCOUNTL), 1,
 				fold_convert (long_unsigned_type_node, quotient));
     }
-  else if (roi_number_chars (stmt))
+  else if (roi_number_chars (stmt) || roi_scan_chars (stmt))
     /* (the end pointer the call stores, read back after it) */
     gsi_next (&gsi);
   else if (is_gimple_call (stmt) && amount == gimple_call_lhs (stmt))

@@ -3,7 +3,8 @@
  * bit), a single-precision add or subtract (the alignment of its operands'
  * mantissas), a 16- or 32-bit division (its quotient's 1 bits), memcpy,
  * memmove, memset or memcmp of a length, strlen (the length it returns),
- * strtol and strtoul (the characters they took, where they say).
+ * strtol and strtoul (the characters they took, where they say), strchr
+ * (the characters it read).
  * Each such site gets a counter of its own after the block counters, which
  * adds the value up (roi-counters.cc; docs/formats.md, "Value counters").  */
 #include "roi-value-sites.h"
@@ -166,6 +167,35 @@ roi_number_chars (roi_stmt stmt)
   return fold_build2 (MINUS_EXPR, u, diff, fold_convert (u, first));
 }
 
+/* strchr reads the string up to the character it finds, or to its end: a
+   loop a character (avr-libc: 236 cycles a call on a 64-character table).
+   The characters it read, counted after the call: RESULT - S + 1 where it
+   found one, else strlen (S) + 1, taken branch-free as the smaller of the two
+   (no match leaves RESULT 0, and 0 - S + 1 wraps above any string's length),
+   strlen called in the counted build alone.  */
+tree
+roi_scan_chars (roi_stmt stmt)
+{
+  if (!is_gimple_call (stmt) || gimple_call_internal_p (stmt) || !gimple_call_fndecl (stmt)
+      || !DECL_NAME (gimple_call_fndecl (stmt)) || gimple_call_num_args (stmt) != 2
+      || stmt_ends_bb_p (stmt))
+    return NULL_TREE;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (gimple_call_fndecl (stmt)));
+  if (!strncmp (name, "__builtin_", 10))
+    name += 10;
+  tree lhs = gimple_call_lhs (stmt), s = gimple_call_arg (stmt, 0);
+  if (strcmp (name, "strchr") || !lhs || TREE_CODE (lhs) != SSA_NAME || !POINTER_TYPE_P (TREE_TYPE (s))
+      || !builtin_decl_explicit (BUILT_IN_STRLEN))
+    return NULL_TREE;
+  tree u = build_nonstandard_integer_type (TYPE_PRECISION (TREE_TYPE (s)), 1);
+  tree one = build_int_cst (u, 1);
+  tree found = fold_build2 (PLUS_EXPR, u, fold_build2 (MINUS_EXPR, u, fold_convert (u, lhs),
+							fold_convert (u, s)), one);
+  tree len = build_call_expr (builtin_decl_explicit (BUILT_IN_STRLEN), 1, s);
+  tree all = fold_build2 (PLUS_EXPR, u, fold_convert (u, len), one);
+  return fold_build2 (MIN_EXPR, u, found, all);
+}
+
 bool
 roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
 {
@@ -247,6 +277,14 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
     {
       op->kind = ROI_KIND (BYTES);
       op->callee = !strcmp (name, "strtol") ? "strtol" : "strtoul";
+      op->direct = true;
+      *amount = chars;
+      return true;
+    }
+  if ((chars = roi_scan_chars (stmt)))
+    {
+      op->kind = ROI_KIND (BYTES);
+      op->callee = "strchr";
       op->direct = true;
       *amount = chars;
       return true;

@@ -10,7 +10,8 @@
    variable amount (an AVR loop per bit), a single-precision add or subtract
    (the alignment of its operands' mantissas), a division (its quotient's 1
    bits), memcpy, memmove, memset or memcmp of a length, strlen (the length
-   it returns), strtol or strtoul (the characters they took).  Fills OP ("steps", "qbits" or "bytes") and *AMOUNT, the
+   it returns), strtol or strtoul (the characters they took), strchr (the
+   characters it read).  Fills OP ("steps", "qbits" or "bytes") and *AMOUNT, the
    value to add up in a counter of its own (docs/formats.md, "Value
    counters").  */
 bool roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount);
@@ -27,6 +28,9 @@ bool roi_division_quotient (roi_stmt stmt, tree *quotient, bool *before);
    variable, the characters it took (an expression to evaluate after the
    call), else NULL_TREE.  */
 tree roi_number_chars (roi_stmt stmt);
+/* Where STMT is a call of strchr whose result is a register, the characters
+   it read (an expression to evaluate after the call), else NULL_TREE.  */
+tree roi_scan_chars (roi_stmt stmt);
 /* A quotient's magnitude, unsigned: its 1 bits are the steps that subtract.  */
 tree roi_quotient_magnitude (tree quotient);
 

@@ -114,6 +114,23 @@ int main(void)
 EOF
 sed "s/&end/NULL/" strtol.c >strtol-typical.c || exit 1
 
+# strchr reads up to the character it finds, or the whole string and its end: "J" is the 10th
+# character of the table, "A" the 1st, "E" the 5th, and "Z" is not in it (10 characters and the
+# end): 27 characters a round, 50 rounds.
+cat >strchr.c <<'EOF'
+#include <stdint.h>
+#include <string.h>
+static const char table[] = "ABCDEFGHIJ";
+volatile char keys[4] = {'J', 'A', 'E', 'Z'};
+volatile uint8_t found;
+int main(void)
+{
+	for (uint8_t k = 0; k < 200; k++)
+		found += strchr(table, keys[k & 3]) != NULL;
+	return 0;
+}
+EOF
+
 for opt in -O0 -Os; do
 	model=$MODELS/atmega32u4-${opt#-}.json
 
@@ -149,6 +166,14 @@ for opt in -O0 -Os; do
 	'
 
 	# (typical operands, and a call that stores no end is some 15 cycles shorter than those measured)
+	test_expect_success "200 strchr calls (avr-libc) at $opt: within 0.5 % of simavr, by the characters read" '
+		builds strchr$opt $opt strchr.c &&
+		machine strchr$opt $model >scan.json &&
+		test_equal "[\"strchr\",200,\"value\",1350]" \
+			"$(jq -c "[.routines[0] | .routine, .calls, .priced_by, .value]" scan.json)" &&
+		within "$(jq .total.cycles scan.json)" "$(simavr_cycles strchr$opt-plain.elf)" 0.5
+	'
+
 	test_expect_success "200 strtol calls with no end pointer at $opt: within 3 % of simavr, by the model" '
 		builds strtol-typical$opt $opt strtol-typical.c &&
 		machine strtol-typical$opt $model >typical.json &&

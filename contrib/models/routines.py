@@ -236,9 +236,16 @@ def specs():
                            for n in range(0, 33, 2)]))
     sdecl = strings('W', WORDS) + strings('V', list(reversed(WORDS))) + 'char D[32]; volatile int r;\n'
     for name, expr in (('strcpy', 'strcpy(D, W[k]); r = D[0];'), ('strcmp', 'r = strcmp(W[k], V[k]);'),
-                       ('strncmp', 'r = strncmp(W[k], V[k], 4);'), ('strchr', 'r = strchr(W[k], 101) != 0;'),
+                       ('strncmp', 'r = strncmp(W[k], V[k], 4);'),
                        ('strcat', 'D[0] = 0; strcat(D, W[k]); r = D[1];')):
         out.append(dict(name=name, decls=sdecl, body=expr, opt='-O0'))
+    # strchr by the characters it read, which the plugin counts after the call: up to the one it
+    # found, or the whole string and its end; strings whose n-th character is the one looked for
+    out.append(dict(name='strchr', decls=sdecl, body='r = strchr(W[k], 101) != 0;', opt='-O0',
+                    value=dict(kind='bytes', callee='strchr'),
+                    typical=sum(w.index('e') + 1 if 'e' in w else len(w) + 1 for w in WORDS) / RUNS,
+                    sweep=[(n, 'const char *volatile W = "%se"; volatile int r;\n' % ('x' * (n - 1)),
+                            'r = strchr(W, 101) != 0;') for n in range(1, 33, 2)]))
     ndecl = strings('W', NUMBERS) + 'volatile long r; char *end;\n'
     # strtol and strtoul by the digits they took, which the plugin counts where the call stores its
     # end (*end - nptr, less a sign): numbers of 1 to 9 digits, each 113 cycles more on avr-libc
