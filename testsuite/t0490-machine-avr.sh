@@ -243,6 +243,35 @@ test_expect_success 'a routine without metadata that saves registers in __prolog
 	test_equal "$(simavr_cycles saves-plain.elf)" "$(jq .total.cycles est.json)"
 '
 
+# A 64-bit value compared with and added to a small constant: avr-gcc -Os calls libgcc's
+# __cmpdi2_s8 and __adddi3_s8, in no table of the model, each with a skip over one single-cycle
+# instruction (sbrc r26,7; com r0) that costs 2 cycles whichever way it goes: priced by their
+# instructions, simavr's cycles exactly.
+cat >s8.c <<'EOF'
+#include <stdint.h>
+volatile int64_t v[4] = {-5, 7, 1000000, -1000000};
+volatile int64_t out, low;
+int main(void)
+{
+	for (uint8_t k = 0; k < 40; k++) {
+		int64_t a = v[k & 3];
+		if (a != 7)
+			out = a + 100;
+		else
+			low = a;
+	}
+	return 0;
+}
+EOF
+
+test_expect_success 'libgcc routines with a skip that costs the same either way: their instructions, exactly' '
+	builds s8 -Os s8.c &&
+	machine s8 "$MODELS/atmega32u4-Os.json" >est.json &&
+	jq -c "[.routines[] | select(.routine | endswith(\"_s8\")) | .priced_by] | unique" est.json >how &&
+	test_equal "[\"walk\"]" "$(cat how)" &&
+	test_equal "$(simavr_cycles s8-plain.elf)" "$(jq .total.cycles est.json)"
+'
+
 test_expect_success 'a model of another architecture or another part than the firmware'"'"'s is an error' '
 	status 1 "$ROI" estimate --price machine --firmware unpriced-plain.elf --block-lines unpriced-blocks.elf \
 		--model "$MODELS/stm32f401re.json" unpriced.elf &&

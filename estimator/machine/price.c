@@ -81,6 +81,20 @@ static bool walk(const struct roi_machine_estimate *e, const struct roi_mcode *c
 		case ROI_MI_JUMP:
 			pc = in.target;
 			break;
+		case ROI_MI_SKIP: {
+			/* a skip over one single-cycle instruction costs 2 cycles whichever way it goes
+			 * (libgcc's sign extensions: sbrc r26,7; com r0): nothing decides it */
+			struct roi_minsn next;
+
+			roi_mcode_decode(c, pc + in.size, &st, &next);
+			roi_avr_skip_cost(&in, &next);
+			if (next.cls != ROI_MI_OP || in.cycles + next.cycles != in.taken)
+				return false;
+			*cycles += next.cycles;
+			*ins += 1;
+			pc = in.target;
+			break;
+		}
 		case ROI_MI_RET:
 			return !to_stop;
 		case ROI_MI_IJUMP:
