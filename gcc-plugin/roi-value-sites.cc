@@ -128,21 +128,32 @@ roi_quotient_magnitude (tree quotient)
   return fold_convert (unsigned_type_for (type), quotient);
 }
 
+/* The name of the library function STMT calls directly with NARGS
+   arguments, GCC's __builtin_ prefix left off, where the block goes on after
+   the call (its value is counted there); else NULL.  */
+static const char *
+counted_after_call (roi_stmt stmt, unsigned nargs)
+{
+  if (!is_gimple_call (stmt) || gimple_call_internal_p (stmt) || !gimple_call_fndecl (stmt)
+      || !DECL_NAME (gimple_call_fndecl (stmt)) || gimple_call_num_args (stmt) != nargs
+      || stmt_ends_bb_p (stmt))
+    return NULL;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (gimple_call_fndecl (stmt)));
+  return strncmp (name, "__builtin_", 10) ? name : name + 10;
+}
+
 /* strtol and strtoul take a multiplication and 113 cycles a digit they read
    (avr-libc: 254.75 + 113 n cycles for n digits; 566 a call on an NMEA
    sentence's 2.8-digit fields, 816 on 5-digit numbers): where the call
-   stores its end in a variable, the digits it took, *END - NPTR less a sign,
-   read back once the call is done (roi_counter_add).  Without an end pointer (NULL, or atoi) nothing
-   says where the number stopped: the model's typical operands price it.  */
+   stores its end in a variable, the digits it took, *END - NPTR less a
+   sign, read back once the call is done (roi_counter_add).  Without an end
+   pointer (NULL, or atoi) nothing says where the number stopped: the
+   model's typical operands price it.  */
 tree
 roi_number_chars (roi_stmt stmt)
 {
-  if (!is_gimple_call (stmt) || gimple_call_internal_p (stmt) || !gimple_call_fndecl (stmt)
-      || !DECL_NAME (gimple_call_fndecl (stmt)) || gimple_call_num_args (stmt) != 3
-      || stmt_ends_bb_p (stmt))
-    return NULL_TREE;
-  const char *name = IDENTIFIER_POINTER (DECL_NAME (gimple_call_fndecl (stmt)));
-  if (strcmp (name, "strtol") && strcmp (name, "strtoul"))
+  const char *name = counted_after_call (stmt, 3);
+  if (!name || (strcmp (name, "strtol") && strcmp (name, "strtoul")))
     return NULL_TREE;
   tree nptr = gimple_call_arg (stmt, 0), end = gimple_call_arg (stmt, 1);
   if (TREE_CODE (end) != ADDR_EXPR)
@@ -176,13 +187,9 @@ roi_number_chars (roi_stmt stmt)
 tree
 roi_scan_chars (roi_stmt stmt)
 {
-  if (!is_gimple_call (stmt) || gimple_call_internal_p (stmt) || !gimple_call_fndecl (stmt)
-      || !DECL_NAME (gimple_call_fndecl (stmt)) || gimple_call_num_args (stmt) != 2
-      || stmt_ends_bb_p (stmt))
+  const char *name = counted_after_call (stmt, 2);
+  if (!name)
     return NULL_TREE;
-  const char *name = IDENTIFIER_POINTER (DECL_NAME (gimple_call_fndecl (stmt)));
-  if (!strncmp (name, "__builtin_", 10))
-    name += 10;
   tree lhs = gimple_call_lhs (stmt), s = gimple_call_arg (stmt, 0);
   if (strcmp (name, "strchr") || !lhs || TREE_CODE (lhs) != SSA_NAME || !POINTER_TYPE_P (TREE_TYPE (s))
       || !builtin_decl_explicit (BUILT_IN_STRLEN))
