@@ -306,7 +306,7 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
       return;
     }
   tree x, y;
-  if (roi_avr_counters () && roi_taken_operands (stmt, &x, &y)
+  if (roi_opts.branch_values && roi_avr_counters () && roi_taken_operands (stmt, &x, &y)
       && roi_avr_taken (&gsi, ref, x, y))
     return;
   tree quotient;

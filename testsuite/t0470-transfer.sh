@@ -199,15 +199,7 @@ test_expect_success 'functions a macro defines: each branch its own counts, at -
 	corpus_transfer macro macro.c -O0 &&
 	test_cmp measured-macro transferred-macro &&
 	corpus_transfer macro-s macro.c -Os &&
-	# At -Os avr-gcc makes each clamp a MAX_EXPR and a MIN_EXPR, with no location of their own,
-	# and counts how often each one'"'"'s arm ran ("taken", docs/formats.md): of the 60 calls (v from
-	# -60 to 117 by 3), clamp_a moves 10 in for the 36 above 10 and 0 for the 20 below 0, clamp_b
-	# 100 for the 6 above 100 and -50 for the 4 below -50. The host'"'"'s -O0 build has ifs there,
-	# no such counter: the transfer gives each half its statement'"'"'s runs, 30.
-	test_equal "60 36 20" "$(sed -n "s/^fn [0-9a-f]* 0 [0-9a-fx]* 3 //p" measured-macro-s)" &&
-	test_equal "60 6 4" "$(sed -n "s/^fn [0-9a-f]* 1 [0-9a-fx]* 3 //p" measured-macro-s)" &&
-	sed "/^fn [0-9a-f]* [01] /s/ [0-9]* [0-9]*\$/ 30 30/" measured-macro-s >expected-macro-s &&
-	test_cmp expected-macro-s transferred-macro-s
+	test_cmp measured-macro-s transferred-macro-s
 '
 
 test_expect_success 'a report that cannot be written (a full disk) is an error, not a success' '

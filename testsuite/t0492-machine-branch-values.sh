@@ -14,10 +14,12 @@ estimate against simavr'"'"'s cycle count of the plain firmware, exactly.'
 
 AVR_PLUGIN=$ROI_BUILD/avr/roi.so
 MODELS=$ROI_SRC/models
-# builds NAME OPT SRC: NAME-plain.elf, NAME.elf (counted, run in simavr: NAME.elf.roi) and NAME-blocks.elf
+# builds NAME OPT SRC: NAME-plain.elf, NAME.elf (counted with -fplugin-arg-roi-branch-values, run in
+# simavr: NAME.elf.roi) and NAME-blocks.elf
 builds () {
 	avr-gcc -mmcu=atmega32u4 "$2" "$3" -o "$1-plain.elf" &&
-	avr-gcc -mmcu=atmega32u4 "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" "$3" -o "$1.elf" &&
+	avr-gcc -mmcu=atmega32u4 "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-branch-values \
+		"$3" -o "$1.elf" &&
 	avr-gcc -mmcu=atmega32u4 "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-block-lines \
 		"$3" -o "$1-blocks.elf" &&
 	"$ROI" run --target avr --mcu atmega32u4 "$1.elf" >/dev/null
@@ -118,6 +120,51 @@ test_expect_success 'a "taken" counter is no operation: the per-operation estima
 	"$ROI" ops minmax-O1.elf >ops.txt &&
 	test_grep "min i16" ops.txt &&
 	! grep taken ops.txt
+'
+
+test_expect_success 'without -fplugin-arg-roi-branch-values nothing is counted and the arms are split' '
+	avr-gcc -mmcu=atmega32u4 -O1 -gdwarf-2 -fplugin="$AVR_PLUGIN" minmax.c -o plain-count.elf &&
+	avr-objcopy -O binary -j .roi.meta --set-section-flags .roi.meta=alloc plain-count.elf plain.meta &&
+	avr-objcopy -O binary -j .roi.meta --set-section-flags .roi.meta=alloc minmax-O1.elf counted.meta &&
+	test_equal 4 "$(grep -ao "\"kind\":\"taken\"" counted.meta | wc -l)" &&
+	! grep -a "\"kind\":\"taken\"" plain.meta &&
+	"$ROI" run --target avr --mcu atmega32u4 plain-count.elf >/dev/null &&
+	"$ROI" estimate --json --price machine --firmware minmax-O1-plain.elf --block-lines minmax-O1-blocks.elf \
+		--model "$MODELS/atmega32u4-O1.json" plain-count.elf >split.json &&
+	test_equal "0 4" "$(jq -r "[.machine.branches_counted, .machine.branches_split_evenly] | @tsv" split.json | tr "\t" " ")"
+'
+
+# clamp (v) at -Os is MAX_EXPR and MIN_EXPR on the firmware, two ifs on the host at -O0: the host
+# has no "taken" counter there, and the transfer gives each half its statement's 60 runs, not 0
+# (which would say the arm never ran); simavr's own counts, 36 above 10 and 20 below 0 of v =
+# -60, -57, ..., 117, say what the transfer cannot know.
+cat >clamp.c <<'EOF'
+#include <stdint.h>
+static __attribute__((noinline)) int16_t clamp(int16_t x)
+{
+	if (x < 0)
+		return 0;
+	if (x > 10)
+		return 10;
+	return x;
+}
+volatile int16_t sink;
+int main(void)
+{
+	for (int16_t v = -60; v < 120; v += 3)
+		sink = clamp(v);
+	return 0;
+}
+EOF
+
+test_expect_success 'roi transfer: a "taken" counter the host build lacks gets half its statement'"'"'s runs' '
+	roi_link clamp -O0 -g -fplugin-arg-roi-branch-values clamp.c &&
+	./clamp &&
+	avr-gcc -mmcu=atmega32u4 -Os -g -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-branch-values clamp.c -o clamp.elf &&
+	"$ROI" transfer -o clamp-transfer.roi clamp.elf ./clamp >/dev/null &&
+	"$ROI" run --target avr --mcu atmega32u4 -o clamp-run.roi clamp.elf >/dev/null &&
+	test_equal "60 36 20" "$(sed -n "s/^fn [0-9a-f]* 0 [0-9a-fx]* 3 //p" clamp-run.roi)" &&
+	test_equal "60 30 30" "$(sed -n "s/^fn [0-9a-f]* 0 [0-9a-fx]* 3 //p" clamp-transfer.roi)"
 '
 
 test_done
