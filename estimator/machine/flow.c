@@ -1765,9 +1765,9 @@ static long past_jumps(const struct graph *g, long k)
 	return k;
 }
 
-/* The edge from piece k's branch or skip into its arm: a piece of k's block that only k enters and
- * that runs on to where the other way leads (a branch over a move, a skip of a jump over a
- * fix-up); SIZE_MAX when k does not end so. */
+/* The edge from piece k's branch or skip into its arm: a piece of k's block that only k enters
+ * (directly, or by a lone jump only k enters) and that runs on to where the other way leads (a
+ * branch over a move, a skip of a jump over a fix-up); SIZE_MAX when k does not end so. */
 static size_t arm_edge(const struct graph *g, size_t k)
 {
 	const struct piece *p = &g->p[k];
@@ -1780,11 +1780,15 @@ static size_t arm_edge(const struct graph *g, size_t k)
 
 		if (in->to < 0 || other->to < 0 || in->to == other->to)
 			continue;
-		const struct piece *a = &g->p[in->to];
+		/* (the arm may be out of line, reached by a lone jump: sbrc r19, 7; rjmp fix-up) */
+		long arm = past_jumps(g, in->to);
+		if (arm < 0 || g->p[in->to].nin != 1)
+			continue;
+		const struct piece *a = &g->p[arm];
 		if (a->owner != p->owner || a->nout != 1 || a->nin != 1)
 			continue;
 		long join = past_jumps(g, g->e[a->out[0]].to);
-		if (join >= 0 && join != in->to && join == past_jumps(g, other->to))
+		if (join >= 0 && join != arm && join != in->to && join == past_jumps(g, other->to))
 			return p->out[s];
 	}
 	return SIZE_MAX;
