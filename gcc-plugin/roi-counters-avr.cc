@@ -398,3 +398,74 @@ roi_avr_add (gimple_stmt_iterator *gsi, roi_stmt stmt, tree ref, tree *amount)
   roi_avr_add_count (gsi, ref, value, false);
   return true;
 }
+
+/* counters[idx] += 1 where X < Y, on AVR by an asm before GSI that takes no
+   register but the operands', which the statement counted (a minimum or
+   maximum, a signed division by 2^k: roi_taken_operands) has in registers
+   anyway: a test of the sign bit of X (sbrs) where Y is 0, else a compare
+   of their bytes (cp, cpc; a constant's bytes loaded by ldi into a scratch
+   upper register, flags untouched), and a branch over roi_avr_increment's
+   update.  A bool computed in GIMPLE and added would take a register of its
+   own and the code that makes it.  False for an operand of more than 4
+   bytes (the operand letters are A to D), added in GIMPLE instead.  */
+bool
+roi_avr_taken (gimple_stmt_iterator *gsi, tree ref, tree x, tree y)
+{
+  int bytes = TYPE_PRECISION (TREE_TYPE (x)) / 8;
+  if (bytes < 1 || bytes > 4 || (bytes & (bytes - 1)))
+    return false;
+  bool sign = integer_zerop (y) && !TYPE_UNSIGNED (TREE_TYPE (x))
+	      && TREE_CODE (x) != INTEGER_CST;
+  bool cx = TREE_CODE (x) == INTEGER_CST, cy = TREE_CODE (y) == INTEGER_CST;
+  if (cx && cy)
+    return false;
+  /* operands: the counter's address first (roi_block_walk_counter), then X,
+     Y; a scratch register, when one is a constant, is output 0 */
+  int scratch = (cx || cy) && !sign;
+  int addr = scratch, ox = scratch + 1, oy = scratch + 2;
+  char text[1536];
+  size_t n = 0, size = sizeof text;
+  if (sign)
+    n += snprintf (text + n, size - n, "sbrs %%%c%d,7\n\trjmp 3f", 'A' + bytes - 1, ox);
+  else
+    {
+      for (int i = 0; i < bytes; i++)
+	{
+	  char rx[16], ry[16];
+	  if (cx)
+	    n += snprintf (text + n, size - n, "ldi %%0,%s(%%%d)\n\t",
+			   i == 0 ? "lo8" : i == 1 ? "hi8" : i == 2 ? "hlo8" : "hhi8", ox);
+	  if (cy)
+	    n += snprintf (text + n, size - n, "ldi %%0,%s(%%%d)\n\t",
+			   i == 0 ? "lo8" : i == 1 ? "hi8" : i == 2 ? "hlo8" : "hhi8", oy);
+	  snprintf (rx, sizeof rx, cx ? "%%0" : "%%%c%d", 'A' + i, ox);
+	  snprintf (ry, sizeof ry, cy ? "%%0" : "%%%c%d", 'A' + i, oy);
+	  n += snprintf (text + n, size - n, "%s %s,%s\n\t", i ? "cpc" : "cp", rx, ry);
+	}
+      /* past the update unless X < Y */
+      n += snprintf (text + n, size - n, "%s 3f", TYPE_UNSIGNED (TREE_TYPE (x))
+		     || POINTER_TYPE_P (TREE_TYPE (x)) ? "brsh" : "brge");
+    }
+  n += snprintf (text + n, size - n, "\n\tlds __tmp_reg__,%%%d+0\n\tinc __tmp_reg__\n\t"
+		 "sts %%%d+0,__tmp_reg__", addr, addr);
+  n = avr_carry_on (text, size, n, addr, 1, "brne", 1);
+  n += snprintf (text + n, size - n, "\n3:");
+  gcc_assert (n + 1 < size);
+
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+  asm_operand (&inputs, "i", build_fold_addr_expr (ref));
+  asm_operand (&inputs, cx ? "n" : "r", x);
+  asm_operand (&inputs, cy || sign ? "n" : "r", y);
+  tree out = NULL_TREE;
+  if (scratch)
+    {
+      out = make_ssa_name (build_nonstandard_integer_type (8, 1));
+      asm_operand (&outputs, "=&d", out);
+    }
+  gasm *stmt = gimple_build_asm_vec (ggc_strdup (text), inputs, outputs, NULL, NULL);
+  gimple_asm_set_volatile (stmt, true);
+  if (out)
+    SSA_NAME_DEF_STMT (out) = stmt;
+  gsi_insert_before (gsi, stmt, GSI_SAME_STMT);
+  return true;
+}

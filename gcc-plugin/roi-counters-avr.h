@@ -30,4 +30,9 @@ void roi_avr_division_steps (roi_stmt stmt, tree ref, tree quotient);
    plain update adds.  */
 bool roi_avr_add (gimple_stmt_iterator *gsi, roi_stmt stmt, tree ref, tree *amount);
 
+/* counters[idx] += 1 where X < Y (a "taken" value site: the second
+   operand of a minimum or maximum wins, a dividend is negative), by an asm
+   before GSI that takes no register but theirs; false where X is wider
+   than 4 bytes.  */
+bool roi_avr_taken (gimple_stmt_iterator *gsi, tree ref, tree x, tree y);
 #endif /* ROI_COUNTERS_AVR_H */

@@ -291,8 +291,9 @@ add_value (gimple_stmt_iterator *gsi, tree counters, unsigned idx, tree value)
    wraps or, 16 bits wide, saturates like a block counter.  An AMOUNT that is
    the call's own result (the length strlen returned) is added just after it,
    read from its variable first where it is one in memory (-O0), and so are
-   the characters strtol took, from the end pointer it stored.  On AVR a
-   float add's passes and an 8- or 16-bit amount are added by an asm.  */
+   the characters strtol took, from the end pointer it stored, and strchr
+   read.  On AVR a float add's passes, a branch's taken count and an 8- or
+   16-bit amount are added by an asm.  */
 void
 roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
 {
@@ -305,6 +306,10 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
       roi_avr_float_passes (&gsi, ref, a, b);
       return;
     }
+  tree x, y;
+  if (roi_opts.branch_values && roi_avr_counters () && roi_taken_operands (stmt, &x, &y)
+      && roi_avr_taken (&gsi, ref, x, y))
+    return;
   tree quotient;
   bool before;
   if (roi_division_quotient (stmt, &quotient, &before))

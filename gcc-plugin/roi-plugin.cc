@@ -28,6 +28,7 @@ struct roi_options roi_opts = {
   .disabled = false,
   .block_lines = false,
   .block_counters = false,
+  .branch_values = false,
   .avr_asm_increment = false,
   .no_displacement_regno = -1,
 };
@@ -53,6 +54,9 @@ static const char roi_help[] =
   "                                          block in a file of its function's (roi calibrate)\n"
   "  -fplugin-arg-roi-block-counters         a counter on every block, not only on the edges\n"
   "                                          off a spanning tree (the same counts, slower)\n"
+  "  -fplugin-arg-roi-branch-values          count which way the branches inside a statement's\n"
+  "                                          code went (min, max, signed / 2^k): for\n"
+  "                                          'roi estimate --price machine' (docs/machine.md)\n"
   "  -fplugin-arg-roi-help                   print this text\n"
   "  -fplugin-arg-roi-version                print roi's version\n";
 
@@ -111,7 +115,8 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
   if (!takes_value && value && (!strcmp (key, "atomic") || !strcmp (key, "verbose")
 				|| !strcmp (key, "help") || !strcmp (key, "version")
 				|| !strcmp (key, "block-lines")
-				|| !strcmp (key, "block-counters")))
+				|| !strcmp (key, "block-counters")
+				|| !strcmp (key, "branch-values")))
     {
       error ("option %<-fplugin-arg-%s-%s%> takes no value", plugin_name, key);
       return false;
@@ -157,6 +162,8 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
     roi_opts.block_lines = true;
   else if (!strcmp (key, "block-counters"))
     roi_opts.block_counters = true;
+  else if (!strcmp (key, "branch-values"))
+    roi_opts.branch_values = true;
   else if (!strcmp (key, "help"))
     fputs (roi_help, stderr);
   else if (!strcmp (key, "version"))

@@ -45,6 +45,8 @@ struct roi_options
   bool disabled;             /* nothing is counted in this unit (-flto) */
   bool block_lines;          /* no counters: blocks as lines (roi-block-lines.cc) */
   bool block_counters;       /* a counter per block, not on the edges off a tree (roi-edges.cc) */
+  bool branch_values;        /* "taken" counters of the branches inside a statement's code
+				(roi-value-sites.cc): for --price machine, off by default */
   bool avr_asm_increment;    /* block counters bumped by an asm that needs no register (AVR) */
   int no_displacement_regno; /* the base register without "reg+q" (AVR's X), or -1 (roi-spills.cc) */
 };

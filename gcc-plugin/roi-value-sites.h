@@ -11,10 +11,19 @@
    (the alignment of its operands' mantissas), a division (its quotient's 1
    bits), memcpy, memmove, memset or memcmp of a length, strlen (the length
    it returns), strtol or strtoul (the characters they took), strchr (the
-   characters it read).  Fills OP ("steps", "qbits" or "bytes") and *AMOUNT, the
+   characters it read); a minimum, a maximum or a signed division by 2^k
+   (how often its branch was taken).  Fills OP ("steps", "qbits", "bytes" or
+   "taken") and *AMOUNT, the
    value to add up in a counter of its own (docs/formats.md, "Value
    counters").  */
 bool roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount);
+/* Whether STMT's machine code may branch inside its block by a test of its
+   operands no block count decides, and the test of its arm, the code it
+   jumps over: the value site "taken" counts how often *X < *Y, the arm
+   ran (a MIN_EXPR or MAX_EXPR: the operand GCC moves into the result's
+   register strictly wins; a signed division or remainder by 2^k: the
+   dividend is negative, its fix-up).  */
+bool roi_taken_operands (roi_stmt stmt, tree *x, tree *y);
 /* Whether STMT is a single-precision add or subtract (a value site: its
    alignment passes), and its operands.  */
 bool roi_float_add_operands (roi_stmt stmt, tree *a, tree *b);

@@ -531,6 +531,18 @@ static int parse_function(const struct jv *v, const cJSON *f, const char *w, str
 		return -1;
 	if (saved > 0 || frame > 0)
 		add_frame_ops(u, ops, fn, &blk[0], saved, frame, v->arena);
+	/* A branch's taken count is no operation: no model prices it, and the per-operation estimate,
+	 * reports and budgets would call it unmodelled. Its row goes once the checksum, which covers
+	 * it, is checked; the counter stays for --price machine (machine/flow.c). */
+	for (i = 0; i < fn->nblocks; i++) {
+		blk[i].branch = blk[i].value && blk[i].nops == 1 &&
+				roi_kind_is(ops[blk[i].ops[0].op].kind, ROI_KIND(TAKEN), NULL, NULL);
+		if (!blk[i].branch)
+			continue;
+		const char *code = ops[blk[i].ops[0].op].code;
+		blk[i].branch_move = code && (strcmp(code, "min_expr") == 0 || strcmp(code, "max_expr") == 0);
+		blk[i].nops = 0;
+	}
 	static const char *const dynamic[] = {"bounded", "unbounded", NULL};
 	const char *stack_dynamic = NULL;
 	fn->stack = -1;

@@ -53,6 +53,11 @@ struct roi_block {
 					 * executions, and no edge reaches it (formats.md) */
 	long long site;                 /* a value counter's: the block of the statement it measures;
 					 * -1 when the metadata does not say */
+	bool branch;                    /* a value counter of how often a statement's branch inside its
+					 * block ran its arm ("taken"): what --price machine prices that
+					 * branch by; its row is not an operation and is dropped (nops 0) */
+	bool branch_move;               /* a branch counter's statement is a minimum or maximum: its arm
+					 * moves the other operand in (else a fix-up that computes) */
 	bool fake;                      /* it may leave the function other than by its successors: a
 					 * call that does not return ("fake"; input/flow.h) */
 	size_t edge;                    /* the number of its first edge in its function (input/flow.h) */

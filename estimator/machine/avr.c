@@ -65,6 +65,7 @@ void roi_avr_decode(const uint8_t *code, size_t avail, uint64_t addr, enum roi_a
 
 			set(in, names[k], ROI_MI_OP, 1);
 			in->rd = d5;
+			in->rr = r5;
 			in->shifts = k == 3 && d5 == r5;        /* lsl */
 		}
 		return;
@@ -83,6 +84,7 @@ void roi_avr_decode(const uint8_t *code, size_t avail, uint64_t addr, enum roi_a
 
 		set(in, names[(op >> 10) & 3], ROI_MI_OP, 1);
 		in->rd = d5;
+		in->rr = r5;            /* (and rX, rX: tst) */
 		return;
 	}
 	case 0x3:

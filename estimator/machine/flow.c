@@ -1750,6 +1750,132 @@ static double at_most(const struct graph *g, size_t e, double x)
 	return x;
 }
 
+/* ---- branches inside one counted block, by the value counters of their statements -------------- */
+
+/* Piece k, or where it leads when it is a lone jump (sbrs r25, 7; rjmp past the fix-up). */
+static long past_jumps(const struct graph *g, long k)
+{
+	for (size_t hops = 0; k >= 0 && hops < 4; hops++) {
+		const struct piece *p = &g->p[k];
+
+		if (p->first != p->last || g->f->ins[p->first].cls != ROI_MI_JUMP || p->nout != 1)
+			break;
+		k = g->e[p->out[0]].to;
+	}
+	return k;
+}
+
+/* The edge from piece k's branch or skip into its arm: a piece of k's block that only k enters
+ * (directly, or by a lone jump only k enters) and that runs on to where the other way leads (a
+ * branch over a move, a skip of a jump over a fix-up); SIZE_MAX when k does not end so. */
+static size_t arm_edge(const struct graph *g, size_t k)
+{
+	const struct piece *p = &g->p[k];
+	enum roi_mclass c = g->f->ins[p->last].cls;
+
+	if ((c != ROI_MI_BRANCH && c != ROI_MI_SKIP) || p->nout != 2)
+		return SIZE_MAX;
+	for (int s = 0; s < 2; s++) {
+		const struct edge *in = &g->e[p->out[s]], *other = &g->e[p->out[1 - s]];
+
+		if (in->to < 0 || other->to < 0 || in->to == other->to)
+			continue;
+		/* (the arm may be out of line, reached by a lone jump: sbrc r19, 7; rjmp fix-up) */
+		long arm = past_jumps(g, in->to);
+		if (arm < 0 || g->p[in->to].nin != 1)
+			continue;
+		const struct piece *a = &g->p[arm];
+		if (a->owner != p->owner || a->nout != 1 || a->nin != 1)
+			continue;
+		long join = past_jumps(g, g->e[a->out[0]].to);
+		if (join >= 0 && join != arm && join != in->to && join == past_jumps(g, other->to))
+			return p->out[s];
+	}
+	return SIZE_MAX;
+}
+
+/* Whether piece k ends in a test of a sign (a signed division's fix-up) rather than a comparison of
+ * two values (a minimum's or maximum's): a skip by a bit (sbrs, sbrc on the sign bit), brmi or
+ * brpl, or a branch after a comparison with zero (AVR: tst, cp/cpc with __zero_reg__, r1, cpi rX,
+ * 0; Thumb: cmp rX, #0). The arm's own code does not tell them apart: a minimum kept in the frame stores. */
+static bool sign_test(const struct graph *g, size_t k)
+{
+	const struct piece *p = &g->p[k];
+	const struct roi_minsn *br = &g->f->ins[p->last], *cmp = p->last > p->first ? br - 1 : NULL;
+
+	if (br->cls == ROI_MI_SKIP)
+		return strcmp(br->name, "sbrs") == 0 || strcmp(br->name, "sbrc") == 0;
+	if (strcmp(br->name, "brmi") == 0 || strcmp(br->name, "brpl") == 0)
+		return true;
+	if (!cmp)
+		return false;
+	if (strcmp(cmp->name, "cp") == 0 || strcmp(cmp->name, "cpc") == 0)
+		return cmp->rr == 1;
+	if (strcmp(cmp->name, "and") == 0 || strcmp(cmp->name, "cpi") == 0)
+		return strcmp(cmp->name, "and") == 0 ? cmp->rd == cmp->rr : cmp->imm == 0;
+	return cmp->reg_op == ROI_MR_CMP && cmp->cmp_imm && cmp->imm == 0;
+}
+
+/* Whether arm edge e skips one com or dec: avr-gcc's sign extension of a byte (clr rH; sbrc rL,
+ * 7; com rH), a conversion's, not a statement counted by "taken"; either way costs the same. */
+static bool sign_extension(const struct graph *g, size_t e)
+{
+	const struct piece *a = &g->p[g->e[e].to];
+	const char *name = g->f->ins[a->first].name;
+
+	return g->f->ins[g->p[g->e[e].from].last].cls == ROI_MI_SKIP && a->first == a->last &&
+	       (strcmp(name, "com") == 0 || strcmp(name, "dec") == 0);
+}
+
+/* Whether piece k of block b has an arm of a comparison (moves) or of a sign test (!moves), and
+ * which edge leads to it. */
+static bool arm_of_kind(const struct graph *g, size_t k, long b, bool moves, size_t *e)
+{
+	return g->p[k].owner == b && (*e = arm_edge(g, k)) != SIZE_MAX && sign_test(g, k) != moves &&
+	       !sign_extension(g, *e);
+}
+
+/* The branches GCC makes inside one statement's code (a minimum's jump over a move, a signed
+ * division's over its fix-up), which no block count decides: each arm runs as often as the
+ * statement's "taken" value counter says (gcc-plugin/roi-value-sites.cc). The counters of a block
+ * are its statements' in order, its arms the machine code's in address order, minimums' and
+ * maximums' (after a comparison) apart from divisions' (after a sign test); where the numbers of a
+ * kind differ (a remainder at -Os is a library call, not a branch), which counter is which arm is
+ * not known and those arms are left to the even split. */
+static void branch_values(struct graph *g)
+{
+	const struct roi_function *fn = g->f->fn;
+
+	for (size_t b = 0; b < fn->nblocks; b++)
+		for (int moves = 0; moves < 2; moves++) {
+			size_t ncounters = 0, narms = 0, e;
+
+			for (size_t k = 0; k < fn->nblocks; k++)
+				ncounters += fn->blocks[k].branch && fn->blocks[k].site == (long long)b &&
+					     fn->blocks[k].branch_move == moves;
+			if (!ncounters)
+				continue;
+			for (size_t k = 0; k < g->np; k++)
+				narms += arm_of_kind(g, k, (long)b, moves, &e);
+			if (narms != ncounters)
+				continue;
+			size_t c = 0, *work = NULL, nwork = 0, cwork = 0;
+			for (size_t k = 0; k < g->np; k++) {
+				if (!arm_of_kind(g, k, (long)b, moves, &e))
+					continue;
+				while (!(fn->blocks[c].branch && fn->blocks[c].site == (long long)b &&
+					 fn->blocks[c].branch_move == moves))
+					c++;
+				double n = (double)roi_block_count(g->counts, fn, c++);
+				if (!g->e[e].known) {
+					set_edge(g, e, n, &work, &nwork, &cwork);
+					g->f->branches_counted++;
+				}
+			}
+			propagate(g, work, nwork, cwork);
+		}
+}
+
 /* One guess where no count decides: a branch or a table whose piece's count is known, split
  * evenly, but within what the counts its edges share with other machine edges leave them; else a
  * loop's back edge, taken never; else any edge. False when every edge is known. */
@@ -1826,7 +1952,7 @@ void roi_mfunc_solve(struct roi_mfunc *f, const struct roi_mcode *plain, const s
 {
 	struct graph g = {.f = f, .code = plain, .counts = counts};
 
-	f->guessed = f->loops_counted = f->loops_guessed = f->off = f->ncopies = 0;
+	f->guessed = f->loops_counted = f->loops_guessed = f->off = f->ncopies = f->branches_counted = 0;
 	memset(f->count, 0, f->nins * sizeof *f->count);
 	memset(f->taken, 0, f->nins * sizeof *f->taken);
 	if (!f->nins)
@@ -1835,6 +1961,7 @@ void roi_mfunc_solve(struct roi_mfunc *f, const struct roi_mcode *plain, const s
 	link_pieces(&g);
 	build_equations(&g);
 	solve_all(&g, NULL, 0, 0);
+	branch_values(&g);
 	while (guess(&g))
 		;
 	/* equations the solution misses: code a count does not describe (moved, merged) */

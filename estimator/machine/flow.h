@@ -10,7 +10,8 @@
  * with one unknown left gives it. What no count decides is estimated and counted as such: a
  * loop inside one counted block (a shift by a run-time amount, a copy) from the value counters of
  * its block (steps, bytes) or the constant its counter register was loaded with; a branch inside
- * one counted block (a test the compiler added, a decision tree's default) half and half. */
+ * one counted block by its statement's value counter ("taken": a minimum's move, a signed
+ * division's fix-up), else (a test the compiler added, a decision tree's default) half and half. */
 #ifndef ROI_MACHINE_FLOW_H
 #define ROI_MACHINE_FLOW_H
 
@@ -36,6 +37,8 @@ struct roi_mfunc {
 	double *taken;          /* per instruction: a branch's taken, a skip's skipping executions */
 	/* what the counts did not decide, by instruction executions */
 	size_t guessed;         /* branches inside one counted block, split half and half */
+	size_t branches_counted; /* branches inside one counted block, by their statements' "taken"
+				  * value counters */
 	size_t loops_counted;   /* loops inside a counted block, from a value counter or a constant */
 	size_t loops_guessed;   /* loops inside a counted block nothing counted: taken once */
 	size_t off;             /* equations the solution misses by more than a count (moved code) */

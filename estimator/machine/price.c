@@ -499,6 +499,7 @@ int roi_machine_estimate(struct roi_machine_estimate *e, const struct roi_progra
 			roi_mfunc_solve(&t->code, &plain, counts);
 			e->guessed += t->code.guessed;
 			e->loops_counted += t->code.loops_counted;
+			e->branches_counted += t->code.branches_counted;
 			e->loops_guessed += t->code.loops_guessed;
 			e->off += t->code.off;
 			e->aligned |= t->code.aligned;

@@ -36,8 +36,9 @@ static const char *unpriced_list(const struct roi_machine_estimate *e, char *buf
 static void flow_note(FILE *out, const struct roi_machine_estimate *e)
 {
 	fprintf(out, "counts    from the blocks' counts: %zu loop%s inside a block counted by value counters or "
-		"constants, %zu branch%s inside a block split half and half, %zu loop%s taken once (nothing counted "
-		"them)%s\n", e->loops_counted, e->loops_counted == 1 ? "" : "s", e->guessed, e->guessed == 1 ? "" : "es",
+		"constants, %zu branch%s inside a block counted by value counters, %zu split half and half, %zu loop%s "
+		"taken once (nothing counted them)%s\n", e->loops_counted, e->loops_counted == 1 ? "" : "s",
+		e->branches_counted, e->branches_counted == 1 ? "" : "es", e->guessed,
 		e->loops_guessed, e->loops_guessed == 1 ? "" : "s",
 		e->off ? "; some machine code moved between blocks does not add up" : "");
 }
@@ -161,6 +162,7 @@ cJSON *roi_machine_json(const struct roi_machine_estimate *e, const struct roi_s
 	cJSON_AddBoolToObject(o, "aligned", e->aligned);
 	cJSON_AddNumberToObject(o, "loops_counted", (double)e->loops_counted);
 	cJSON_AddNumberToObject(o, "branches_split_evenly", (double)e->guessed);
+	cJSON_AddNumberToObject(o, "branches_counted", (double)e->branches_counted);
 	cJSON_AddNumberToObject(o, "loops_taken_once", (double)e->loops_guessed);
 	cJSON_AddNumberToObject(o, "flow_off", (double)e->off);
 

@@ -1133,7 +1133,10 @@ static void solve_target(struct transfer *t)
 }
 
 /* Block counts, then value counters: the source's sum at their location, shared among the
- * target's counters there by how often their statements ran. */
+ * target's counters there by how often their statements ran. A branch's arm counter ("taken") the
+ * source has none of at its location (an if on the host that the firmware's compiler made a
+ * MIN_EXPR, which has no location of its own) is half its statement's runs: the even split
+ * --price machine makes without one, not 0, which would say the arm never ran. */
 static void fill_counts(struct transfer *t, struct roi_counts *out)
 {
 	for (size_t k = 0; k < t->to->nfunctions; k++) {
@@ -1145,6 +1148,9 @@ static void fill_counts(struct transfer *t, struct roi_counts *out)
 			if (v != SIZE_MAX)
 				out->block[fn->gblock0 + b] = (uint64_t)llround(fmax(0, t->x[v]));
 		}
+		for (size_t b = 0; b < fn->nblocks; b++)
+			if (fn->blocks[b].branch && fn->blocks[b].site >= 0)
+				out->block[fn->gblock0 + b] = out->block[fn->gblock0 + (size_t)fn->blocks[b].site] / 2;
 		out->present[fn->gindex] = true;
 		out->nmissing--;
 		t->st->functions++;
