@@ -8,7 +8,8 @@
  * be the plain build's.  An asm updates the counter a byte at a time through
  * __tmp_reg__ instead, the carry on only where a byte wrapped; a value
  * counter's asm takes the amount as its one register operand, a float add's
- * computes the alignment passes from the operands __addsf3 takes anyway, and
+ * computes the alignment passes from the operands __addsf3 takes anyway, a
+ * conversion's its normalisation passes from its operand, and
  * a division's adds the steps the counting division routines (roi-divide.cc)
  * left in a byte.  Every asm's first operand is the counter's address, which
  * roi_block_walk_counter reads back after register allocation.  */
@@ -194,6 +195,56 @@ roi_avr_float_passes (gimple_stmt_iterator *gsi, tree ref, tree a, tree b)
   tree scratch = make_ssa_name (build_nonstandard_integer_type (8, 1));
   asm_operand (&outputs, "=&d", scratch);
   gasm *asm_stmt = gimple_build_asm_vec (text, inputs, outputs, NULL, NULL);
+  gimple_asm_set_volatile (asm_stmt, true);
+  SSA_NAME_DEF_STMT (scratch) = asm_stmt;
+  gsi_insert_before (gsi, asm_stmt, GSI_SAME_STMT);
+}
+
+/* counters[idx] += the normalisation passes of a conversion between a
+   single and an integer, on AVR in one asm before GSI, as the value sites'
+   expressions count them (roi-value-sites.cc, int_float_passes and
+   float_int_passes), where those expressions' temporaries would take
+   registers beside the operand and spill the program's values around them.
+   TO_FLOAT: X is the unsigned 32-bit magnitude of the integer converted
+   (roi_int_magnitude, computed before the asm), its passes, by the top
+   byte that is not 0, that byte's significant bits where it is the top
+   one, else 8 less them, 0 for 0; else X is the single converted to an
+   integer, its passes by its biased exponent e (the top two bytes, as
+   roi_avr_float_passes reads them): d / 8 + d % 8 for d = 150 - e with e
+   from 127 to 150, e - 150 above, 0 below.  One scratch register (ldi,
+   subi, cpi and andi take an upper one) besides the operand, which the
+   conversion's routine is about to take in registers anyway.  */
+void
+roi_avr_conversion_passes (gimple_stmt_iterator *gsi, tree ref, tree x, bool to_float)
+{
+  static char text[2][1536];
+  char *t = text[to_float];
+  if (!t[0])
+    {
+      size_t n = snprintf (t, sizeof text[0], "%s",
+			   to_float
+			   ? "ldi %0,0\n\tmov __tmp_reg__,%D2\n\ttst __tmp_reg__\n\tbrne 5f\n\t"
+			     "ldi %0,8\n\tmov __tmp_reg__,%C2\n\ttst __tmp_reg__\n\tbrne 4f\n\t"
+			     "mov __tmp_reg__,%B2\n\ttst __tmp_reg__\n\tbrne 4f\n\t"
+			     "mov __tmp_reg__,%A2\n\ttst __tmp_reg__\n\tbreq 7f\n"
+			     "4:\tdec %0\n\tlsr __tmp_reg__\n\tbrne 4b\n\trjmp 6f\n"
+			     "5:\tinc %0\n\tlsr __tmp_reg__\n\tbrne 5b\n"
+			     "6:\tlds __tmp_reg__,%1+0\n\tadd __tmp_reg__,%0\n\tsts %1+0,__tmp_reg__"
+			   : "mov %0,%C2\n\tlsl %0\n\tmov %0,%D2\n\trol %0\n\t"
+			     "subi %0,127\n\tbrcs 7f\n\tcpi %0,24\n\tbrsh 5f\n\t"
+			     "neg %0\n\tsubi %0,-23\n\tmov __tmp_reg__,%0\n\tandi %0,7\n\t"
+			     "lsr __tmp_reg__\n\tlsr __tmp_reg__\n\tlsr __tmp_reg__\n\t"
+			     "add %0,__tmp_reg__\n\trjmp 6f\n"
+			     "5:\tsubi %0,23\n"
+			     "6:\tlds __tmp_reg__,%1+0\n\tadd __tmp_reg__,%0\n\tsts %1+0,__tmp_reg__");
+      avr_carry_on (t, sizeof text[0], n, 1, 1, "brcc", 7);
+    }
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+  asm_operand (&inputs, "i", build_fold_addr_expr (ref));
+  asm_operand (&inputs, "r", x);
+  tree scratch = make_ssa_name (build_nonstandard_integer_type (8, 1));
+  asm_operand (&outputs, "=&d", scratch);
+  gasm *asm_stmt = gimple_build_asm_vec (t, inputs, outputs, NULL, NULL);
   gimple_asm_set_volatile (asm_stmt, true);
   SSA_NAME_DEF_STMT (scratch) = asm_stmt;
   gsi_insert_before (gsi, asm_stmt, GSI_SAME_STMT);

@@ -291,7 +291,8 @@ add_value (gimple_stmt_iterator *gsi, tree counters, unsigned idx, tree value)
    wraps or, 16 bits wide, saturates like a block counter.  An AMOUNT that is
    the call's own result (the length strlen returned) is added just after it,
    read from its variable first where it is one in memory (-O0).  On AVR a
-   float add's passes and an 8- or 16-bit amount are added by an asm.  */
+   float add's passes, a float conversion's and an 8- or 16-bit amount are
+   added by an asm.  */
 void
 roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
 {
@@ -302,6 +303,17 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
   if (roi_avr_counters () && roi_float_add_operands (stmt, &a, &b))
     {
       roi_avr_float_passes (&gsi, ref, a, b);
+      return;
+    }
+  bool to_float;
+  if (roi_avr_counters () && roi_float_conversion (stmt, &a, &to_float))
+    {
+      /* (the magnitude computed before the asm, which takes it in four
+	 registers: a negation is no work for an asm of no registers of its own) */
+      if (to_float)
+	a = force_gimple_operand_gsi (&gsi, roi_int_magnitude (a), true, NULL_TREE, true,
+				      GSI_SAME_STMT);
+      roi_avr_conversion_passes (&gsi, ref, a, to_float);
       return;
     }
   tree quotient;

@@ -1,7 +1,8 @@
 /* roi-value-sites.cc — the statements whose cost grows with a run-time value,
  * and the value: a shift or rotate by a variable amount (an AVR loop per
  * bit), a single-precision add or subtract (the alignment of its operands'
- * mantissas), a 16- or 32-bit division (its quotient's 1 bits), memcpy,
+ * mantissas), a conversion between a single and an integer (the
+ * normalisation's passes), a 16- or 32-bit division (its quotient's 1 bits), memcpy,
  * memmove, memset or memcmp of a length, strlen (the length it returns).
  * Each such site gets a counter of its own after the block counters, which
  * adds the value up (roi-counters.cc; docs/formats.md, "Value counters").  */
@@ -66,6 +67,153 @@ roi_float_add_operands (roi_stmt stmt, tree *a, tree *b)
   *a = gimple_assign_rhs1 (stmt);
   *b = gimple_assign_rhs2 (stmt);
   return true;
+}
+
+/* A conversion between a single-precision float and an integer of at most
+   32 bits (int to float: FLOAT_EXPR, avr-libc's __floatsisf and
+   __floatunsisf; float to int: FIX_TRUNC_EXPR, __fixsfsi and __fixunssfsi),
+   its operand in *X and in *TO_FLOAT which way.  Not of a constant, which
+   GCC folds, nor of 64 bits (other routines, __floatdisf, __fixsfdi).  */
+bool
+roi_float_conversion (roi_stmt stmt, tree *x, bool *to_float)
+{
+  if (!is_gimple_assign (stmt))
+    return false;
+  enum tree_code code = gimple_assign_rhs_code (stmt);
+  if (code != FLOAT_EXPR && code != FIX_TRUNC_EXPR)
+    return false;
+  tree to = TREE_TYPE (gimple_assign_lhs (stmt)), from = TREE_TYPE (gimple_assign_rhs1 (stmt));
+  tree f = code == FLOAT_EXPR ? to : from, i = code == FLOAT_EXPR ? from : to;
+  if (!SCALAR_FLOAT_TYPE_P (f) || DECIMAL_FLOAT_TYPE_P (f) || TYPE_PRECISION (f) != 32
+      || !INTEGRAL_TYPE_P (i) || TYPE_PRECISION (i) > 32
+      || TREE_CODE (gimple_assign_rhs1 (stmt)) != SSA_NAME)
+    return false;
+  *x = gimple_assign_rhs1 (stmt);
+  *to_float = code == FLOAT_EXPR;
+  return true;
+}
+
+/* The magnitude of the integer X (at most 32 bits) as an unsigned 32-bit
+   value, what __floatsisf normalises: |x| by (x ^ s) - s with s the sign
+   spread over the bits, in unsigned arithmetic, so that INT32_MIN is
+   0x80000000 and nothing overflows.  */
+tree
+roi_int_magnitude (tree x)
+{
+  tree u32 = build_nonstandard_integer_type (32, 1), i32 = build_nonstandard_integer_type (32, 0);
+  if (TYPE_UNSIGNED (TREE_TYPE (x)))
+    return fold_convert (u32, x);
+  tree wide = save_expr (fold_convert (i32, x));
+  tree sign = save_expr (fold_convert (u32, fold_build2 (RSHIFT_EXPR, i32, wide,
+							 build_int_cst (i32, 31))));
+  return fold_build2 (MINUS_EXPR, u32, fold_build2 (BIT_XOR_EXPR, u32, fold_convert (u32, wide),
+						    sign), sign);
+}
+
+/* Whether the target counts leading zeros in one instruction: ARM from
+   v5T in ARM state and every Thumb-2 core (Cortex-M3, M4), not Thumb-1
+   (Cortex-M0+), whose __builtin_clz is a libgcc call that reads a 256-byte
+   table; any other core of 32 bits or more (x86-64's bsr); not an 8-bit one,
+   whose clzsi2 is a libgcc call too.  By the target's own flags, because the
+   plugin's headers lack the generated insn-opinit.h that optab_handler
+   needs to ask the back end.  */
+static bool
+target_has_clz (void)
+{
+#ifdef TARGET_THUMB1
+  return !TARGET_THUMB1 && arm_arch5t;
+#else
+  return BITS_PER_WORD >= 32;
+#endif
+}
+
+/* The number of significant bits of the unsigned 32-bit M, 0 for 0, as an
+   8-bit value.  Where the target has an instruction for clz (x86-64,
+   Cortex-M3 and M4), 32 - clz (m | 1) - (m == 0); else (Cortex-M0+, whose
+   __builtin_clz is a libgcc call reading a 256-byte table) a binary search
+   of five comparisons, each a mask or a shift of its truth value, no table
+   and no branch (no new blocks).  */
+static tree
+significant_bits (tree m)
+{
+  tree u8 = build_nonstandard_integer_type (8, 1), u32 = TREE_TYPE (m);
+  m = save_expr (m);
+  tree zero = fold_convert (u8, fold_build2 (EQ_EXPR, boolean_type_node, m,
+					     build_int_cst (u32, 0)));
+  enum built_in_function clz = TYPE_PRECISION (unsigned_type_node) == 32 ? BUILT_IN_CLZ
+			       : TYPE_PRECISION (long_unsigned_type_node) == 32 ? BUILT_IN_CLZL
+			       : END_BUILTINS;
+  if (clz != END_BUILTINS && target_has_clz ())
+    {
+      tree arg_type = clz == BUILT_IN_CLZ ? unsigned_type_node : long_unsigned_type_node;
+      tree c = build_call_expr (builtin_decl_explicit (clz), 1,
+				fold_convert (arg_type, fold_build2 (BIT_IOR_EXPR, u32, m,
+								     build_int_cst (u32, 1))));
+      return fold_build2 (MINUS_EXPR, u8, fold_build2 (MINUS_EXPR, u8, build_int_cst (u8, 32),
+						       fold_convert (u8, c)), zero);
+    }
+  tree n = build_int_cst (u32, 0);
+  static const unsigned step[] = { 16, 8, 4, 2, 1 };
+  for (size_t k = 0; k < ARRAY_SIZE (step); k++)
+    {
+      /* t = (m >= 2^step) * step, as a shift of the comparison's 0 or 1 */
+      tree above = fold_convert (u32, fold_build2 (GT_EXPR, boolean_type_node, m,
+						   build_int_cst (u32, (1u << step[k]) - 1)));
+      tree t = save_expr (fold_build2 (LSHIFT_EXPR, u32, above,
+				       build_int_cst (u32, exact_log2 (step[k]))));
+      m = save_expr (fold_build2 (RSHIFT_EXPR, u32, m, t));
+      n = fold_build2 (PLUS_EXPR, u32, n, t);
+    }
+  /* (m is now 0 or 1: the top bit itself) */
+  return fold_convert (u8, fold_build2 (PLUS_EXPR, u32, n, m));
+}
+
+/* The normalisation passes of an integer-to-float conversion of X in
+   software (avr-libc's __floatsisf, __floatunsisf, simavr): of |x| with n
+   significant bits, n - 24 one-bit shifts right for n above 24 (about 9
+   cycles each), else 24 - n, 16 - n or 8 - n one-bit shifts left after
+   moving whole bytes to the top (6 cycles each): n above 24 ? n - 24 :
+   -n & 7; 0 for 0.  An expression of the operand, on every target.  */
+static tree
+int_float_passes (tree x)
+{
+  tree u8 = build_nonstandard_integer_type (8, 1);
+  tree n = save_expr (significant_bits (roi_int_magnitude (x)));
+  /* (masks of the comparison, not a COND_EXPR: no new blocks) */
+  tree right = save_expr (fold_build1 (NEGATE_EXPR, u8, fold_convert (u8,
+	fold_build2 (GT_EXPR, boolean_type_node, n, build_int_cst (u8, 24)))));
+  tree r = fold_build2 (BIT_AND_EXPR, u8, fold_build2 (MINUS_EXPR, u8, n, build_int_cst (u8, 24)),
+			right);
+  tree l = fold_build2 (BIT_AND_EXPR, u8, fold_build1 (NEGATE_EXPR, u8, n),
+			fold_build1 (BIT_NOT_EXPR, u8, fold_build2 (BIT_IOR_EXPR, u8, right,
+								    build_int_cst (u8, 0xf8))));
+  return fold_build2 (BIT_IOR_EXPR, u8, r, l);
+}
+
+/* The normalisation passes of a float-to-integer conversion of the single X
+   in software (avr-libc's __fixunssfsi, which __fixsfsi calls; simavr):
+   of a biased exponent e, for 127 <= e <= 150 the mantissa moves right by
+   d = 150 - e, whole bytes first, then single bits, d / 8 + d % 8 passes (8
+   and 6 cycles); above 150 e - 150 one-bit shifts left (up to 8 for a value
+   in range); below 127 none, the result is 0.  An expression of the
+   operand, on every target.  */
+static tree
+float_int_passes (tree x)
+{
+  tree u8 = build_nonstandard_integer_type (8, 1);
+  tree e = save_expr (single_exponent (x, u8));
+  tree d = save_expr (fold_build2 (MINUS_EXPR, u8, build_int_cst (u8, 150), e));
+  /* e in 127 .. 150: (e - 127) & 0xff <= 23; above 150 */
+  tree in = fold_build1 (NEGATE_EXPR, u8, fold_convert (u8,
+	fold_build2 (LE_EXPR, boolean_type_node,
+		     fold_build2 (MINUS_EXPR, u8, e, build_int_cst (u8, 127)), build_int_cst (u8, 23))));
+  tree above = fold_build1 (NEGATE_EXPR, u8, fold_convert (u8,
+	fold_build2 (GT_EXPR, boolean_type_node, e, build_int_cst (u8, 150))));
+  tree right = fold_build2 (PLUS_EXPR, u8, fold_build2 (RSHIFT_EXPR, u8, d, build_int_cst (u8, 3)),
+			    fold_build2 (BIT_AND_EXPR, u8, d, build_int_cst (u8, 7)));
+  tree left = fold_build2 (MINUS_EXPR, u8, e, build_int_cst (u8, 150));
+  return fold_build2 (BIT_IOR_EXPR, u8, fold_build2 (BIT_AND_EXPR, u8, right, in),
+		      fold_build2 (BIT_AND_EXPR, u8, left, above));
 }
 
 /* A division of 16 or 32 bits is a loop of one step per bit on an 8-bit
@@ -146,6 +294,15 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
       tree lhs = gimple_assign_lhs (stmt);
       tree type = TREE_TYPE (lhs);
       tree a, b;
+      bool to_float;
+      if (roi_float_conversion (stmt, &a, &to_float))
+	{
+	  op->kind = ROI_KIND (NORM);
+	  op->type = type;
+	  op->from = TREE_TYPE (a);
+	  *amount = to_float ? int_float_passes (a) : float_int_passes (a);
+	  return true;
+	}
       if (roi_float_add_operands (stmt, &a, &b))
 	{
 	  op->kind = ROI_KIND (STEPS);
