@@ -211,7 +211,7 @@ roi_avr_float_passes (gimple_stmt_iterator *gsi, tree ref, tree a, tree b)
    one, else 8 less them, 0 for 0; else X is the single converted to an
    integer, its passes by its biased exponent e (the top two bytes, as
    roi_avr_float_passes reads them): d / 8 + d % 8 for d = 150 - e with e
-   from 127 to 150, e - 150 above, 0 below.  One scratch register (ldi,
+   from 127 to 150, e - 150 from 151 to 158, 0 below and above.  One scratch register (ldi,
    subi, cpi and andi take an upper one) besides the operand, which the
    conversion's routine is about to take in registers anyway.  */
 void
@@ -235,7 +235,7 @@ roi_avr_conversion_passes (gimple_stmt_iterator *gsi, tree ref, tree x, bool to_
 			     "neg %0\n\tsubi %0,-23\n\tmov __tmp_reg__,%0\n\tandi %0,7\n\t"
 			     "lsr __tmp_reg__\n\tlsr __tmp_reg__\n\tlsr __tmp_reg__\n\t"
 			     "add %0,__tmp_reg__\n\trjmp 6f\n"
-			     "5:\tsubi %0,23\n"
+			     "5:\tcpi %0,32\n\tbrsh 7f\n\tsubi %0,23\n"
 			     "6:\tlds __tmp_reg__,%1+0\n\tadd __tmp_reg__,%0\n\tsts %1+0,__tmp_reg__");
       avr_carry_on (t, sizeof text[0], n, 1, 1, "brcc", 7);
     }
