@@ -120,6 +120,17 @@ test_expect_success 'the passes counted on the host, transferred onto the firmwa
 	test_cmp want-values got
 '
 
+# Cortex-M4 counts them by clz and the tables (__roi_norm_int, __roi_norm_float): the profile of
+# the counted firmware run in QEMU ends with the four value counters, in the order of their
+# statements at -O0 (the profile's format, docs/formats.md).
+test_expect_success 'the passes counted on Cortex-M4 (clz, QEMU) are those by hand' '
+	make -s -f "$ROI_SRC/contrib/cortex-m/mps2-an386/Makefile" ROI_PLUGIN="$ROI_BUILD/arm/roi.so" \
+		OUT=fc-m4.elf OPT=-O0 SRC=fconv.c &&
+	arm-none-eabi-objdump -d fc-m4.elf | grep -q "clz" &&
+	"$ROI" run --target cortex-m --machine mps2-an386 -o fc-m4.roi fc-m4.elf >/dev/null &&
+	test_equal "190 110 290 90" "$(grep "^fn" fc-m4.roi | awk "{ print \$(NF - 3), \$(NF - 2), \$(NF - 1), \$NF }")"
+'
+
 # The per-operation estimate prices a conversion by its conv row (the routine on typical
 # operands): the passes are no operation of it, where the model has no entry for them.
 test_expect_success 'the per-operation estimate leaves the passes out of its operations' '
