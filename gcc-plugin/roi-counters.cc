@@ -308,11 +308,26 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
   bool to_float;
   if (roi_avr_counters () && roi_float_conversion (stmt, &a, &to_float))
     {
-      /* (the magnitude computed before the asm, which takes it in four
-	 registers: a negation is no work for an asm of no registers of its own) */
+      /* An integer in its own width, rounded up to 8, 16 or 32 bits (a
+	 bit-field's, a bool's); a single's top half, the bytes of its
+	 exponent: the fewer registers the asm takes, the fewer of the
+	 program's values are spilled around it.  */
+      tree type = TREE_TYPE (a);
+      unsigned bits = TYPE_PRECISION (type);
       if (to_float)
-	a = force_gimple_operand_gsi (&gsi, roi_int_magnitude (a), true, NULL_TREE, true,
-				      GSI_SAME_STMT);
+	{
+	  bits = bits <= 8 ? 8 : bits <= 16 ? 16 : 32;
+	  if (TYPE_PRECISION (type) != bits || TREE_CODE (type) != INTEGER_TYPE)
+	    a = fold_convert (build_nonstandard_integer_type (bits, TYPE_UNSIGNED (type)), a);
+	}
+      else
+	{
+	  tree u32 = build_nonstandard_integer_type (32, 1), u16 = build_nonstandard_integer_type (16, 1);
+	  a = fold_convert (u16, fold_build2 (RSHIFT_EXPR, u32,
+					      fold_build1 (VIEW_CONVERT_EXPR, u32, a),
+					      build_int_cst (u32, 16)));
+	}
+      a = force_gimple_operand_gsi (&gsi, a, true, NULL_TREE, true, GSI_SAME_STMT);
       roi_avr_conversion_passes (&gsi, ref, a, to_float);
       return;
     }

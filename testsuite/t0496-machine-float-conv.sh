@@ -94,6 +94,39 @@ for opt in -O0 -O2 -Os; do
 	'
 done
 
+# Narrower integers: the AVR asm reads the operand in its own 8 or 16 bits. By hand, per round:
+# int16_t -32768 (|x| 2^15, n 16) -> 0, -1 (n 1) -> 7, 300 (n 9) -> 7: 14; uint8_t 0 -> 0, 1 -> 7,
+# 200 (n 8) -> 0: 7; uint16_t 65535 (n 16) -> 0, 256 (n 9) -> 7: 7; int8_t -128 (n 8) -> 0, -3
+# (n 2) -> 6: 6. Ten rounds; the value counters end the profile in the order of their statements.
+cat >narrow.c <<'EOF'
+#include <stdint.h>
+volatile int16_t s16[3] = {-32768, -1, 300};
+volatile uint8_t u8[3] = {0, 1, 200};
+volatile uint16_t u16[2] = {65535u, 256};
+volatile int8_t s8[2] = {-128, -3};
+volatile float f;
+int main(void)
+{
+	for (uint8_t r = 0; r < 10; r++) {
+		for (uint8_t k = 0; k < 3; k++)
+			f = (float) s16[k];
+		for (uint8_t k = 0; k < 3; k++)
+			f = (float) u8[k];
+		for (uint8_t k = 0; k < 2; k++)
+			f = (float) u16[k];
+		for (uint8_t k = 0; k < 2; k++)
+			f = (float) s8[k];
+	}
+	return 0;
+}
+EOF
+
+test_expect_success 'the passes of 8- and 16-bit integers, signed and not, counted in simavr, are those by hand' '
+	avr-gcc -mmcu=atmega32u4 -O0 -gdwarf-2 -fplugin="$AVR_PLUGIN" narrow.c -o narrow.elf &&
+	"$ROI" run --target avr --mcu atmega32u4 -o narrow.roi narrow.elf >/dev/null &&
+	test_equal "140 70 70 60" "$(grep "^fn" narrow.roi | awk "{ print \$(NF - 3), \$(NF - 2), \$(NF - 1), \$NF }")"
+'
+
 # With 16-bit counters, which saturate, the AVR counters are no asms: the passes are the
 # expression other targets count them by, here the form without a clz instruction (Cortex-M0+'s:
 # five comparisons, no table and no libgcc call).
