@@ -105,6 +105,15 @@ typedef gimple roi_stmt;
 #define ROI_SET_BLOCK(LOC, BLOCK) COMBINE_LOCATION_DATA (line_table, (LOC), (BLOCK))
 #endif
 
+/* |x| in the unsigned type, defined for the most negative x: a tree code
+   from GCC 9 on.  */
+#if GCCPLUGIN_VERSION >= 9000
+#define ROI_HAVE_ABSU 1
+#else
+#define ROI_HAVE_ABSU 0
+#define ABSU_EXPR ERROR_MARK
+#endif
+
 /* Pointer difference got its own tree code in GCC 8.  */
 #if GCCPLUGIN_VERSION < 8000
 #define POINTER_DIFF_EXPR ERROR_MARK

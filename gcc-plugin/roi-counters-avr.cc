@@ -8,7 +8,8 @@
  * be the plain build's.  An asm updates the counter a byte at a time through
  * __tmp_reg__ instead, the carry on only where a byte wrapped; a value
  * counter's asm takes the amount as its one register operand, a float add's
- * computes the alignment passes from the operands __addsf3 takes anyway, and
+ * computes the alignment passes from the operands __addsf3 takes anyway, a
+ * conversion's its normalisation passes from its operand, and
  * a division's adds the steps the counting division routines (roi-divide.cc)
  * left in a byte.  Every asm's first operand is the counter's address, which
  * roi_block_walk_counter reads back after register allocation.  */
@@ -196,6 +197,97 @@ roi_avr_float_passes (gimple_stmt_iterator *gsi, tree ref, tree a, tree b)
   gasm *asm_stmt = gimple_build_asm_vec (text, inputs, outputs, NULL, NULL);
   gimple_asm_set_volatile (asm_stmt, true);
   SSA_NAME_DEF_STMT (scratch) = asm_stmt;
+  gsi_insert_before (gsi, asm_stmt, GSI_SAME_STMT);
+}
+
+/* counters[idx] += the normalisation passes of a conversion between a
+   single and an integer, on AVR in one asm before GSI, as the value sites'
+   expressions count them (roi-value-sites.cc, int_float_passes and
+   float_int_passes), taking no register but its operand's, which the
+   conversion's routine is about to take anyway: a scratch register, and
+   the magnitude of a signed integer computed before the asm, spilled the
+   program's values around every conversion at -O1 and above
+   (micro-float-conv's main at -Os 42 spilled bytes uncounted, 82 so), and
+   the per-operation estimate, which prices the counted build's spills,
+   rose 5.8 %.
+   An integer X (TO_FLOAT), of its own 8, 16 or 32 bits (a narrower one
+   takes fewer registers; the bytes the routine's 32 bits add are 0 in
+   |x|), is read in __tmp_reg__ and __zero_reg__ (cleared after): the top
+   byte of |x| that is not 0, its significant bits where it is the top one
+   of 32 bits, else its leading zeros; 0 for 0.  A single X comes as its top
+   half, the two bytes of its biased exponent e (as roi_avr_float_passes
+   reads them): d / 8 + d % 8 for d = 150 - e with e from 127 to 150, e -
+   150 from 151 to 158, 0 below and above.  */
+void
+roi_avr_conversion_passes (gimple_stmt_iterator *gsi, tree ref, tree x, bool to_float)
+{
+  /* [an integer's bytes 1, 2 or 4][signed], or a single's */
+  static char text[3][2][2048], single[2048];
+  static const char letter[] = "ABCD";
+  unsigned bytes = TYPE_PRECISION (TREE_TYPE (x)) / 8;
+  bool is_signed = to_float && !TYPE_UNSIGNED (TREE_TYPE (x));
+  char *t = to_float ? text[bytes == 4 ? 2 : bytes - 1][is_signed] : single;
+  size_t size = sizeof single, n = 0;
+  if (to_float && !t[0])
+    {
+      /* Each byte of |x| from the top: where it is not 0, __tmp_reg__ holds
+	 it, and it is the top byte of 32 bits (2: its significant bits, the
+	 shifts right) or a lower one (3: its leading zeros, the shifts left).
+	 A negative x's: its own byte complemented, plus one where the bytes
+	 below are all 0 (the negation's carry reaches it), __zero_reg__ the
+	 bytes below or'ed.  */
+      if (is_signed)
+	{
+	  n += snprintf (t + n, size - n, "sbrs %%%c1,7\n\trjmp 1f\n", letter[bytes - 1]);
+	  for (int i = bytes - 1; i > 0; i--)
+	    {
+	      n += snprintf (t + n, size - n, "\tmov __zero_reg__,%%A1\n");
+	      for (int k = 1; k < i; k++)
+		n += snprintf (t + n, size - n, "\tor __zero_reg__,%%%c1\n", letter[k]);
+	      n += snprintf (t + n, size - n,
+			     "\tmov __tmp_reg__,%%%c1\n\tcom __tmp_reg__\n\ttst __zero_reg__\n\t"
+			     "brne 8f\n\tinc __tmp_reg__\n8:\ttst __tmp_reg__\n\tbrne %df\n",
+			     letter[i], i == 3 ? 2 : 3);
+	    }
+	  n += snprintf (t + n, size - n, "\tmov __tmp_reg__,%%A1\n\tneg __tmp_reg__\n\trjmp %df\n",
+			 bytes == 4 ? 3 : 3);
+	}
+      n += snprintf (t + n, size - n, "1:");
+      for (int i = bytes - 1; i >= 0; i--)
+	n += snprintf (t + n, size - n, "\tmov __tmp_reg__,%%%c1\n\ttst __tmp_reg__\n\t%s %df\n",
+		       letter[i], i ? "brne" : "breq", i == 3 ? 2 : i ? 3 : 7);
+      n += snprintf (t + n, size - n, "%s",
+		     "3:\tclr __zero_reg__\n9:\tlsl __tmp_reg__\n\tbrcs 4f\n\tinc __zero_reg__\n\trjmp 9b\n"
+		     "2:\tclr __zero_reg__\n9:\tinc __zero_reg__\n\tlsr __tmp_reg__\n\tbrne 9b\n"
+		     "4:\tlds __tmp_reg__,%0+0\n\tadd __tmp_reg__,__zero_reg__\n\tsts %0+0,__tmp_reg__\n\t"
+		     "clr __zero_reg__");
+      /* (clr leaves the carry alone) */
+      avr_carry_on (t, size, n, 0, 1, "brcc", 7);
+    }
+  else if (!t[0])
+    {
+      /* X is the single's top half: its biased exponent e in r16, saved
+	 around it once the operand is read (the constants need an upper
+	 register) */
+      n = snprintf (t, size, "%s",
+		    "mov __tmp_reg__,%A1\n\tlsl __tmp_reg__\n\tmov __tmp_reg__,%B1\n\t"
+		    "rol __tmp_reg__\n\tpush r16\n\tmov r16,__tmp_reg__\n\t"
+		    "subi r16,127\n\tbrcs 5f\n\tcpi r16,32\n\tbrsh 5f\n\tcpi r16,24\n\tbrsh 4f\n\t"
+		    "neg r16\n\tsubi r16,-23\n\tmov __tmp_reg__,r16\n\tandi r16,7\n\t"
+		    "lsr __tmp_reg__\n\tlsr __tmp_reg__\n\tlsr __tmp_reg__\n\t"
+		    "add r16,__tmp_reg__\n\trjmp 6f\n"
+		    "4:\tsubi r16,23\n\trjmp 6f\n"
+		    "5:\tclr r16\n"
+		    "6:\tlds __tmp_reg__,%0+0\n\tadd __tmp_reg__,r16\n\tsts %0+0,__tmp_reg__\n\t"
+		    "pop r16");
+      /* (pop leaves the carry alone) */
+      avr_carry_on (t, size, n, 0, 1, "brcc", 7);
+    }
+  vec<tree, va_gc> *inputs = NULL;
+  asm_operand (&inputs, "i", build_fold_addr_expr (ref));
+  asm_operand (&inputs, "r", x);
+  gasm *asm_stmt = gimple_build_asm_vec (t, inputs, NULL, NULL, NULL);
+  gimple_asm_set_volatile (asm_stmt, true);
   gsi_insert_before (gsi, asm_stmt, GSI_SAME_STMT);
 }
 

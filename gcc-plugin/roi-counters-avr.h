@@ -21,6 +21,10 @@ void roi_avr_add_count (gimple_stmt_iterator *gsi, tree ref, tree amount, bool p
 /* counters[idx] += the alignment passes of a float add of A and B, by an
    asm before GSI.  */
 void roi_avr_float_passes (gimple_stmt_iterator *gsi, tree ref, tree a, tree b);
+/* counters[idx] += the normalisation passes of a conversion between a
+   single and an integer by an asm before GSI: X the integer, of 8, 16 or
+   32 bits (TO_FLOAT), or the single's top 16 bits.  */
+void roi_avr_conversion_passes (gimple_stmt_iterator *gsi, tree ref, tree x, bool to_float);
 /* Whether a division's steps are those the division routines count
    (roi-divide.cc), and the asm that adds them after the division STMT.  */
 bool roi_avr_division_steps_counted (void);

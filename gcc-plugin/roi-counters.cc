@@ -292,8 +292,8 @@ add_value (gimple_stmt_iterator *gsi, tree counters, unsigned idx, tree value)
    the call's own result (the length strlen returned) is added just after it,
    read from its variable first where it is one in memory (-O0), and so are
    the characters strtol took, from the end pointer it stored, and strchr
-   read.  On AVR a float add's passes, a branch's taken count and an 8- or
-   16-bit amount are added by an asm.  */
+   read.  On AVR a float add's passes, a float conversion's, a branch's taken
+   count and an 8- or 16-bit amount are added by an asm.  */
 void
 roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
 {
@@ -310,6 +310,32 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
   if (roi_opts.branch_values && roi_avr_counters () && roi_taken_operands (stmt, &x, &y)
       && roi_avr_taken (&gsi, ref, x, y))
     return;
+  bool to_float;
+  if (roi_avr_counters () && roi_float_conversion (stmt, &a, &to_float))
+    {
+      /* An integer in its own width, rounded up to 8, 16 or 32 bits (a
+	 bit-field's, a bool's); a single's top half, the bytes of its
+	 exponent: the fewer registers the asm takes, the fewer of the
+	 program's values are spilled around it.  */
+      tree type = TREE_TYPE (a);
+      unsigned bits = TYPE_PRECISION (type);
+      if (to_float)
+	{
+	  bits = bits <= 8 ? 8 : bits <= 16 ? 16 : 32;
+	  if (TYPE_PRECISION (type) != bits || TREE_CODE (type) != INTEGER_TYPE)
+	    a = fold_convert (build_nonstandard_integer_type (bits, TYPE_UNSIGNED (type)), a);
+	}
+      else
+	{
+	  tree u32 = build_nonstandard_integer_type (32, 1), u16 = build_nonstandard_integer_type (16, 1);
+	  a = fold_convert (u16, fold_build2 (RSHIFT_EXPR, u32,
+					      fold_build1 (VIEW_CONVERT_EXPR, u32, a),
+					      build_int_cst (u32, 16)));
+	}
+      a = force_gimple_operand_gsi (&gsi, a, true, NULL_TREE, true, GSI_SAME_STMT);
+      roi_avr_conversion_passes (&gsi, ref, a, to_float);
+      return;
+    }
   tree quotient;
   bool before;
   if (roi_division_quotient (stmt, &quotient, &before))

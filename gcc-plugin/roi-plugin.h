@@ -66,6 +66,8 @@ enum roi_gc_slot
   ROI_GC_THREAD_UNIT,		/* __roi_thread_unit */
   ROI_GC_SECTION_START,		/* __start_roi_fn_<unit>, __stop_roi_fn_<unit> */
   ROI_GC_SECTION_STOP,
+  ROI_GC_NORM_INT,		/* __roi_norm_i_<unit>, __roi_norm_f_<unit>: a conversion's */
+  ROI_GC_NORM_FLOAT,		/* normalisation passes (roi-value-sites.cc) */
   ROI_GC_EXEC,			/* __roi_fork, __roi_execl...: ROI_EXEC_WRAPPERS of them */
   ROI_GC_SLOTS = ROI_GC_EXEC + ROI_EXEC_WRAPPERS
 };

@@ -1,12 +1,13 @@
 /* roi-value-sites.cc — the statements whose cost grows with a run-time value,
  * and the value: a shift or rotate by a variable amount (an AVR loop per
  * bit), a single-precision add or subtract (the alignment of its operands'
- * mantissas), a 16- or 32-bit division (its quotient's 1 bits), memcpy,
- * memmove, memset or memcmp of a length, strlen (the length it returns),
- * strtol and strtoul (the characters they took, where they say), strchr
- * (the characters it read); and the statements whose machine code branches
- * inside their block, and how often the branch's arm ran: a minimum or
- * maximum, a signed division or remainder by a power of two.  Each such
+ * mantissas), a conversion between a single and an integer (the
+ * normalisation's passes), a 16- or 32-bit division (its quotient's 1 bits),
+ * memcpy, memmove, memset or memcmp of a length, strlen (the length it
+ * returns), strtol and strtoul (the characters they took, where they say),
+ * strchr (the characters it read); and the statements whose machine code
+ * branches inside their block, and how often the branch's arm ran: a minimum
+ * or maximum, a signed division or remainder by a power of two.  Each such
  * site gets a counter of its own after the block counters, which adds the
  * value up (roi-counters.cc; docs/formats.md, "Value counters").  */
 #include "roi-value-sites.h"
@@ -14,6 +15,8 @@
 #include "roi-op.h"
 #include "roi-plugin.h"
 #include "roi-types.h"
+#include "roi-meta.h"
+#include "roi-util.h"
 
 /* The biased exponent of the IEEE single X, as an 8-bit unsigned value: the
    top half of its bits shifted by 7, truncated (a 32-bit shift by 23 is a
@@ -71,6 +74,193 @@ roi_float_add_operands (roi_stmt stmt, tree *a, tree *b)
   *a = gimple_assign_rhs1 (stmt);
   *b = gimple_assign_rhs2 (stmt);
   return true;
+}
+
+/* A conversion between a single-precision float and an integer of at most
+   32 bits (int to float: FLOAT_EXPR, avr-libc's __floatsisf and
+   __floatunsisf; float to int: FIX_TRUNC_EXPR, __fixsfsi and __fixunssfsi),
+   its operand in *X and in *TO_FLOAT which way.  Not of a constant, which
+   GCC folds, nor of 64 bits (other routines, __floatdisf, __fixsfdi).  */
+bool
+roi_float_conversion (roi_stmt stmt, tree *x, bool *to_float)
+{
+  if (!is_gimple_assign (stmt))
+    return false;
+  enum tree_code code = gimple_assign_rhs_code (stmt);
+  if (code != FLOAT_EXPR && code != FIX_TRUNC_EXPR)
+    return false;
+  tree to = TREE_TYPE (gimple_assign_lhs (stmt)), from = TREE_TYPE (gimple_assign_rhs1 (stmt));
+  tree f = code == FLOAT_EXPR ? to : from, i = code == FLOAT_EXPR ? from : to;
+  if (!SCALAR_FLOAT_TYPE_P (f) || DECIMAL_FLOAT_TYPE_P (f) || TYPE_PRECISION (f) != 32
+      || !INTEGRAL_TYPE_P (i) || TYPE_PRECISION (i) > 32
+      || TREE_CODE (gimple_assign_rhs1 (stmt)) != SSA_NAME)
+    return false;
+  *x = gimple_assign_rhs1 (stmt);
+  *to_float = code == FLOAT_EXPR;
+  return true;
+}
+
+/* The magnitude of the integer X (at most 32 bits) as an unsigned 32-bit
+   value, what __floatsisf normalises: ABSU_EXPR where GCC has it (x86-64:
+   mov, neg, cmov), else |x| by (x ^ s) - s with s the sign spread over the
+   bits, in unsigned arithmetic; INT32_MIN is 0x80000000 either way.  */
+tree
+roi_int_magnitude (tree x)
+{
+  tree u32 = build_nonstandard_integer_type (32, 1), i32 = build_nonstandard_integer_type (32, 0);
+  if (TYPE_UNSIGNED (TREE_TYPE (x)))
+    return fold_convert (u32, x);
+  tree wide = save_expr (fold_convert (i32, x));
+  if (ROI_HAVE_ABSU)
+    return fold_build1 (ABSU_EXPR, u32, wide);
+  tree sign = save_expr (fold_convert (u32, fold_build2 (RSHIFT_EXPR, i32, wide,
+							 build_int_cst (i32, 31))));
+  return fold_build2 (MINUS_EXPR, u32, fold_build2 (BIT_XOR_EXPR, u32, fold_convert (u32, wide),
+						    sign), sign);
+}
+
+/* A table of a conversion's normalisation passes, a byte an entry, read
+   only: __roi_norm_int by the significant bits of an integer's magnitude
+   (33 bytes), __roi_norm_float by a single's biased exponent (256 bytes),
+   the values in int_float_passes' and float_int_passes' comments below.
+   One copy in a program (COMDAT, hidden), made on a unit's first use.  A
+   lookup where the passes' arithmetic took some 20 instructions a
+   conversion on x86-64 (micro-float-conv's counted host build ran 3.9
+   times the instructions of its plain build at -O2, 1.8 times without the
+   passes; with the tables 2.2 times).  On AVR the asms count without a
+   table (roi-counters-avr.cc).  */
+static tree
+passes_table (bool to_float)
+{
+  tree *slot = &roi_gc[to_float ? ROI_GC_NORM_INT : ROI_GC_NORM_FLOAT];
+  if (*slot)
+    return *slot;
+  unsigned n = to_float ? 33 : 256;
+  tree u8 = build_nonstandard_integer_type (8, 1);
+  tree type = build_array_type_nelts (build_qualified_type (u8, TYPE_QUAL_CONST), n);
+  tree var = roi_static_var (to_float ? "__roi_norm_int" : "__roi_norm_float", type);
+  TREE_READONLY (var) = 1;
+  TREE_PUBLIC (var) = 1;
+  DECL_VISIBILITY (var) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED (var) = 1;
+  vec<constructor_elt, va_gc> *elts = NULL;
+  for (unsigned k = 0; k < n; k++)
+    {
+      unsigned p;
+      if (to_float)
+	/* k significant bits */
+	p = k > 24 ? k - 24 : -k & 7;
+      else
+	/* a biased exponent of k */
+	p = k < 127 ? 0 : k <= 150 ? (150 - k) / 8 + (150 - k) % 8 : k <= 158 ? k - 150 : 0;
+      CONSTRUCTOR_APPEND_ELT (elts, build_int_cst (sizetype, k), build_int_cst (u8, p));
+    }
+  DECL_INITIAL (var) = build_constructor (type, elts);
+  make_decl_one_only (var, DECL_ASSEMBLER_NAME (var));
+  varpool_node::finalize_decl (var);
+  return *slot = var;
+}
+
+/* TABLE[IDX], a byte.  */
+static tree
+table_ref (tree table, tree idx)
+{
+  return build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (table)), table, fold_convert (sizetype, idx),
+		 NULL_TREE, NULL_TREE);
+}
+
+/* Whether the target counts leading zeros in one instruction: ARM from
+   v5T in ARM state and every Thumb-2 core (Cortex-M3, M4), not Thumb-1
+   (Cortex-M0+), whose __builtin_clz is a libgcc call that reads a 256-byte
+   table; any other core of 32 bits or more (x86-64's bsr); not an 8-bit one,
+   whose clzsi2 is a libgcc call too.  By the target's own flags, because the
+   plugin's headers lack the generated insn-opinit.h that optab_handler
+   needs to ask the back end.  */
+static bool
+target_has_clz (void)
+{
+#ifdef TARGET_THUMB1
+  return !TARGET_THUMB1 && arm_arch5t;
+#else
+  return BITS_PER_WORD >= 32;
+#endif
+}
+
+/* The significant bits of the unsigned 32-bit M, 0 for 0.  A 64-bit core:
+   63 ^ clzll (2m + 1), which x86-64 makes one bsr after a lea; a 32-bit one
+   with clz: 32 - clz (m | 1) - (m == 0); else (Cortex-M0+) a binary search
+   of five comparisons, each a shift of its truth value, no branch (no new
+   blocks).  */
+static tree
+significant_bits (tree m)
+{
+  tree u32 = TREE_TYPE (m);
+  m = save_expr (m);
+  if (target_has_clz () && BITS_PER_WORD >= 64
+      && TYPE_PRECISION (long_long_unsigned_type_node) == 64)
+    {
+      tree u64 = long_long_unsigned_type_node;
+      tree odd = fold_build2 (BIT_IOR_EXPR, u64, fold_build2 (LSHIFT_EXPR, u64, fold_convert (u64, m),
+							      build_int_cst (u64, 1)),
+			      build_int_cst (u64, 1));
+      tree c = build_call_expr (builtin_decl_explicit (BUILT_IN_CLZLL), 1, odd);
+      return fold_build2 (BIT_XOR_EXPR, u32, fold_convert (u32, c), build_int_cst (u32, 63));
+    }
+  enum built_in_function clz = TYPE_PRECISION (unsigned_type_node) == 32 ? BUILT_IN_CLZ
+			       : TYPE_PRECISION (long_unsigned_type_node) == 32 ? BUILT_IN_CLZL
+			       : END_BUILTINS;
+  if (clz != END_BUILTINS && target_has_clz ())
+    {
+      tree arg_type = clz == BUILT_IN_CLZ ? unsigned_type_node : long_unsigned_type_node;
+      tree c = build_call_expr (builtin_decl_explicit (clz), 1,
+				fold_convert (arg_type, fold_build2 (BIT_IOR_EXPR, u32, m,
+								     build_int_cst (u32, 1))));
+      tree zero = fold_convert (u32, fold_build2 (EQ_EXPR, boolean_type_node, m,
+						  build_int_cst (u32, 0)));
+      return fold_build2 (MINUS_EXPR, u32, fold_build2 (MINUS_EXPR, u32, build_int_cst (u32, 32),
+							fold_convert (u32, c)), zero);
+    }
+  tree n = build_int_cst (u32, 0);
+  static const unsigned step[] = { 16, 8, 4, 2, 1 };
+  for (size_t k = 0; k < ARRAY_SIZE (step); k++)
+    {
+      /* t = (m >= 2^step) * step, as a shift of the comparison's 0 or 1 */
+      tree above = fold_convert (u32, fold_build2 (GT_EXPR, boolean_type_node, m,
+						   build_int_cst (u32, (1u << step[k]) - 1)));
+      tree t = save_expr (fold_build2 (LSHIFT_EXPR, u32, above,
+				       build_int_cst (u32, exact_log2 (step[k]))));
+      m = save_expr (fold_build2 (RSHIFT_EXPR, u32, m, t));
+      n = fold_build2 (PLUS_EXPR, u32, n, t);
+    }
+  /* (m is now 0 or 1: the top bit itself) */
+  return fold_build2 (PLUS_EXPR, u32, n, m);
+}
+
+/* The normalisation passes of an integer-to-float conversion of X in
+   software (avr-libc's __floatsisf, __floatunsisf, simavr): of |x| with n
+   significant bits, n - 24 one-bit shifts right for n above 24 (about 9
+   cycles each), else 24 - n, 16 - n or 8 - n one-bit shifts left after
+   moving whole bytes to the top (6 cycles each): n above 24 ? n - 24 :
+   -n & 7; 0 for 0.  An expression of the operand, on every target: the
+   table's entry for n.  */
+static tree
+int_float_passes (tree x)
+{
+  return table_ref (passes_table (true), significant_bits (roi_int_magnitude (x)));
+}
+
+/* The normalisation passes of a float-to-integer conversion of the single X
+   in software (avr-libc's __fixunssfsi, which __fixsfsi calls; simavr):
+   of a biased exponent e, for 127 <= e <= 150 the mantissa moves right by
+   d = 150 - e, whole bytes first, then single bits, d / 8 + d % 8 passes (8
+   and 6 cycles); from 151 to 158 e - 150 one-bit shifts left; below 127
+   none, the result is 0; none above 158 either, where the result is out of
+   the range of 32 bits (undefined in C).  An expression of the operand, on
+   every target: the table's entry for e.  */
+static tree
+float_int_passes (tree x)
+{
+  return table_ref (passes_table (false), single_exponent (x, build_nonstandard_integer_type (8, 1)));
 }
 
 /* A division of 16 or 32 bits is a loop of one step per bit on an 8-bit
@@ -326,6 +516,15 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
       tree lhs = gimple_assign_lhs (stmt);
       tree type = TREE_TYPE (lhs);
       tree a, b;
+      bool to_float;
+      if (roi_float_conversion (stmt, &a, &to_float))
+	{
+	  op->kind = ROI_KIND (NORM);
+	  op->type = type;
+	  op->from = TREE_TYPE (a);
+	  *amount = to_float ? int_float_passes (a) : float_int_passes (a);
+	  return true;
+	}
       if (roi_float_add_operands (stmt, &a, &b))
 	{
 	  op->kind = ROI_KIND (STEPS);

@@ -8,12 +8,13 @@
 
 /* A statement whose cost grows with a run-time value: a shift or rotate by a
    variable amount (an AVR loop per bit), a single-precision add or subtract
-   (the alignment of its operands' mantissas), a division (its quotient's 1
+   (the alignment of its operands' mantissas), a conversion between a single
+   and an integer (its normalisation passes), a division (its quotient's 1
    bits), memcpy, memmove, memset or memcmp of a length, strlen (the length
    it returns), strtol or strtoul (the characters they took), strchr (the
    characters it read); a minimum, a maximum or a signed division by 2^k
-   (how often its branch was taken).  Fills OP ("steps", "qbits", "bytes" or
-   "taken") and *AMOUNT, the
+   (how often its branch was taken).  Fills OP ("steps", "qbits", "bytes",
+   "taken" or "norm") and *AMOUNT, the
    value to add up in a counter of its own (docs/formats.md, "Value
    counters").  */
 bool roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount);
@@ -27,6 +28,12 @@ bool roi_taken_operands (roi_stmt stmt, tree *x, tree *y);
 /* Whether STMT is a single-precision add or subtract (a value site: its
    alignment passes), and its operands.  */
 bool roi_float_add_operands (roi_stmt stmt, tree *a, tree *b);
+/* Whether STMT converts a single to an integer of at most 32 bits or back
+   (a value site: the normalisation passes), *X its operand, *TO_FLOAT set
+   for an integer to float.  */
+bool roi_float_conversion (roi_stmt stmt, tree *x, bool *to_float);
+/* The magnitude of an integer of at most 32 bits, unsigned 32-bit.  */
+tree roi_int_magnitude (tree x);
 /* Whether STMT is an integer division or remainder of 16 or 32 bits (a
    value site: its quotient's 1 bits, the steps of the division routine that
    subtract), and *QUOTIENT: an expression of STMT's result to evaluate after

@@ -111,6 +111,34 @@ def passes(a, b):
     return derive.alignment_passes(abs(exponent(a) - exponent(b)))
 
 
+def int_float_passes(x):
+    """The normalisation passes of __floatsisf/__floatunsisf for the integer x, as the plugin counts
+    them ("norm", gcc-plugin/roi-value-sites.cc): of |x| with n significant bits, n - 24 one-bit
+    shifts right above 24 bits, else the shifts left that bring its top byte's top bit up."""
+    n = abs(x).bit_length()
+    return n - 24 if n > 24 else -n & 7
+
+
+def float_int_passes(f):
+    """The normalisation passes of __fixunssfsi (which __fixsfsi calls) for the single f, as the
+    plugin counts them: by its biased exponent e, d / 8 + d % 8 (bytes, then bits) for d = 150 - e
+    from e = 127 to 150, e - 150 one-bit shifts left above, none below (the result is 0)."""
+    e = exponent(f)
+    if e < 127:
+        return 0
+    return (150 - e) // 8 + (150 - e) % 8 if e <= 150 else e - 150
+
+
+def flit(v):
+    """A float literal C reads back as the single v."""
+    return '%.9ef' % v
+
+
+def float_with_exponent(e):
+    """A single of biased exponent e, its mantissa a mixed pattern (not the cheapest rounding)."""
+    return struct.unpack('<f', struct.pack('<I', e << 23 | 0x2aaaaa))[0]
+
+
 def quotient(a, b):
     q = abs(a) // abs(b)
     return q
@@ -208,11 +236,31 @@ def specs():
         out.append(dict(name=name, decls=fdecls + 'volatile float r;\n', body='r = A[k] %s B[k];' % op))
     for name, cmp in (('__cmpsf2', '=='), ('__gesf2', '>=')):
         out.append(dict(name=name, decls=fdecls + 'volatile int r;\n', body='r = A[k] %s B[k];' % cmp, opt='-O0'))
-    for name, tx, expr in (('__fixsfsi', 'i32', '(int32_t) A[k]'), ('__fixunssfsi', 'u32', '(uint32_t) (A[k] < 0 ? -A[k] : A[k])')):
-        out.append(dict(name=name, decls=fdecls + 'volatile %s r;\n' % CT[tx], body='r = %s;' % expr))
-    for name, tx in (('__floatsisf', 'i32'), ('__floatunsisf', 'u32')):
+    # conversions: by their normalisation passes ("norm"), swept over the operand's magnitude: every
+    # exponent from 0.25 to the top of the result's range, every bit length of the integer
+    for name, tx, expr, top in (('__fixsfsi', 'i32', '(int32_t) A[k]', 157),
+                                ('__fixunssfsi', 'u32', '(uint32_t) (A[k] < 0 ? -A[k] : A[k])', 158)):
+        out.append(dict(name=name, decls=fdecls + 'volatile %s r;\n' % CT[tx], body='r = %s;' % expr,
+                        value={'kind': 'norm', 'from': 'f32'},
+                        typical=sum(float_int_passes(a) for a in fa) / RUNS,
+                        sweep=[(float_int_passes(float_with_exponent(e)),
+                                'volatile float A = %s; volatile %s r;\n' % (flit(float_with_exponent(e)), CT[tx]),
+                                'r = (%s) A;' % CT[tx]) for e in range(125, top + 1)]))
+    # An integer's typical operands (derive.py's, of the type's full range) have 31 or 32 bits and
+    # take the shifts right, 9 cycles each and a rounding, where the program's small integers take
+    # the shifts left, 6 cycles each after a byte move: anchored there, the line over the passes
+    # priced a 10-bit integer 17 cycles high. The line is the sweep's own instead, over every bit
+    # length alike, of both signs for the signed routine (a negative operand is negated first, 6
+    # cycles).
+    for name, tx, top in (('__floatsisf', 'i32', 31), ('__floatunsisf', 'u32', 32)):
+        # (the bits below the top one a fixed pattern: the rounding of a right shift is the data's)
+        sweep = [(1 << (n - 1)) | (0x5a5a5a5a & ((1 << (n - 1)) - 1)) for n in range(1, top + 1)]
+        if tx[0] == 'i':
+            sweep += [-x for x in sweep]
         out.append(dict(name=name, decls=table('A', tx, TYP[tx][:RUNS]) + 'volatile float r;\n',
-                        body='r = (float) A[k];'))
+                        body='r = (float) A[k];', value={'kind': 'norm', 'type': 'f32'}, typical=None,
+                        sweep=[(int_float_passes(x), 'volatile %s A = %s; volatile float r;\n' % (CT[tx], lit(tx, x)),
+                                'r = (float) A;') for x in sweep]))
     for name in ('sqrt', 'sin', 'cos', 'exp', 'log', 'atan2', 'pow', 'floor', 'ceil', 'fmod'):
         args = 'fabs(A[k])' if name in ('sqrt', 'log') else 'A[k], B[k]' if name in ('atan2', 'pow', 'fmod') else 'A[k]'
         if name == 'pow':
@@ -436,6 +484,44 @@ def insert(path, entries):
         f.write(text)
 
 
+def cjson_value(v, depth):
+    """v as cJSON prints it (the calibrated models' style): tabs, integers without a point."""
+    if isinstance(v, dict):
+        pad = '\t' * (depth + 1)
+        return '{\n' + ',\n'.join('%s%s:\t%s' % (pad, json.dumps(k), cjson_value(x, depth + 1))
+                                   for k, x in v.items()) + '\n' + '\t' * depth + '}'
+    if isinstance(v, float) and v == int(v):
+        return str(int(v))
+    return json.dumps(v)
+
+
+def update(path, entries):
+    """Replaces each entry's routine in the model file where it has one, in the file's own layout
+    (cJSON's tabs in the calibrated models, a line an entry in the derived ones), so that the rest
+    of the file stays byte for byte; a model without the routine gets the whole table (insert)."""
+    with open(path) as f:
+        text = f.read()
+    rest = []
+    for e in entries:
+        name = re.escape(json.dumps(e['routine']))
+        tab = re.search(r'\{\n(\t+)"routine":\t%s,\n' % name, text)
+        line = re.search(r'\{"routine": %s, [^\n]*\}' % name, text)
+        if tab:
+            depth = len(tab.group(1)) - 1
+            # (its own closing brace, at its depth: not a nested "value"'s)
+            end = text.index('\n' + '\t' * depth + '}', tab.end()) + depth + 2
+            text = text[:tab.start()] + cjson_value(e, depth) + text[end:]
+        elif line:
+            text = text[:line.start()] + json.dumps(e) + text[line.end():]
+        else:
+            rest.append(e)
+    json.loads(text)
+    with open(path, 'w') as f:
+        f.write(text)
+    if rest:
+        insert(path, rest)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--into', nargs='*', default=[], metavar='MODEL', help='AVR model files to write them into')
@@ -462,7 +548,7 @@ def main():
         if not a.keep:
             shutil.rmtree(tmp)
     for path in a.into:
-        insert(path, entries)
+        update(path, entries)
         print('wrote', path)
 
 

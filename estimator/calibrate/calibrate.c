@@ -210,6 +210,10 @@ static void line_rows(struct roi_calib_set *set, struct roi_calib_program *p, co
 					if (n == 0)
 						continue;
 					roi_opdesc_of(&d, &unit->ops[row->op], NULL);
+					/* (a conversion's normalisation passes: what --price machine prices its
+					 * routine by; the conversion is its conv row) */
+					if (strcmp(d.kind, "norm") == 0)
+						continue;
 					ops = roi_xrealloc(ops, nops + 1, sizeof *ops);
 					ops[nops++] = (struct line_op){row->line, key_index(set, &d, prog), nblocks, nfns, n,
 								       per_call(d.kind, row, fn) ? frame : -1};

@@ -121,7 +121,7 @@ static const char *const routine_fields[] = {
 	"routine", "cycles", "instructions", "value", "per_value", "per_value_instructions", "typical_value", "note",
 	NULL,
 };
-static const char *const value_fields[] = {"kind", "type", "callee", "width", "register", NULL};
+static const char *const value_fields[] = {"kind", "type", "callee", "from", "width", "register", NULL};
 
 static int parse_routine(const struct jv *v, const cJSON *o, const char *w, struct roi_routine_cost *r)
 {
@@ -144,6 +144,7 @@ static int parse_routine(const struct jv *v, const cJSON *o, const char *w, stru
 	    jv_one_of(v, vw, "kind", r->value_kind, roi_kinds) ||
 	    jv_string(v, value, vw, "type", false, &r->value_type) ||
 	    jv_string(v, value, vw, "callee", false, &r->value_callee) ||
+	    jv_string(v, value, vw, "from", false, &r->value_from) ||
 	    jv_integer(v, value, vw, "width", false, 8, 128, &r->value_width) ||
 	    jv_integer(v, value, vw, "register", false, 0, 31, &r->value_register) ||
 	    jv_number(v, o, w, "per_value", true, 0, MAX_CYCLES, &r->per_value) ||

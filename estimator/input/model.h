@@ -30,6 +30,8 @@ struct roi_routine_cost {
 	double cycles;
 	double instructions;            /* executed (ARM, QEMU's count); < 0 when not given */
 	const char *value_kind, *value_type, *value_callee;    /* NULL: no value decides it */
+	const char *value_from;         /* the counter's source type (a conversion's "norm": "f32" for float
+					 * to integer, apart from integer to float's); NULL: any */
 	long long value_width;          /* the counter's type of that many bits (64-bit shifts: i64, u64); 0 */
 	long long value_register;       /* AVR: the register a constant amount is loaded into before the call
 					 * (libgcc's 64-bit shifts: r16), its passes then the value; -1 */

@@ -231,6 +231,7 @@ static bool site_value(const struct roi_counts *counts, const struct roi_mfunc *
 			if (strcmp(op->kind, r->value_kind) != 0 || (r->value_type && (!op->type ||
 			    strcmp(op->type, r->value_type) != 0)) || (r->value_callee && (!op->callee ||
 			    strcmp(op->callee, r->value_callee) != 0)) ||
+			    (r->value_from && (!op->from || strcmp(op->from, r->value_from) != 0)) ||
 			    (r->value_width && (!op->type || strtol(op->type + 1, NULL, 10) != r->value_width)))
 				continue;
 			double x = (double)roi_block_count(counts, fn, k) * (double)blk->ops[i].n;
@@ -263,7 +264,8 @@ static bool same_value(const struct roi_routine_cost *a, const struct roi_routin
 {
 #define EQ(x, y) ((!(x) && !(y)) || ((x) && (y) && strcmp((x), (y)) == 0))
 	return a->value_kind && b->value_kind && EQ(a->value_kind, b->value_kind) && EQ(a->value_type, b->value_type) &&
-	       EQ(a->value_callee, b->value_callee) && a->value_width == b->value_width;
+	       EQ(a->value_callee, b->value_callee) && EQ(a->value_from, b->value_from) &&
+	       a->value_width == b->value_width;
 #undef EQ
 }
 

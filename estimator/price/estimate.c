@@ -114,7 +114,7 @@ static enum roi_libcall_how price_libcall(const struct roi_model *m, const struc
 		return ROI_LIBCALL_CALL;
 	*routine = r->cycles;
 	if (r->value_kind) {
-		struct roi_opkey vk = {r->value_kind, r->value_type, NULL, r->value_callee, NULL, NULL, 0};
+		struct roi_opkey vk = {r->value_kind, r->value_type, NULL, r->value_callee, r->value_from, NULL, 0};
 
 		/* only by the value's own entry: a fallback's (a "bytes" of no callee) says nothing of
 		 * what this routine does per unit */
@@ -130,7 +130,7 @@ void roi_estimate_row(const struct roi_estimate *e, const struct roi_function *f
 	const struct roi_op_row *row = &fn->blocks[b].ops[r];
 	const struct roi_op_unit_cost *c = &e->op_cost[fn->unit - e->prog->units][row->op];
 
-	out->count = roi_block_count(e->counts, fn, b) * row->n;
+	out->count = c->measure_only ? 0 : roi_block_count(e->counts, fn, b) * row->n;
 	out->cycles = (double)out->count * c->cycles;
 	out->energy_j = (double)out->count * c->energy_j;
 }
@@ -300,6 +300,9 @@ int roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, co
 
 			roi_opdesc_of(&o->t.d, &unit->ops[i], mapped ? &m->abi : NULL);
 			o->key = key_of(&e->arena, &o->t.d);
+			/* (the conversion itself is its conv row, priced with its routine on typical
+			 * operands; the passes only refine the machine mode's routine price) */
+			op_cost[u][i].measure_only = strcmp(o->t.d.kind, "norm") == 0;
 			if (!m)
 				continue;
 			struct roi_opkey k = {o->t.d.kind, o->t.d.type, o->t.d.access, o->t.d.callee, o->t.d.from,
@@ -312,6 +315,8 @@ int roi_estimate_compute(struct roi_estimate *e, const struct roi_program *p, co
 			}
 			if (is_libcall(&unit->ops[i], names, nnames))
 				o->t.libcall = price_libcall(m, &k, &o->t, &o->routine);
+			if (o->t.cost)
+				op_cost[u][i].measure_only = false;
 			if (o->t.cost) {
 				op_cost[u][i].cycles = o->t.cost->cycles + o->routine;
 				op_cost[u][i].energy_j = roi_cost_energy(m, o->t.cost) + o->routine * m->energy_per_cycle_j;

@@ -73,6 +73,8 @@ struct roi_line_total {
  * into code without metadata priced by the model's routines includes the routine's cost. */
 struct roi_op_unit_cost {
 	double cycles, energy_j;
+	bool measure_only;      /* a conversion's normalisation passes ("norm") the model has no entry for:
+				 * what --price machine prices a routine by, not an operation (count 0) */
 };
 
 /* An ops row of a block over the whole run. */
