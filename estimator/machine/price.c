@@ -474,6 +474,7 @@ int roi_machine_estimate(struct roi_machine_estimate *e, const struct roi_progra
 			e->loops_counted += t->code.loops_counted;
 			e->loops_guessed += t->code.loops_guessed;
 			e->off += t->code.off;
+			e->shared += t->code.shared;
 			e->aligned |= t->code.aligned;
 			e->nfns++;
 		}

@@ -71,6 +71,7 @@ struct roi_machine_estimate {
 	double cycles, instructions, seconds, energy_j;
 	double unpriced_calls;
 	size_t guessed, loops_counted, loops_guessed, off;      /* flow.h, over all functions */
+	size_t shared;          /* flow.h: machine edges into code shared between blocks */
 	bool aligned;                           /* some function's block-lines code was aligned */
 	struct roi_arena arena;
 };
