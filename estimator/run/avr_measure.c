@@ -154,6 +154,7 @@ struct frame {
 	struct run runs[RUNS];  /* the runs of instructions seen since, not decided yet */
 	size_t nruns;
 	bool bjump;             /* its last instruction was a jump or branch taken */
+	bool bcond;             /* a conditional branch taken */
 	bool bseq;              /* its last instruction went on to the next in sequence (or called) */
 	bool bpast;             /* the latest run passed its block's head: a jump back there begins
 				 * the block's next execution; one that has not (it began with a piece
@@ -941,17 +942,23 @@ static bool mirrors(const struct roi_measure *m, const struct roi_function *fn, 
  * when no way from cur reaches b without passing instructions unseen.
  * - a block after cur without instructions whose ways on lead where b's do: its copy was left out,
  *   b's runs for it;
- * - else cur itself, when cur jumped into b's code and has a successor without instructions: the
- *   tail of cur's own code was left out for b's identical one. */
+ * - else, when cur jumped into b's code, into code b's instruction before it also goes on to:
+ *   by a conditional branch, cur's one successor without instructions (cur decided, and the next
+ *   block's code was left out: the scan loop's test i < len in kernel-state-machine is the main
+ *   loop's); by a jump, cur itself, when it has a successor without instructions (the tail of
+ *   its own code was left out for b's identical one). */
 static long shared_as(struct roi_measure *m, const struct roi_function *fn, long cur, long b, bool jumped,
-		      uint32_t pc)
+		      bool cond, uint32_t pc)
 {
 	if (cur < 0 || cur == b)
 		return b;
 	long path = find_path(m, fn, cur, b);
 	if (path >= 0 && m->pool[path] == 0)
 		return b;
-	bool empty = false;
+	/* (a jump into the middle of b's code, which b's instruction before goes on to) */
+	bool into = jumped && m->entered && pc >> 1 < MAX_WORDS && m->entered[pc >> 1] == (ENTERED_OWN | ENTERED_OTHER);
+	long empty = -1;
+	size_t nempty = 0;
 	for (size_t i = 0; i < fn->blocks[cur].nsucc; i++) {
 		long x = fn->blocks[cur].succ[i];
 
@@ -959,10 +966,12 @@ static long shared_as(struct roi_measure *m, const struct roi_function *fn, long
 			continue;
 		if (mirrors(m, fn, x, b))
 			return x;
-		empty = true;
+		empty = x;
+		nempty++;
 	}
-	return jumped && empty && m->entered && pc >> 1 < MAX_WORDS &&
-	       m->entered[pc >> 1] == (ENTERED_OWN | ENTERED_OTHER) ? cur : b;
+	if (!into || !nempty)
+		return b;
+	return !cond ? cur : nempty == 1 ? empty : b;
 }
 
 static void block_step(struct roi_measure *m, struct frame *f, long gb, const struct roi_avr_step *s)
@@ -986,7 +995,7 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	 * invariant placed there; start_run's cont) */
 	long before = f->nruns > 1 ? f->runs[f->nruns - 2].b : f->nruns ? f->bstate : -1;
 	if (f->bshared == b || (b != cur && b != before && !(k & W_SKIP) && b != f->bveto)) {
-		long as = f->bshared == b ? f->bshared_as : shared_as(m, fn, cur, b, f->bjump, s->pc);
+		long as = f->bshared == b ? f->bshared_as : shared_as(m, fn, cur, b, f->bjump, f->bcond, s->pc);
 
 		if (as != b) {
 			f->bshared = b;
@@ -1004,12 +1013,12 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	if ((k & W_SKIP) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb &&
 	    !(insn_at(m, next) & W_JUMP)) {
 		f->bveto = s->next != next ? b : -1;
-		f->bjump = false;
+		f->bjump = f->bcond = false;
 		f->bseq = s->next == next;
 		return;
 	}
 	if (b == f->bveto && b != cur) {
-		f->bjump = false;
+		f->bjump = f->bcond = false;
 		f->bseq = s->next == next;
 		return;
 	}
@@ -1030,6 +1039,7 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 		r->hi = s->pc > r->hi ? s->pc : r->hi;
 	}
 	f->bjump = s->next != next && (k & (W_JUMP | W_BRANCH));
+	f->bcond = f->bjump && (k & W_BRANCH);
 	f->bseq = s->next == next || (k & W_CALL);
 }
 
@@ -1278,7 +1288,7 @@ static void step(void *ctx, const struct roi_avr_step *s)
 	if (m->with_blocks && w < MAX_WORDS && m->block_of[w] >= 0)
 		block_step(m, f, m->block_of[w], s);
 	else {
-		f->bjump = false;
+		f->bjump = f->bcond = false;
 		f->bseq = s->next == s->pc + (insn_at(m, s->pc) & W_TWO ? 4 : 2) || (insn_at(m, s->pc) & W_CALL);
 	}
 
