@@ -952,11 +952,20 @@ static long shared_as(struct roi_measure *m, const struct roi_function *fn, long
 {
 	if (cur < 0 || cur == b)
 		return b;
-	long path = find_path(m, fn, cur, b);
-	if (path >= 0 && m->pool[path] == 0)
-		return b;
 	/* (a jump into the middle of b's code, which b's instruction before goes on to) */
 	bool into = jumped && m->entered && pc >> 1 < MAX_WORDS && m->entered[pc >> 1] == (ENTERED_OWN | ENTERED_OTHER);
+	long path = find_path(m, fn, cur, b);
+	if (path >= 0 && m->pool[path] == 0) {
+		/* cur leads to b, but jumped into b's tail: the way there is cur's arm without
+		 * instructions that b mirrors (kernel-debounce-struct's last andi of two arms) */
+		for (size_t i = 0; into && i < fn->blocks[cur].nsucc; i++) {
+			long x = fn->blocks[cur].succ[i];
+
+			if (x >= 0 && x != b && !m->words[fn->gblock0 + (size_t)x] && mirrors(m, fn, x, b))
+				return x;
+		}
+		return b;
+	}
 	long empty = -1;
 	size_t nempty = 0;
 	for (size_t i = 0; i < fn->blocks[cur].nsucc; i++) {
