@@ -920,7 +920,8 @@ static long way_on(const struct roi_measure *m, const struct roi_function *fn, l
 
 /* Whether block x, which has no instructions, is the same code as block b: its ways on lead where
  * b's do (a case's "count it and go on" that cross-jumping left one copy of, under another case's
- * line). */
+ * line), or where b's next block's one way on does (the rest of the tail the compiler shared:
+ * kernel-state-machine's "errors++; state = 0" at -Os, the second statement the code on an edge). */
 static bool mirrors(const struct roi_measure *m, const struct roi_function *fn, long x, long b)
 {
 	if (fn->blocks[x].nsucc != fn->blocks[b].nsucc || fn->blocks[x].value)
@@ -929,8 +930,12 @@ static bool mirrors(const struct roi_measure *m, const struct roi_function *fn, 
 		long to = way_on(m, fn, fn->blocks[b].succ[i]);
 		bool found = false;
 
-		for (size_t j = 0; j < fn->blocks[x].nsucc && !found; j++)
-			found = way_on(m, fn, fn->blocks[x].succ[j]) == to;
+		for (size_t j = 0; j < fn->blocks[x].nsucc && !found; j++) {
+			long xto = way_on(m, fn, fn->blocks[x].succ[j]);
+
+			found = xto == to || (to >= 0 && fn->blocks[to].nsucc == 1 &&
+					      way_on(m, fn, fn->blocks[to].succ[0]) == xto);
+		}
 		if (!found)
 			return false;
 	}
