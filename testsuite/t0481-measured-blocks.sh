@@ -184,4 +184,21 @@ test_expect_success 'a loop whose branch back is not the last of its block'"'"'s
 	same_counts time
 '
 
+# -Os cross-jumps the cases of crossjump.c (testsuite/programs): cases 1 and 2 jump into case 3's
+# "call push; test; pushed++", under case 3's lines, and the default into the "sp = 0" of the
+# way out when the stack is full. That code runs for the case that entered it: cases 1 and 2
+# push 9 and 7 times (the program's opcodes 1 and 2, by hand), and every block as the counters
+# say; before, the cases jumping in lost their counts to case 3 (0, 0 and 22 for 9, 7 and 6).
+test_expect_success 'code the cases share after cross-jumping: each case'"'"'s count, by hand and by the counters' '
+	cp "$TEST_DIRECTORY/programs/crossjump.c" . &&
+	builds xjump -Os crossjump.c &&
+	call=$(avr-objdump -d xjump-plain.elf | sed -n "/<main>:/,/^\$/p" |
+		awk "/call.*<push>/ { sub(/:.*/, \"\", \$1); print \$1 }") &&
+	test_equal 2 "$(avr-objdump -d xjump-plain.elf | grep -c "rjmp.*; 0x$call ")" "jumps into the shared call" &&
+	measure xjump &&
+	test_equal 9 "$(block xjump main $(line_of crossjump.c "if (!push(acc + in))"))" "case 1" &&
+	test_equal 7 "$(block xjump main $(line_of crossjump.c "if (!push(acc ^ 0x5a))"))" "case 2" &&
+	same_counts xjump
+'
+
 test_done

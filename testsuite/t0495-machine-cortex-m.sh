@@ -115,6 +115,25 @@ test_expect_success 'a copy loop of a constant count inside one block, at -Os' '
 	test_equal "$(qemu_main_insns copy-Os-plain.elf)" "$(jq .total.instructions est.json)"
 '
 
+# code GCC shares between blocks: at -Os cross-jumping gives the switch's cases of crossjump.c one
+# copy of "bl push; cbz", under one case's line; each use is the entering case's (639 instructions
+# before, against QEMU's 621)
+test_expect_success 'code two cases share after cross-jumping, at -Os: the instructions QEMU runs from main' '
+	cp "$TEST_DIRECTORY/programs/crossjump.c" . &&
+	builds crossjump-Os -Os crossjump.c &&
+	# (the compiler did cross-jump: two of the cases branch to the one call of push)
+	call=$(arm-none-eabi-objdump -d crossjump-Os-plain.elf | sed -n "/<main>:/,/^\$/p" |
+		awk "/bl.*<push>/ { sub(/:.*/, \"\", \$1); print \$1 }") &&
+	test_equal 2 "$(arm-none-eabi-objdump -d crossjump-Os-plain.elf | grep -c "b\.n.*	$call <main")" &&
+	"$ROI" estimate --json --price machine --firmware crossjump-Os-plain.elf --block-lines crossjump-Os-blocks.elf \
+		crossjump-Os.elf >est.json &&
+	# (three entries into shared code: cases 1 and 2 into the call, the default into "sp = 0")
+	test_equal 3 "$(jq .machine.shared_entries est.json)" &&
+	test_equal 22 "$(jq ".functions[] | select(.name == \"push\") | .calls" est.json)" &&
+	test_equal 0 "$(jq .machine.flow_off est.json)" &&
+	test_equal "$(qemu_main_insns crossjump-Os-plain.elf)" "$(jq .total.instructions est.json)"
+'
+
 test_expect_success 'the text says no cycle-exact simulator checks the Cortex-M cycles' '
 	"$ROI" estimate --price machine --firmware kernel-gcd-O2-plain.elf --block-lines kernel-gcd-O2-blocks.elf \
 		kernel-gcd-O2.elf >out &&

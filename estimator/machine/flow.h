@@ -41,6 +41,7 @@ struct roi_mfunc {
 				  * value counters */
 	size_t loops_counted;   /* loops inside a counted block, from a value counter or a constant */
 	size_t loops_guessed;   /* loops inside a counted block nothing counted: taken once */
+	size_t shared;          /* machine edges into code the compiler shared between blocks */
 	size_t off;             /* equations the solution misses by more than a count (moved code) */
 	bool aligned;           /* the block-lines build differed from the plain one and was aligned */
 	/* loops of a constant count that move data, by block: a copy or a fill of a constant length

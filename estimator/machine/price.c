@@ -504,6 +504,7 @@ int roi_machine_estimate(struct roi_machine_estimate *e, const struct roi_progra
 			e->branches_counted += t->code.branches_counted;
 			e->loops_guessed += t->code.loops_guessed;
 			e->off += t->code.off;
+			e->shared += t->code.shared;
 			e->aligned |= t->code.aligned;
 			e->nfns++;
 		}

@@ -72,6 +72,7 @@ struct roi_machine_estimate {
 	double unpriced_calls;
 	size_t guessed, loops_counted, loops_guessed, off;      /* flow.h, over all functions */
 	size_t branches_counted;
+	size_t shared;          /* flow.h: machine edges into code shared between blocks */
 	bool aligned;                           /* some function's block-lines code was aligned */
 	struct roi_arena arena;
 };

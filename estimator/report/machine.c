@@ -165,6 +165,7 @@ cJSON *roi_machine_json(const struct roi_machine_estimate *e, const struct roi_s
 	cJSON_AddNumberToObject(o, "branches_counted", (double)e->branches_counted);
 	cJSON_AddNumberToObject(o, "loops_taken_once", (double)e->loops_guessed);
 	cJSON_AddNumberToObject(o, "flow_off", (double)e->off);
+	cJSON_AddNumberToObject(o, "shared_entries", (double)e->shared);
 
 	a = cJSON_AddArrayToObject(doc, "functions");
 	for (size_t i = 0; i < e->nfns; i++) {

@@ -154,6 +154,7 @@ struct frame {
 	struct run runs[RUNS];  /* the runs of instructions seen since, not decided yet */
 	size_t nruns;
 	bool bjump;             /* its last instruction was a jump or branch taken */
+	bool bcond;             /* a conditional branch taken */
 	bool bseq;              /* its last instruction went on to the next in sequence (or called) */
 	bool bpast;             /* the latest run passed its block's head: a jump back there begins
 				 * the block's next execution; one that has not (it began with a piece
@@ -162,6 +163,8 @@ struct frame {
 	bool bpast_before;      /* the same of the run before it (a run that goes on with that
 				 * one's block, cont, has passed the head when that one had) */
 	uint32_t blo, bhi;      /* lo and hi of the run that put it in block bstate */
+	long bshared, bshared_as;       /* instructions of block bshared are block bshared_as's: code
+					 * the compiler shared between them (shared_as); -1: none */
 	long bveto;             /* a block whose instructions are no sign of it: a skip of the block
 				 * skipped its instruction, the rest ran anyway; -1: none */
 	uint64_t loops_in, loops_outer;         /* bit l: in loop l of bfn; its outermost entry */
@@ -205,6 +208,7 @@ struct roi_measure {
 				 * into its code reaches, where its next execution begins; 0: none */
 	uint16_t *insn;         /* per instruction word: its W_ class; NULL before the first step */
 	bool heads_found;
+	uint8_t *entered;       /* per word: ENTERED_OWN | ENTERED_OTHER (find_heads) */
 	uint64_t *counts, *block_cycles;
 	uint64_t *doubt;        /* by global block number: passes through blocks without instructions
 				 * that had another as short through it or through it and others (its
@@ -505,7 +509,7 @@ int roi_measure_new(struct roi_measure **out, struct roi_elf *elf, const struct 
 	m->frames_cap = 64;
 	m->frames = roi_xzalloc(m->frames_cap, sizeof *m->frames);
 	m->frames[0] = (struct frame){.line = LINE_START_UP, .line_fn = -1, .site = -1, .fn = -1, .site_line = -1,
-				      .bfn = -1, .bveto = -1};
+				      .bfn = -1, .bveto = -1, .bshared = -1};
 	m->frames[0].loop_start = roi_xzalloc(m->max_loops + 1, sizeof(uint64_t));
 	m->frames[0].low_all = m->frames[0].low_own = m->frames[0].low_self = 0xffff;
 	m->depth = 1;
@@ -850,22 +854,40 @@ static long jump_target(const struct roi_measure *m, uint32_t pc)
 	return (long)in.target;
 }
 
+/* How an instruction is reached: from its own block's instruction before it, which goes on to it,
+ * by a jump of another block's code. Code reached both ways is code the compiler shared between
+ * blocks: another block's copy of it was left out and jumps there (shared_as); a loop's jump back
+ * to its head is not that. */
+enum { ENTERED_OWN = 1, ENTERED_OTHER = 2 };
+
 /* Each block's head: the lowest address a jump or branch of the block reaches back in its code:
  * where a loop of the block (through its latch) starts its next execution. The jump need not end
  * the block's code: GCC gives the instructions after a loop's branch the loop's block too (the
  * next statement's first move). A loop inside the block (a shift by several bits, a copy) jumps
  * back too, higher up; such a jump begins no execution where the block loops only through
- * others' code (loops_alone). */
+ * others' code (loops_alone). Also how each instruction is reached (entered). */
 static void find_heads(struct roi_measure *m)
 {
 	uint32_t size = m->tracer.flash_size;
 
 	m->heads_found = true;
+	m->entered = roi_xzalloc(MAX_WORDS, sizeof *m->entered);
+	for (uint32_t w = 0; w + 1 < MAX_WORDS && 2 * w + 3 < size;) {
+		uint16_t k = insn_at(m, 2 * w);
+		uint32_t next = w + (k & W_TWO ? 2 : 1);
+
+		if (next < MAX_WORDS && m->block_of[w] >= 0 && m->block_of[next] == m->block_of[w] &&
+		    !(k & (W_JUMP | W_RET)))
+			m->entered[next] |= ENTERED_OWN;
+		w = next;
+	}
 	for (uint32_t w = 0; w < MAX_WORDS && 2 * w + 1 < size; w++) {
 		long gb = m->block_of[w], to = gb >= 0 ? jump_target(m, 2 * w) : -1;
 
-		if (to < 0)
+		if (to < 0 || to / 2 >= MAX_WORDS)
 			continue;
+		if (m->block_of[to / 2] != gb)
+			m->entered[to / 2] |= ENTERED_OTHER;
 		if (to > 2 * (long)w || to / 2 >= MAX_WORDS || m->block_of[to / 2] != gb)
 			continue;
 		if (!m->head[gb] || (uint32_t)to < m->head[gb])
@@ -886,6 +908,86 @@ static bool loops_alone(struct roi_measure *m, const struct roi_function *fn, lo
 	return p >= 0 && m->pool[p] == 0;
 }
 
+/* Where a way on from block b through blocks without instructions first reaches one with
+ * instructions (-1: the exit). */
+static long way_on(const struct roi_measure *m, const struct roi_function *fn, long b)
+{
+	for (size_t hops = 0; b >= 0 && !m->words[fn->gblock0 + (size_t)b] && fn->blocks[b].nsucc == 1 &&
+	     hops <= fn->nblocks; hops++)
+		b = fn->blocks[b].succ[0];
+	return b;
+}
+
+/* Whether block x, which has no instructions, is the same code as block b: its ways on lead where
+ * b's do (a case's "count it and go on" that cross-jumping left one copy of, under another case's
+ * line), or where b's next block's one way on does (the rest of the tail the compiler shared:
+ * kernel-state-machine's "errors++; state = 0" at -Os, the second statement the code on an edge). */
+static bool mirrors(const struct roi_measure *m, const struct roi_function *fn, long x, long b)
+{
+	if (fn->blocks[x].nsucc != fn->blocks[b].nsucc || fn->blocks[x].value)
+		return false;
+	for (size_t i = 0; i < fn->blocks[b].nsucc; i++) {
+		long to = way_on(m, fn, fn->blocks[b].succ[i]);
+		bool found = false;
+
+		for (size_t j = 0; j < fn->blocks[x].nsucc && !found; j++) {
+			long xto = way_on(m, fn, fn->blocks[x].succ[j]);
+
+			found = xto == to || (to >= 0 && fn->blocks[to].nsucc == 1 &&
+					      way_on(m, fn, fn->blocks[to].succ[0]) == xto);
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Code GCC shares between blocks (cross-jumping, tail merging) runs for the block that entered it,
+ * not for the one whose line it has: the block instructions of block b run for, after block cur,
+ * when no way from cur reaches b without passing instructions unseen.
+ * - a block after cur without instructions whose ways on lead where b's do: its copy was left out,
+ *   b's runs for it;
+ * - else, when cur jumped into b's code, into code b's instruction before it also goes on to:
+ *   by a conditional branch, cur's one successor without instructions (cur decided, and the next
+ *   block's code was left out: the scan loop's test i < len in kernel-state-machine is the main
+ *   loop's); by a jump, cur itself, when it has a successor without instructions (the tail of
+ *   its own code was left out for b's identical one). */
+static long shared_as(struct roi_measure *m, const struct roi_function *fn, long cur, long b, bool jumped,
+		      bool cond, uint32_t pc)
+{
+	if (cur < 0 || cur == b)
+		return b;
+	/* (a jump into the middle of b's code, which b's instruction before goes on to) */
+	bool into = jumped && m->entered && pc >> 1 < MAX_WORDS && m->entered[pc >> 1] == (ENTERED_OWN | ENTERED_OTHER);
+	long path = find_path(m, fn, cur, b);
+	if (path >= 0 && m->pool[path] == 0) {
+		/* cur leads to b, but jumped into b's tail: the way there is cur's arm without
+		 * instructions that b mirrors (kernel-debounce-struct's last andi of two arms) */
+		for (size_t i = 0; into && i < fn->blocks[cur].nsucc; i++) {
+			long x = fn->blocks[cur].succ[i];
+
+			if (x >= 0 && x != b && !m->words[fn->gblock0 + (size_t)x] && mirrors(m, fn, x, b))
+				return x;
+		}
+		return b;
+	}
+	long empty = -1;
+	size_t nempty = 0;
+	for (size_t i = 0; i < fn->blocks[cur].nsucc; i++) {
+		long x = fn->blocks[cur].succ[i];
+
+		if (x < 0 || m->words[fn->gblock0 + (size_t)x] || fn->blocks[x].value)
+			continue;
+		if (mirrors(m, fn, x, b))
+			return x;
+		empty = x;
+		nempty++;
+	}
+	if (!into || !nempty)
+		return b;
+	return !cond ? cur : nempty == 1 ? empty : b;
+}
+
 static void block_step(struct roi_measure *m, struct frame *f, long gb, const struct roi_avr_step *s)
 {
 	const struct roi_function *fn = m->fn_of_block[gb];
@@ -894,13 +996,29 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	uint16_t k = insn_at(m, s->pc);
 	uint32_t next = s->pc + (k & W_TWO ? 4 : 2);
 
-	m->block_cycles[gb] += s->cycles;
 	if (f->bfn != (long)fn->gindex) {
 		leave_function(m, f, at);
 		f->bfn = (long)fn->gindex;
 		f->bstate = -1;
+		f->bshared = -1;
 	}
 	long cur = f->nruns ? f->runs[f->nruns - 1].b : f->bstate;
+	if (f->bshared != b)
+		f->bshared = -1;
+	/* (not where b's code goes on after an island of cur's amid it: a latch's copy, an
+	 * invariant placed there; start_run's cont) */
+	long before = f->nruns > 1 ? f->runs[f->nruns - 2].b : f->nruns ? f->bstate : -1;
+	if (f->bshared == b || (b != cur && b != before && !(k & W_SKIP) && b != f->bveto)) {
+		long as = f->bshared == b ? f->bshared_as : shared_as(m, fn, cur, b, f->bjump, f->bcond, s->pc);
+
+		if (as != b) {
+			f->bshared = b;
+			f->bshared_as = as;
+			b = as;
+			gb = (long)fn->gblock0 + as;
+		}
+	}
+	m->block_cycles[gb] += s->cycles;      /* (shared code's: the entering block's) */
 	/* An if-converted arm: the skip decides whether the block runs, by its instruction after,
 	 * which it skips or not; what else of the block's runs either way (GCC gives a spill after
 	 * it the arm's location too). A skip over a jump of its block is none: the two are the
@@ -909,12 +1027,12 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 	if ((k & W_SKIP) && next >> 1 < MAX_WORDS && m->block_of[next >> 1] == gb &&
 	    !(insn_at(m, next) & W_JUMP)) {
 		f->bveto = s->next != next ? b : -1;
-		f->bjump = false;
+		f->bjump = f->bcond = false;
 		f->bseq = s->next == next;
 		return;
 	}
 	if (b == f->bveto && b != cur) {
-		f->bjump = false;
+		f->bjump = f->bcond = false;
 		f->bseq = s->next == next;
 		return;
 	}
@@ -935,6 +1053,7 @@ static void block_step(struct roi_measure *m, struct frame *f, long gb, const st
 		r->hi = s->pc > r->hi ? s->pc : r->hi;
 	}
 	f->bjump = s->next != next && (k & (W_JUMP | W_BRANCH));
+	f->bcond = f->bjump && (k & W_BRANCH);
 	f->bseq = s->next == next || (k & W_CALL);
 }
 
@@ -955,6 +1074,7 @@ static struct frame *push(struct roi_measure *m, const struct frame *init)
 	f->bfn = -1;
 	f->nruns = 0;
 	f->bveto = -1;
+	f->bshared = -1;
 	return f;
 }
 
@@ -1182,7 +1302,7 @@ static void step(void *ctx, const struct roi_avr_step *s)
 	if (m->with_blocks && w < MAX_WORDS && m->block_of[w] >= 0)
 		block_step(m, f, m->block_of[w], s);
 	else {
-		f->bjump = false;
+		f->bjump = f->bcond = false;
 		f->bseq = s->next == s->pc + (insn_at(m, s->pc) & W_TWO ? 4 : 2) || (insn_at(m, s->pc) & W_CALL);
 	}
 
@@ -1451,6 +1571,7 @@ void roi_measure_free(struct roi_measure *m)
 	free(m->has_code);
 	free(m->words);
 	free(m->head);
+	free(m->entered);
 	free(m->insn);
 	free(m->counts);
 	free(m->doubt);
