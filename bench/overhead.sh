@@ -18,10 +18,17 @@
 #      kernels at -O0 and -Os with 32- and 16-bit counters, and what one increment costs.
 #
 # Figures are printed, never asserted: the goals are in the issues, the last run is quoted in
-# docs/testing.md. -v also prints every kernel's row.
+# docs/testing.md. -v also prints every kernel's row; --avr runs section 7 alone (some ten minutes
+# where the whole run takes an hour), to measure a change to the AVR counter code.
 set -e
-verbose=
-[ "${1:-}" = -v ] && verbose=t
+verbose= avr_only=
+for arg; do
+	case $arg in
+	-v) verbose=t ;;
+	--avr) avr_only=t ;;
+	*) echo "usage: overhead.sh [-v] [--avr]" >&2; exit 2 ;;
+	esac
+done
 top=$(cd "$(dirname "$0")/.." && pwd)
 plugin=$top/build/host/roi.so
 lib=$top/build/host/libroi.a
@@ -29,6 +36,9 @@ roi=$top/build/bin/roi
 work=$top/build/bench
 mkdir -p "$work" && cd "$work"
 
+ratio () { echo "scale=4; $1 / $2" | bc; }
+
+if [ -z "$avr_only" ]; then
 tarball=$(ls /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz 2>/dev/null || true)
 if [ -z "$tarball" ]; then
 	echo "overhead.sh: install gcc-12-source (sh contrib/install-deps.sh bench)" >&2
@@ -45,8 +55,6 @@ instructions () {
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" <"${input:-/dev/null}" >/dev/null 2>callgrind.err
 	awk '/Collected :/ { print $NF }' callgrind.err
 }
-
-ratio () { echo "scale=4; $1 / $2" | bc; }
 
 # A row: NAME OPT PLAIN ROI GCOV.
 header () {
@@ -329,11 +337,13 @@ for opt in -O0 -O2; do
 		"$(echo "e(${tlog[$opt]} / ${tcount[$opt]})" | bc -l)" "${tcount[$opt]}"
 done
 
+fi # (sections 1 to 6)
+
 # ---- 7. AVR firmware ----
 # The corpus's kernels built for the ATmega32U4 plain and counted (32- and 16-bit counters), run
 # in simavr: exact cycles (from reset to the stop, the start-up's clearing of the counters
 # included) and flash (.text + .data).
-echo
+[ -z "$avr_only" ] && echo
 echo "== AVR (ATmega32U4, simavr): the $(ls "$top"/contrib/calibration/kernel-*.c | wc -l) kernels of contrib/calibration, counted / plain"
 avr_plugin=$top/build/avr/roi.so
 mcu=atmega32u4

@@ -29,5 +29,8 @@ void roi_avr_division_steps (roi_stmt stmt, tree ref, tree quotient);
    where it takes the amount; false where it does not, *AMOUNT then what the
    plain update adds.  */
 bool roi_avr_add (gimple_stmt_iterator *gsi, roi_stmt stmt, tree ref, tree *amount);
+/* The routines that carry into a counter's higher bytes which the unit's
+   asms call, to the assembler output (at the end of the unit).  */
+void roi_avr_emit_carry_routines (void);
 
 #endif /* ROI_COUNTERS_AVR_H */
