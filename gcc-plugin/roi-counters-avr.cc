@@ -18,11 +18,12 @@
 #include "roi-plugin.h"
 
 /* Whether counters are updated by the AVR asms below, which take no register
-   (or only the amount's): not 16-bit ones, which saturate, nor atomic ones.  */
+   (or only the amount's): at every width (a 16-bit one saturates in the asm
+   as its increments do), not atomic ones.  */
 bool
 roi_avr_counters (void)
 {
-  return roi_opts.avr_asm_increment && roi_opts.counter_bits != 16 && !roi_counters_atomic ();
+  return roi_opts.avr_asm_increment && !roi_counters_atomic ();
 }
 
 /* Whether the increments are (roi_avr_increment): at every width, not atomic.  */

@@ -6,7 +6,7 @@
 #include "gcc-common.h"
 
 /* Whether counters are updated by AVR's asms, which take no register (or
-   only the amount's): not 16-bit ones, which saturate, nor atomic ones.  */
+   only the amount's), at every width: not atomic ones.  */
 bool roi_avr_counters (void);
 /* Whether counters[idx] += 1 is an asm (roi_avr_increment), at every width:
    not atomic counters.  */
