@@ -50,14 +50,14 @@ avr_carry_on (char *text, size_t size, size_t n, int operand, int from, const ch
   return n;
 }
 
-/* The carry routines (avr_carry_call): what the core they are written for
+/* What the core the carry routines (avr_carry_routine) are written for
    has, from the architecture cc1 was given (-mmcu=avr5: the driver turns
    the part's name into its architecture and options), which no target
-   independent hook of GCC's says.  */
+   independent hook of GCC's says.  (Whether it has call, or only rcall with
+   all of its 8 KB in reach, GCC's %~ says in the asm.)  */
 struct avr_core
 {
   bool known;      /* an architecture the routines are written for */
-  bool call;       /* has call (else rcall: 8 KB at most, all in reach) */
   bool elpm;       /* flash past 64 KB: elpm through RAMPZ */
   bool pc3;        /* a 22-bit PC: three bytes of return address */
   bool lpmx;       /* lpm (or elpm) Rd,Z+: not avr2's, nor avr31's elpm */
@@ -85,26 +85,25 @@ avr_core (void)
     }
   if (!arch)
     return &core;
-  /* (avr1 has no C; avrtiny keeps the inline carry, roi_avr_carry_routines) */
+  /* (avr1 has no C; avrtiny keeps the inline carry, avr_carry_routines) */
   static const struct
   {
     const char *name;
-    bool call, elpm, pc3, lpmx;
+    bool elpm, pc3, lpmx;
   } archs[] = {
-    {"avr2", false, false, false, false},     {"avr25", false, false, false, true},
-    {"avr3", true, false, false, true},       {"avr31", true, true, false, false},
-    {"avr35", true, false, false, true},      {"avr4", true, false, false, true},
-    {"avr5", true, false, false, true},       {"avr51", true, true, false, true},
-    {"avr6", true, true, true, true},         {"avrxmega2", true, false, false, true},
-    {"avrxmega3", true, false, false, true},  {"avrxmega4", true, true, false, true},
-    {"avrxmega5", true, true, false, true},   {"avrxmega6", true, true, true, true},
-    {"avrxmega7", true, true, true, true},
+    {"avr2", false, false, false},      {"avr25", false, false, true},
+    {"avr3", false, false, true},       {"avr31", true, false, false},
+    {"avr35", false, false, true},      {"avr4", false, false, true},
+    {"avr5", false, false, true},       {"avr51", true, false, true},
+    {"avr6", true, true, true},         {"avrxmega2", false, false, true},
+    {"avrxmega3", false, false, true},  {"avrxmega4", true, false, true},
+    {"avrxmega5", true, false, true},   {"avrxmega6", true, true, true},
+    {"avrxmega7", true, true, true},
   };
   for (size_t i = 0; i < ARRAY_SIZE (archs); i++)
     if (!strcmp (arch, archs[i].name))
       {
 	core.known = true;
-	core.call = archs[i].call;
 	core.elpm = archs[i].elpm;
 	core.pc3 = archs[i].pc3;
 	core.lpmx = archs[i].lpmx;
@@ -112,11 +111,10 @@ avr_core (void)
   return &core;
 }
 
-/* Whether a counter's carry past its first bytes is a call of a routine
-   shared by the whole firmware (avr_carry_call) rather than inline: on the
-   cores the routine is written for, not avrtiny (whose sts is a one-word
-   instruction with a 7-bit address, and __tmp_reg__ r16) nor atomic
-   counters.  */
+/* Whether a counter's carry past its first byte is a call of a routine
+   shared by the whole firmware (avr_store_and_carry) rather than inline: on
+   the cores the routine is written for, not avrtiny (whose sts is a one-word
+   instruction with a 7-bit address, and __tmp_reg__ r16).  */
 static bool
 avr_carry_routines (void)
 {
