@@ -4,7 +4,7 @@ test_description='firmware: counters that carry across bytes, through the shared
 On AVR a counter update increments (or adds to) the low byte inline, and where it wraps calls a
 routine the whole firmware shares (gcc-plugin/roi-counters-avr.cc), which reads the counter'"'"'s
 address back from the flash after the call and carries into the higher bytes, or saturates a
-16-bit counter. programs below carry across every byte boundary, by increments and by the
+16-bit counter. The programs below carry across every byte boundary, by increments and by the
 8- and 16-bit amounts a loop entry adds, on an ATmega32U4, on an ATmega1284P with its code past
 64 KB (elpm through RAMPZ) and on an ATmega2560 with its code past 128 KB (a 3-byte return
 address), at -O0 and -Os, with 32- and 16-bit counters. The counts are derived by hand from the C.'
@@ -100,6 +100,22 @@ for mcu in atmega32u4:0 atmega1284p:3 atmega2560:5; do
 		done
 	'
 done
+
+# The routine reads the address from the sts after the call, which the linker'"'"'s relaxation
+# (-mrelax: a call in reach becomes an rcall, 2 bytes shorter) does not move.
+test_expect_success 'with the linker'"'"'s relaxation the calls are rcalls, and every count the same' '
+	for mcu in atmega32u4:0 atmega2560:5; do
+		far=${mcu#*:} mcu=${mcu%:*} &&
+		avr-gcc -mmcu=$mcu -Os -mrelax -DFAR=$far -fplugin="$AVR_PLUGIN" carry.c -o relax.elf &&
+		avr-objdump -d relax.elf >relax.dis &&
+		test $(grep -c "rcall.*<__roi_avr_carry32_1>$" relax.dis) -ge 5 &&
+		! grep "	call.*<__roi_avr_carry" relax.dis &&
+		"$ROI" run --target avr --mcu $mcu relax.elf >/dev/null &&
+		"$ROI" report --format gcov-json relax.elf >relax.json &&
+		test_equal "70000 300 75000 78000" "$(for l in 14 18 23 28; do line_count relax.json $l; done | tr "\n" " " | sed "s/ $//")" \
+			"$mcu" || return 1
+	done
+'
 
 # The routine saves what it takes: a loop that keeps its values in registers across the carries
 # (n is volatile: the loop keeps its counter, whose low byte wraps 3 times in 1000 turns; GCC
