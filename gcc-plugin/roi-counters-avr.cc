@@ -19,11 +19,12 @@
 #include "roi-plugin.h"
 
 /* Whether counters are updated by the AVR asms below, which take no register
-   (or only the amount's): not 16-bit ones, which saturate, nor atomic ones.  */
+   (or only the amount's): at every width (a 16-bit one saturates in the asm
+   as its increments do), not atomic ones.  */
 bool
 roi_avr_counters (void)
 {
-  return roi_opts.avr_asm_increment && roi_opts.counter_bits != 16 && !roi_counters_atomic ();
+  return roi_opts.avr_asm_increment && !roi_counters_atomic ();
 }
 
 /* Whether the increments are (roi_avr_increment): at every width, not atomic.  */
@@ -48,6 +49,217 @@ avr_carry_on (char *text, size_t size, size_t n, int operand, int from, const ch
   n += snprintf (text + n, size - n, "\n%d:", label);
   gcc_assert (n + 1 < size);
   return n;
+}
+
+/* What the core the carry routines (avr_carry_routine) are written for
+   has, from the architecture cc1 was given (-mmcu=avr5: the driver turns
+   the part's name into its architecture and options), which no target
+   independent hook of GCC's says.  (Whether it has call, or only rcall with
+   all of its 8 KB in reach, GCC's %~ says in the asm.)  */
+struct avr_core
+{
+  bool known;      /* an architecture the routines are written for */
+  bool elpm;       /* flash past 64 KB: elpm through RAMPZ */
+  bool pc3;        /* a 22-bit PC: three bytes of return address */
+  bool lpmx;       /* lpm (or elpm) Rd,Z+: not avr2's, nor avr31's elpm */
+  bool sp8;        /* no SPH (-msp8) */
+};
+
+static const struct avr_core *
+avr_core (void)
+{
+  static struct avr_core core;
+  static bool read;
+  if (read)
+    return &core;
+  read = true;
+  const char *arch = NULL;
+  for (unsigned i = 0; i < save_decoded_options_count; i++)
+    {
+      const char *o = save_decoded_options[i].orig_option_with_args_text;
+      if (!o)
+	continue;
+      if (!strncmp (o, "-mmcu=", 6))
+	arch = o + 6;
+      else if (!strcmp (o, "-msp8"))
+	core.sp8 = true;
+    }
+  if (!arch)
+    return &core;
+  /* (avr1 has no C; avrtiny keeps the inline carry, avr_carry_routines) */
+  static const struct
+  {
+    const char *name;
+    bool elpm, pc3, lpmx;
+  } archs[] = {
+    {"avr2", false, false, false},      {"avr25", false, false, true},
+    {"avr3", false, false, true},       {"avr31", true, false, false},
+    {"avr35", false, false, true},      {"avr4", false, false, true},
+    {"avr5", false, false, true},       {"avr51", true, false, true},
+    {"avr6", true, true, true},         {"avrxmega2", false, false, true},
+    {"avrxmega3", false, false, true},  {"avrxmega4", true, false, true},
+    {"avrxmega5", true, false, true},   {"avrxmega6", true, true, true},
+    {"avrxmega7", true, true, true},
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (archs); i++)
+    if (!strcmp (arch, archs[i].name))
+      {
+	core.known = true;
+	core.elpm = archs[i].elpm;
+	core.pc3 = archs[i].pc3;
+	core.lpmx = archs[i].lpmx;
+      }
+  return &core;
+}
+
+/* Whether a counter's carry past its first byte is a call of a routine
+   shared by the whole firmware (avr_store_and_carry) rather than inline: on
+   the cores the routine is written for, not avrtiny (whose sts is a one-word
+   instruction with a 7-bit address, and __tmp_reg__ r16).  */
+static bool
+avr_carry_routines (void)
+{
+  return avr_core ()->known && roi_opts.counter_bits >= 16 && roi_opts.counter_bits <= 64;
+}
+
+/* Which carry routines the unit calls, by counter width and first byte
+   carried into (avr_carry_bit): emitted at the end of the
+   unit (roi_avr_emit_carry_routines).  */
+static unsigned avr_carry_used;
+
+static unsigned
+avr_carry_bit (int bits, int from)
+{
+  return 1u << ((bits == 16 ? 0 : bits == 32 ? 8 : 16) + from);
+}
+
+/* The end of a counter update whose byte FROM - 1 (asm operand %OPERAND)
+   is in __tmp_reg__, not yet stored, with the carry out of it in SREG
+   (BRANCH skips the carry: brcc after an add, brne after an inc): the store,
+   and the carry into bytes FROM and up, to LABEL.  Where the routines fit,
+   a call of one, __roi_avr_carry<bits>_<from>, which reads the counter's
+   address from the store after the call (its return address), so that the
+   linker's relaxation of call to rcall moves nothing it reads; 6 bytes
+   where the inline carry takes 12 a byte.  The routine carries into the
+   higher bytes and returns __tmp_reg__ as it was, or for a 16-bit counter
+   that carried out of its top byte, 255: both bytes stay 255 (saturated).
+   Returns the length.  */
+static size_t
+avr_store_and_carry (char *text, size_t size, size_t n, int operand, int from,
+		     const char *branch, int label)
+{
+  int bits = roi_opts.counter_bits;
+  if (avr_carry_routines () && from < bits / 8)
+    {
+      n += snprintf (text + n, size - n,
+		     "\n\t%s %df\n\t%%~call __roi_avr_carry%d_%d\n%d:\tsts %%%d+%d,__tmp_reg__", branch,
+		     label, bits, from, label, operand, from - 1);
+      avr_carry_used |= avr_carry_bit (bits, from);
+      gcc_assert (n + 1 < size);
+      return n;
+    }
+  n += snprintf (text + n, size - n, "\n\tsts %%%d+%d,__tmp_reg__", operand, from - 1);
+  if (bits == 16)
+    {
+      /* (where the top byte wraps, both bytes 255) */
+      n += snprintf (text + n, size - n,
+		     "\n\t%s %df\n\tlds __tmp_reg__,%%%d+1\n\tinc __tmp_reg__\n\tbrne 2f"
+		     "\n\tdec __tmp_reg__\n\tsts %%%d+0,__tmp_reg__\n2:\tsts %%%d+1,__tmp_reg__\n%d:",
+		     branch, label, operand, operand, operand, label);
+      gcc_assert (n + 1 < size);
+      return n;
+    }
+  return avr_carry_on (text, size, n, operand, from, branch, label);
+}
+
+/* The carry routine for counters of BITS whose bytes FROM and up take the
+   carry, in TEXT.  Called with the counter's byte FROM - 1 in __tmp_reg__
+   and the return address at an `sts k,__tmp_reg__` (avr_store_and_carry),
+   it reads k, the address of that byte, from the flash (lpm, or elpm
+   through RAMPZ past 64 KB), and increments the bytes above it while they
+   wrap, or, for a 16-bit counter whose top byte wraps, leaves it 255 and
+   returns 255 in __tmp_reg__.  It saves every register it takes (Z, RAMPZ,
+   __tmp_reg__; __zero_reg__, where the core has no lpm Rd,Z+, is zero
+   again on the way out) and leaves SREG's I bit alone: the asms that call
+   it take no register.  No movw, which the smallest cores lack; the stack
+   pointer read through Z, which is saved first.  */
+static void
+avr_carry_routine (char *text, size_t size, int bits, int from)
+{
+  const struct avr_core *core = avr_core ();
+  char name[32];
+  snprintf (name, sizeof name, "__roi_avr_carry%d_%d", bits, from);
+  /* where the return address lies above SP: the saved r0, r30, r31 (and
+     RAMPZ), then its high byte (or three bytes: its top one first) */
+  int saved = 3 + core->elpm;
+  int hi = saved + 1 + core->pc3, lo = hi + 1;
+  size_t n = snprintf (text, size,
+		       "\t.pushsection .text.%s,\"axG\",@progbits,%s,comdat\n"
+		       "\t.global %s\n\t.type %s,@function\n%s:\n"
+		       "\tpush r0\n\tpush r30\n\tpush r31\n",
+		       name, name, name, name, name);
+  if (core->elpm)
+    n += snprintf (text + n, size - n, "\tin r0,__RAMPZ__\n\tpush r0\n");
+  n += snprintf (text + n, size - n, "\tin r30,__SP_L__\n\t%s\n",
+		 core->sp8 ? "clr r31" : "in r31,__SP_H__");
+  if (core->pc3)
+    /* (RAMPZ holds the top byte while Z is loaded) */
+    n += snprintf (text + n, size - n, "\tldd r0,Z+%d\n\tout __RAMPZ__,r0\n", saved + 1);
+  n += snprintf (text + n, size - n, "\tldd r0,Z+%d\n\tldd r31,Z+%d\n\tmov r30,r0\n", lo, hi);
+  if (core->pc3)
+    n += snprintf (text + n, size - n, "\tin r0,__RAMPZ__\n");
+  else if (core->elpm)
+    n += snprintf (text + n, size - n, "\tclr r0\n");
+  /* the sts's second word, k: its word address, then byte address (the
+     bits past 16 into RAMPZ) */
+  n += snprintf (text + n, size - n, "\tadiw r30,1\n");
+  if (core->elpm)
+    n += snprintf (text + n, size - n, "\tadc r0,__zero_reg__\n");
+  n += snprintf (text + n, size - n, "\tlsl r30\n\trol r31\n");
+  const char *lpm = core->elpm ? "elpm" : "lpm";
+  if (core->elpm)
+    n += snprintf (text + n, size - n, "\trol r0\n\tout __RAMPZ__,r0\n");
+  if (core->lpmx)
+    n += snprintf (text + n, size - n, "\t%s r0,Z+\n\t%s r31,Z\n\tmov r30,r0\n", lpm, lpm);
+  else
+    /* (Z even: the increment to k's high byte carries out of nothing) */
+    n += snprintf (text + n, size - n,
+		   "\t%s\n\tmov __zero_reg__,r0\n\tinc r30\n\t%s\n\tmov r31,r0\n"
+		   "\tmov r30,__zero_reg__\n\tclr __zero_reg__\n", lpm, lpm);
+  /* Z: the counter's byte FROM - 1 */
+  int top = bits / 8 - from;
+  for (int byte = 1; byte <= top; byte++)
+    {
+      n += snprintf (text + n, size - n, "\tldd r0,Z+%d\n\tinc r0\n", byte);
+      if (bits == 16)
+	/* the top byte wrapped: it stays 255, and so does the low one */
+	n += snprintf (text + n, size - n, "\tbreq 2f\n\tstd Z+%d,r0\n", byte);
+      else
+	n += snprintf (text + n, size - n, "\tstd Z+%d,r0\n%s", byte,
+		       byte < top ? "\tbrne 1f\n" : "");
+    }
+  const char *restore = core->elpm ? "\tpop r0\n\tout __RAMPZ__,r0\n\tpop r31\n\tpop r30\n\tpop r0\n"
+				   : "\tpop r31\n\tpop r30\n\tpop r0\n";
+  n += snprintf (text + n, size - n, "1:\n%s\tret\n", restore);
+  if (bits == 16)
+    n += snprintf (text + n, size - n, "2:\n%s\tclr r0\n\tdec r0\n\tret\n", restore);
+  n += snprintf (text + n, size - n, "\t.size %s,.-%s\n\t.popsection\n", name, name);
+  gcc_assert (n + 1 < size);
+}
+
+/* The carry routines the unit's counters call, each in a COMDAT group of
+   its own, so that one copy of each is linked.  */
+void
+roi_avr_emit_carry_routines (void)
+{
+  static char text[2048];
+  for (int bits = 16; bits <= 64; bits *= 2)
+    for (int from = 1; from < bits / 8; from++)
+      if (avr_carry_used & avr_carry_bit (bits, from))
+	{
+	  avr_carry_routine (text, sizeof text, bits, from);
+	  fputs (text, asm_out_file);
+	}
 }
 
 /* A tree list of asm operands: CONSTRAINT and VALUE appended to LIST.  */
@@ -85,27 +297,20 @@ roi_avr_add_count (gimple_stmt_iterator *gsi, tree ref, tree amount, bool plus_o
 	 register, the address and the constant */
       int c = constant;
       const char *low = constant ? "%0" : wide ? "%A1" : "%1", *high = constant ? "%0" : "%B1";
-      size_t n = snprintf (t, size, "%slds __tmp_reg__,%%%d+0\n\t%s __tmp_reg__,%s\n\t"
-			   "sts %%%d+0,__tmp_reg__", constant ? "ldi %0,lo8(%2)\n\t" : "", c,
-			   plus_one ? "sec\n\tadc" : "add", low, c);
+      size_t n = snprintf (t, size, "%slds __tmp_reg__,%%%d+0\n\t%s __tmp_reg__,%s",
+			   constant ? "ldi %0,lo8(%2)\n\t" : "", c,
+			   plus_one ? "sec\n\tadc" : "add", low);
       if (wide)
-	n += snprintf (t + n, size - n, "%s\n\tlds __tmp_reg__,%%%d+1\n\tadc __tmp_reg__,%s",
-		       constant ? "\n\tldi %0,hi8(%2)" : "", c, high);
-      if (roi_opts.counter_bits == 16)
+	n += snprintf (t + n, size - n,
+		       "\n\tsts %%%d+0,__tmp_reg__%s\n\tlds __tmp_reg__,%%%d+1\n\tadc __tmp_reg__,%s",
+		       c, constant ? "\n\tldi %0,hi8(%2)" : "", c, high);
+      if (roi_opts.counter_bits == 16 && wide)
 	/* (as roi_avr_increment's: where the top byte wraps, both bytes 255) */
-	n += snprintf (t + n, size - n, wide
-		       ? "\n\tbrcc 2f\n\tclr __tmp_reg__\n\tdec __tmp_reg__\n\tsts %%%d+0,__tmp_reg__"
-			 "\n2:\tsts %%%d+1,__tmp_reg__"
-		       : "\n\tbrcc 1f\n\tlds __tmp_reg__,%%%d+1\n\tinc __tmp_reg__\n\tbrne 2f"
-			 "\n\tdec __tmp_reg__\n\tsts %%%d+0,__tmp_reg__\n2:\tsts %%%d+1,__tmp_reg__\n1:",
-		       c, c, c);
+	n += snprintf (t + n, size - n,
+		       "\n\tbrcc 2f\n\tclr __tmp_reg__\n\tdec __tmp_reg__\n\tsts %%%d+0,__tmp_reg__"
+		       "\n2:\tsts %%%d+1,__tmp_reg__", c, c);
       else
-	{
-	  if (wide)
-	    n += snprintf (t + n, size - n, "\n\tsts %%%d+1,__tmp_reg__", c);
-	  n = avr_carry_on (t, size, n, c, 1 + wide, "brcc", 1);
-	}
-      gcc_assert (n + 1 < size);
+	n = avr_store_and_carry (t, size, n, c, 1 + wide, "brcc", 1);
     }
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
   asm_operand (&inputs, "i", build_fold_addr_expr (ref));
@@ -140,20 +345,16 @@ roi_avr_increment (gimple_stmt_iterator *gsi, tree ref)
 {
   /* (at most 8 bytes of about 70 characters each) */
   static char text[1024];
-  if (!text[0] && roi_opts.counter_bits == 16)
-    /* A 16-bit counter saturates: where the high byte wraps too, the low
-       one, stored 0, is set back to 255 and the high one stays 255.  Seven
-       cycles and 30 bytes, where the load-compare-add-store in GIMPLE took
-       17 or 18 cycles, 39 bytes, and two registers.  */
-    snprintf (text, sizeof text,
-	      "lds __tmp_reg__,%%0+0\n\tinc __tmp_reg__\n\tsts %%0+0,__tmp_reg__\n\tbrne 1f"
-	      "\n\tlds __tmp_reg__,%%0+1\n\tinc __tmp_reg__\n\tbrne 2f\n\tdec __tmp_reg__"
-	      "\n\tsts %%0+0,__tmp_reg__\n2:\tsts %%0+1,__tmp_reg__\n1:");
-  else if (!text[0])
+  if (!text[0])
     {
-      size_t n = snprintf (text, sizeof text,
-			   "lds __tmp_reg__,%%0+0\n\tinc __tmp_reg__\n\tsts %%0+0,__tmp_reg__");
-      avr_carry_on (text, sizeof text, n, 0, 1, "brne", 1);
+      /* A 16-bit counter saturates: where the high byte wraps too, the
+	 low one is 255 again and the high one stays 255.  The carry is a
+	 call (avr_store_and_carry): 7 cycles and 16 bytes at either width,
+	 where the inline carry took 46 bytes for a 32-bit counter and 30
+	 for a 16-bit one (and the load-compare-add-store in GIMPLE 17 or 18
+	 cycles, 39 bytes, and two registers).  */
+      size_t n = snprintf (text, sizeof text, "lds __tmp_reg__,%%0+0\n\tinc __tmp_reg__");
+      avr_store_and_carry (text, sizeof text, n, 0, 1, "brne", 1);
     }
   vec<tree, va_gc> *inputs = NULL;
   asm_operand (&inputs, "i", build_fold_addr_expr (ref));
@@ -185,8 +386,10 @@ roi_avr_float_passes (gimple_stmt_iterator *gsi, tree ref, tree a, tree b)
 			   "2:\tcpi %%0,33\n\tbrsh 3f\n\tmov __tmp_reg__,%%0\n\tandi %%0,7\n\t"
 			   "lsr __tmp_reg__\n\tlsr __tmp_reg__\n\tlsr __tmp_reg__\n\t"
 			   "add %%0,__tmp_reg__\n\t"
-			   "lds __tmp_reg__,%%1+0\n\tadd __tmp_reg__,%%0\n\tsts %%1+0,__tmp_reg__");
-      avr_carry_on (text, sizeof text, n, 1, 1, "brcc", 3);
+			   "lds __tmp_reg__,%%1+0\n\tadd __tmp_reg__,%%0");
+      /* (label 3 is past the update, where d > 32 goes) */
+      n = avr_store_and_carry (text, sizeof text, n, 1, 1, "brcc", 4);
+      snprintf (text + n, sizeof text - n, "\n3:");
     }
   vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
   asm_operand (&inputs, "i", build_fold_addr_expr (ref));
@@ -384,17 +587,12 @@ roi_avr_division_steps (roi_stmt stmt, tree ref, tree quotient)
   if (!t[0])
     {
       const char *steps = wide ? ROI_DIVISION_STEPS_32 : ROI_DIVISION_STEPS_16;
+      /* (clr, an eor, leaves the add's carry alone) */
       size_t n = snprintf (t, sizeof text[0],
 			   "lds __zero_reg__,%s\n\tlds __tmp_reg__,%%0+0\n\t"
 			   "add __tmp_reg__,__zero_reg__\n\tclr __zero_reg__\n\t"
-			   "sts %%0+0,__tmp_reg__\n\tsts %s,__zero_reg__", steps, steps);
-      if (roi_opts.counter_bits == 16)
-	n += snprintf (t + n, sizeof text[0] - n,
-		       "\n\tbrcc 1f\n\tlds __tmp_reg__,%%0+1\n\tinc __tmp_reg__"
-		       "\n\tsts %%0+1,__tmp_reg__\n\tbrne 1f\n\tdec __tmp_reg__"
-		       "\n\tsts %%0+1,__tmp_reg__\n\tsts %%0+0,__tmp_reg__\n1:");
-      else
-	avr_carry_on (t, sizeof text[0], n, 0, 1, "brcc", 1);
+			   "sts %s,__zero_reg__", steps, steps);
+      avr_store_and_carry (t, sizeof text[0], n, 0, 1, "brcc", 1);
     }
   bool before;
   tree input;
@@ -410,7 +608,7 @@ roi_avr_division_steps (roi_stmt stmt, tree ref, tree quotient)
     gsi_insert_before (&gsi, read, GSI_SAME_STMT);
   else
     gsi_insert_after (&gsi, read, GSI_NEW_STMT);
-  roi_divide_routines_used = true;
+  roi_divide_routines_used |= wide ? ROI_DIVIDE_32 : ROI_DIVIDE_16;
 }
 
 /* Whether roi_avr_add_count takes an amount of TYPE: unsigned, of 8 or 16 bits.  */

@@ -6,7 +6,7 @@
 #include "gcc-common.h"
 
 /* Whether counters are updated by AVR's asms, which take no register (or
-   only the amount's): not 16-bit ones, which saturate, nor atomic ones.  */
+   only the amount's), at every width: not atomic ones.  */
 bool roi_avr_counters (void);
 /* Whether counters[idx] += 1 is an asm (roi_avr_increment), at every width:
    not atomic counters.  */
@@ -33,6 +33,9 @@ void roi_avr_division_steps (roi_stmt stmt, tree ref, tree quotient);
    where it takes the amount; false where it does not, *AMOUNT then what the
    plain update adds.  */
 bool roi_avr_add (gimple_stmt_iterator *gsi, roi_stmt stmt, tree ref, tree *amount);
+/* The routines that carry into a counter's higher bytes which the unit's
+   asms call, to the assembler output (at the end of the unit).  */
+void roi_avr_emit_carry_routines (void);
 
 /* counters[idx] += 1 where X < Y (a "taken" value site: the second
    operand of a minimum or maximum wins, a dividend is negative), by an asm

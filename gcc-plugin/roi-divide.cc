@@ -5,8 +5,10 @@
  * magnitudes): a loop of one step per bit, and a step that subtracts the
  * divisor, a 1 bit of the quotient, takes 1 cycle more at 16 bits and 3 at
  * 32.  u32 0xffffffff / 1 costs 96 cycles more than 1 / 2.  A counted unit
- * that divides carries copies of the two routines, in a COMDAT group so that
- * one copy is linked and libgcc's are not: libgcc's code instruction for
+ * that divides carries copies of the routines of the widths it divides, each
+ * in a COMDAT group of its own so that one copy is linked and libgcc's are
+ * not (and no copy of the width the program never divides: 58 or 92 bytes
+ * of flash where a kernel divides at one width only): libgcc's code instruction for
  * instruction, the same registers in and out and the same clobbered, but a
  * step that subtracts also increments a byte (__roi_div16_steps,
  * __roi_div32_steps; through r16, saved around it; the carry, clear after
@@ -18,10 +20,10 @@
 #include "roi-divide.h"
 #include "output.h"
 
-bool roi_divide_routines_used;
+unsigned roi_divide_routines_used;
 
-static const char routines[] =
-  "\t.pushsection .text.__roi_divmod,\"axG\",@progbits,__roi_divmod,comdat\n"
+static const char routine16[] =
+  "\t.pushsection .text.__roi_divmod16,\"axG\",@progbits,__roi_divmod16,comdat\n"
   "\t.global __udivmodhi4\n"
   "\t.type __udivmodhi4,@function\n"
   "__udivmodhi4:\n"
@@ -33,6 +35,11 @@ static const char routines[] =
   "\tcom r24\n\tcom r25\n"
   "\tmov r22,r24\n\tmov r23,r25\n\tmov r24,r26\n\tmov r25,r27\n\tret\n"
   "\t.size __udivmodhi4,.-__udivmodhi4\n"
+  "\t.popsection\n"
+  "\t.comm " ROI_DIVISION_STEPS_16 ",1,1\n";
+
+static const char routine32[] =
+  "\t.pushsection .text.__roi_divmod32,\"axG\",@progbits,__roi_divmod32,comdat\n"
   "\t.global __udivmodsi4\n"
   "\t.type __udivmodsi4,@function\n"
   "__udivmodsi4:\n"
@@ -48,12 +55,13 @@ static const char routines[] =
   "\tmov r22,r26\n\tmov r23,r27\n\tmov r24,r30\n\tmov r25,r31\n\tret\n"
   "\t.size __udivmodsi4,.-__udivmodsi4\n"
   "\t.popsection\n"
-  "\t.comm " ROI_DIVISION_STEPS_16 ",1,1\n"
   "\t.comm " ROI_DIVISION_STEPS_32 ",1,1\n";
 
 void
 roi_divide_emit_routines (void)
 {
-  if (roi_divide_routines_used)
-    fputs (routines, asm_out_file);
+  if (roi_divide_routines_used & ROI_DIVIDE_16)
+    fputs (routine16, asm_out_file);
+  if (roi_divide_routines_used & ROI_DIVIDE_32)
+    fputs (routine32, asm_out_file);
 }

@@ -6,6 +6,7 @@
  * asked for something roi cannot do must not succeed quietly.  */
 #include "roi-plugin.h"
 #include "roi-block-lines.h"
+#include "roi-counters-avr.h"
 #include "roi-descriptor.h"
 #include "roi-divide.h"
 #include "roi-exec.h"
@@ -208,6 +209,7 @@ on_finish_unit (void *, void *)
   roi_filter_check_unmatched ();
   roi_meta_emit ();
   roi_divide_emit_routines ();
+  roi_avr_emit_carry_routines ();
 }
 
 static void
