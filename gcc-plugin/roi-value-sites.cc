@@ -176,6 +176,14 @@ table_ref (tree table, tree idx)
    whose clzsi2 is a libgcc call too.  By the target's own flags, because the
    plugin's headers lack the generated insn-opinit.h that optab_handler
    needs to ask the back end.  */
+#ifdef TARGET_THUMB1
+/* Weak: an ARM plugin loaded into another compiler by mistake is refused
+   by plugin_init's version check, with its message, not by the dynamic
+   loader for a back end's variable that compiler lacks.  */
+#pragma weak arm_arch_thumb2
+#pragma weak arm_arch5t
+#endif
+
 static bool
 target_has_clz (void)
 {
