@@ -59,7 +59,7 @@ for opt in $opts; do
 		# counted: docs/machine.md), and the block-lines build (the plain code, its line table
 		# naming each instruction's counted block)
 		avr-gcc -mmcu=$mcu "$opt" "$src" $libs -o "$e-plain.elf"
-		avr_cc "$opt" -fplugin="$top/build/avr/roi.so" -fplugin-arg-roi-branch-values "$src" $libs -o "$e-count.elf"
+		avr_cc "$opt" -fplugin="$top/build/avr/roi.so" -fplugin-arg-roi-machine-values "$src" $libs -o "$e-count.elf"
 		avr_cc "$opt" -fplugin="$top/build/avr/roi.so" -fplugin-arg-roi-block-lines "$src" $libs -o "$e-blocks.elf"
 		measured=$("$roi" run --target avr --mcu $mcu --cycles-only --json "$e-plain.elf" |
 			jq '.cycles - .main_cycle')
@@ -71,7 +71,7 @@ for opt in $opts; do
 		}
 		t=$(price "$e-count.roi")
 		[ -f "$host0/$name.roi" ] || ( cd "$host0" &&
-		  gcc -O0 -g -fplugin="$top/build/host/roi.so" -fplugin-arg-roi-branch-values "$src" "$top/build/host/libroi.a" $libs -o "$name" &&
+		  gcc -O0 -g -fplugin="$top/build/host/roi.so" -fplugin-arg-roi-machine-values "$src" "$top/build/host/libroi.a" $libs -o "$name" &&
 		  "./$name" >/dev/null )
 		"$roi" transfer -o "$e-transfer.roi" "$e-count.elf" "$host0/$name" "$host0/$name.roi" >>"$dir/transfer.log"
 		x=$(price "$e-transfer.roi")
@@ -91,7 +91,7 @@ for opt in $opts; do
 		name=$(basename "$src" .c)
 		e=$dir/$name
 		arm_link "$opt" -g "$src" $libs -o "$e-plain.elf"
-		arm_link "$opt" -g -fplugin="$top/build/arm/roi.so" -fplugin-arg-roi-branch-values "$src" $libs -o "$e-count.elf"
+		arm_link "$opt" -g -fplugin="$top/build/arm/roi.so" -fplugin-arg-roi-machine-values "$src" $libs -o "$e-count.elf"
 		arm_link "$opt" -g -fplugin="$top/build/arm/roi.so" -fplugin-arg-roi-block-lines "$src" $libs -o "$e-blocks.elf"
 		"$roi" run --target cortex-m --machine mps2-an386 -o "$e-count.roi" "$e-count.elf" >/dev/null
 		timeout 600 qemu-system-arm -M mps2-an386 -display none -serial none -monitor none -parallel none \

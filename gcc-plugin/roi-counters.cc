@@ -307,11 +307,11 @@ roi_counter_add (roi_stmt stmt, tree counters, unsigned idx, tree amount)
       return;
     }
   tree x, y;
-  if (roi_opts.branch_values && roi_avr_counters () && roi_taken_operands (stmt, &x, &y)
+  if (roi_opts.machine_values && roi_avr_counters () && roi_taken_operands (stmt, &x, &y)
       && roi_avr_taken (&gsi, ref, x, y))
     return;
   bool to_float;
-  if (roi_avr_counters () && roi_float_conversion (stmt, &a, &to_float))
+  if (roi_opts.machine_values && roi_avr_counters () && roi_float_conversion (stmt, &a, &to_float))
     {
       /* An integer in its own width, rounded up to 8, 16 or 32 bits (a
 	 bit-field's, a bool's); a single's top half, the bytes of its

@@ -29,7 +29,7 @@ struct roi_options roi_opts = {
   .disabled = false,
   .block_lines = false,
   .block_counters = false,
-  .branch_values = false,
+  .machine_values = false,
   .avr_asm_increment = false,
   .no_displacement_regno = -1,
 };
@@ -55,9 +55,10 @@ static const char roi_help[] =
   "                                          block in a file of its function's (roi calibrate)\n"
   "  -fplugin-arg-roi-block-counters         a counter on every block, not only on the edges\n"
   "                                          off a spanning tree (the same counts, slower)\n"
-  "  -fplugin-arg-roi-branch-values          count which way the branches inside a statement's\n"
-  "                                          code went (min, max, signed / 2^k): for\n"
-  "                                          'roi estimate --price machine' (docs/machine.md)\n"
+  "  -fplugin-arg-roi-machine-values         count which way the branches inside a statement's\n"
+  "                                          code went (min, max, signed / 2^k) and a float\n"
+  "                                          conversion's passes: for 'roi estimate --price\n"
+  "                                          machine' (docs/machine.md)\n"
   "  -fplugin-arg-roi-help                   print this text\n"
   "  -fplugin-arg-roi-version                print roi's version\n";
 
@@ -117,7 +118,7 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
 				|| !strcmp (key, "help") || !strcmp (key, "version")
 				|| !strcmp (key, "block-lines")
 				|| !strcmp (key, "block-counters")
-				|| !strcmp (key, "branch-values")))
+				|| !strcmp (key, "machine-values")))
     {
       error ("option %<-fplugin-arg-%s-%s%> takes no value", plugin_name, key);
       return false;
@@ -163,8 +164,8 @@ parse_argument (const char *plugin_name, const struct plugin_argument *arg)
     roi_opts.block_lines = true;
   else if (!strcmp (key, "block-counters"))
     roi_opts.block_counters = true;
-  else if (!strcmp (key, "branch-values"))
-    roi_opts.branch_values = true;
+  else if (!strcmp (key, "machine-values"))
+    roi_opts.machine_values = true;
   else if (!strcmp (key, "help"))
     fputs (roi_help, stderr);
   else if (!strcmp (key, "version"))

@@ -45,8 +45,10 @@ struct roi_options
   bool disabled;             /* nothing is counted in this unit (-flto) */
   bool block_lines;          /* no counters: blocks as lines (roi-block-lines.cc) */
   bool block_counters;       /* a counter per block, not on the edges off a tree (roi-edges.cc) */
-  bool branch_values;        /* "taken" counters of the branches inside a statement's code
-				(roi-value-sites.cc): for --price machine, off by default */
+  bool machine_values;       /* the value counters only --price machine reads: "taken" (the
+				branches inside a statement's code) and "norm" (a float
+				conversion's passes) (roi-value-sites.cc); off by default: they
+				move the counted build's spills the per-operation model prices */
   bool avr_asm_increment;    /* block counters bumped by an asm that needs no register (AVR) */
   int no_displacement_regno; /* the base register without "reg+q" (AVR's X), or -1 (roi-spills.cc) */
 };

@@ -498,7 +498,7 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
      allocation, whose spills the per-operation estimate prices; on the
      corpus its figures moved by up to 22 % on 27 of 332 programs and
      levels) */
-  if (roi_opts.branch_values && roi_taken_operands (stmt, &x, &y))
+  if (roi_opts.machine_values && roi_taken_operands (stmt, &x, &y))
     {
       op->kind = ROI_KIND (TAKEN);
       op->type = roi_named_variant (TREE_TYPE (gimple_assign_lhs (stmt)), stmt);
@@ -525,7 +525,7 @@ roi_find_value_site (roi_stmt stmt, struct roi_op *op, tree *amount)
       tree type = TREE_TYPE (lhs);
       tree a, b;
       bool to_float;
-      if (roi_float_conversion (stmt, &a, &to_float))
+      if (roi_opts.machine_values && roi_float_conversion (stmt, &a, &to_float))
 	{
 	  op->kind = ROI_KIND (NORM);
 	  op->type = type;

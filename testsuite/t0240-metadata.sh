@@ -452,9 +452,10 @@ test_expect_success 'value counters with 16-bit and with atomic counters' '
 
 # programs/values.c by hand: 10 value counters: the shift by n, the 64-bit shift and rotate, the
 # float add and subtract, memset, memcpy, strlen, and the two conversions of a float to uint32_t
-# ((b + a) * 8.0f and (a - b) * 8.0f: their normalisation passes, "norm").
+# ((b + a) * 8.0f and (a - b) * 8.0f: their normalisation passes, "norm", counted with
+# -fplugin-arg-roi-machine-values).
 test_expect_success 'a value counter is described as a block no edge reaches, in the loop of its statement' '
-	gcc -O0 -fplugin="$ROI_PLUGIN" -c "$TEST_DIRECTORY/programs/values.c" -o values.o &&
+	gcc -O0 -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-machine-values -c "$TEST_DIRECTORY/programs/values.c" -o values.o &&
 	meta_json values.o >vm.json &&
 	jq -e "[.[0].functions[0].blocks[] | select(.value)] | length == 10 and
 	       all(.succ == [] and .lines == [] and (.ops | length) == 1)" vm.json &&

@@ -14,11 +14,11 @@ estimate against simavr'"'"'s cycle count of the plain firmware, exactly.'
 
 AVR_PLUGIN=$ROI_BUILD/avr/roi.so
 MODELS=$ROI_SRC/models
-# builds NAME OPT SRC: NAME-plain.elf, NAME.elf (counted with -fplugin-arg-roi-branch-values, run in
+# builds NAME OPT SRC: NAME-plain.elf, NAME.elf (counted with -fplugin-arg-roi-machine-values, run in
 # simavr: NAME.elf.roi) and NAME-blocks.elf
 builds () {
 	avr-gcc -mmcu=atmega32u4 "$2" "$3" -o "$1-plain.elf" &&
-	avr-gcc -mmcu=atmega32u4 "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-branch-values \
+	avr-gcc -mmcu=atmega32u4 "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-machine-values \
 		"$3" -o "$1.elf" &&
 	avr-gcc -mmcu=atmega32u4 "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-block-lines \
 		"$3" -o "$1-blocks.elf" &&
@@ -122,7 +122,7 @@ test_expect_success 'a "taken" counter is no operation: the per-operation estima
 	! grep taken ops.txt
 '
 
-test_expect_success 'without -fplugin-arg-roi-branch-values nothing is counted and the arms are split' '
+test_expect_success 'without -fplugin-arg-roi-machine-values nothing is counted and the arms are split' '
 	avr-gcc -mmcu=atmega32u4 -O1 -gdwarf-2 -fplugin="$AVR_PLUGIN" minmax.c -o plain-count.elf &&
 	avr-objcopy -O binary -j .roi.meta --set-section-flags .roi.meta=alloc plain-count.elf plain.meta &&
 	avr-objcopy -O binary -j .roi.meta --set-section-flags .roi.meta=alloc minmax-O1.elf counted.meta &&
@@ -158,9 +158,9 @@ int main(void)
 EOF
 
 test_expect_success 'roi transfer: a "taken" counter the host build lacks gets half its statement'"'"'s runs' '
-	roi_link clamp -O0 -g -fplugin-arg-roi-branch-values clamp.c &&
+	roi_link clamp -O0 -g -fplugin-arg-roi-machine-values clamp.c &&
 	./clamp &&
-	avr-gcc -mmcu=atmega32u4 -Os -g -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-branch-values clamp.c -o clamp.elf &&
+	avr-gcc -mmcu=atmega32u4 -Os -g -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-machine-values clamp.c -o clamp.elf &&
 	"$ROI" transfer -o clamp-transfer.roi clamp.elf ./clamp >/dev/null &&
 	"$ROI" run --target avr --mcu atmega32u4 -o clamp-run.roi clamp.elf >/dev/null &&
 	test_equal "60 36 20" "$(sed -n "s/^fn [0-9a-f]* 0 [0-9a-fx]* 3 //p" clamp-run.roi)" &&

@@ -62,7 +62,7 @@ EOF
 # builds NAME OPT: NAME-plain.elf, NAME.elf (counted) and NAME-blocks.elf
 builds () {
 	avr-gcc -mmcu=atmega32u4 "$2" fconv.c -o "$1-plain.elf" &&
-	avr-gcc -mmcu=atmega32u4 "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" fconv.c -o "$1.elf" &&
+	avr-gcc -mmcu=atmega32u4 "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-machine-values fconv.c -o "$1.elf" &&
 	avr-gcc -mmcu=atmega32u4 "$2" -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-block-lines \
 		fconv.c -o "$1-blocks.elf"
 }
@@ -122,7 +122,7 @@ int main(void)
 EOF
 
 test_expect_success 'the passes of 8- and 16-bit integers, signed and not, counted in simavr, are those by hand' '
-	avr-gcc -mmcu=atmega32u4 -O0 -gdwarf-2 -fplugin="$AVR_PLUGIN" narrow.c -o narrow.elf &&
+	avr-gcc -mmcu=atmega32u4 -O0 -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-machine-values narrow.c -o narrow.elf &&
 	"$ROI" run --target avr --mcu atmega32u4 -o narrow.roi narrow.elf >/dev/null &&
 	test_equal "140 70 70 60" "$(grep "^fn" narrow.roi | awk "{ print \$(NF - 3), \$(NF - 2), \$(NF - 1), \$NF }")"
 '
@@ -131,7 +131,7 @@ test_expect_success 'the passes of 8- and 16-bit integers, signed and not, count
 # expression other targets count them by, here the form without a clz instruction (Cortex-M0+'s:
 # five comparisons, no table and no libgcc call).
 test_expect_success 'the passes by the expression without clz (16-bit counters) are those by hand' '
-	avr-gcc -mmcu=atmega32u4 -Os -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-counter-bits=16 \
+	avr-gcc -mmcu=atmega32u4 -Os -gdwarf-2 -fplugin="$AVR_PLUGIN" -fplugin-arg-roi-machine-values -fplugin-arg-roi-counter-bits=16 \
 		fconv.c -o fc16.elf &&
 	! avr-objdump -d fc16.elf | grep -q "call.*__clz" &&
 	"$ROI" run --target avr --mcu atmega32u4 -o fc16.roi fc16.elf >/dev/null &&
@@ -145,7 +145,7 @@ test_expect_success 'the passes by the expression without clz (16-bit counters) 
 # firmware by roi transfer. (Only the passes: roi transfer gives the loops of two trips 40 runs of
 # their body where simavr counts 20, a miss of its own, not of the passes.)
 test_expect_success 'the passes counted on the host, transferred onto the firmware, are those by hand' '
-	gcc -O0 -g -fplugin="$ROI_PLUGIN" fconv.c "$ROI_LIB" -o fconv-host && ./fconv-host &&
+	gcc -O0 -g -fplugin="$ROI_PLUGIN" -fplugin-arg-roi-machine-values fconv.c "$ROI_LIB" -o fconv-host && ./fconv-host &&
 	"$ROI" transfer -o fc-t.roi fc-Os.elf fconv-host fconv-host.roi >/dev/null &&
 	machine fc-Os -Os fc-t.roi >est.json &&
 	jq -c ".routines[] | [.routine, .value, .priced_by]" est.json | sort >got &&
@@ -158,10 +158,16 @@ test_expect_success 'the passes counted on the host, transferred onto the firmwa
 # statements at -O0 (the profile's format, docs/formats.md).
 test_expect_success 'the passes counted on Cortex-M4 (clz, QEMU) are those by hand' '
 	make -s -f "$ROI_SRC/contrib/cortex-m/mps2-an386/Makefile" ROI_PLUGIN="$ROI_BUILD/arm/roi.so" \
-		OUT=fc-m4.elf OPT=-O0 SRC=fconv.c &&
+		ROI_FLAGS=-fplugin-arg-roi-machine-values OUT=fc-m4.elf OPT=-O0 SRC=fconv.c &&
 	arm-none-eabi-objdump -d fc-m4.elf | grep -q "clz" &&
 	"$ROI" run --target cortex-m --machine mps2-an386 -o fc-m4.roi fc-m4.elf >/dev/null &&
 	test_equal "190 110 290 90" "$(grep "^fn" fc-m4.roi | awk "{ print \$(NF - 3), \$(NF - 2), \$(NF - 1), \$NF }")"
+'
+
+test_expect_success 'without -fplugin-arg-roi-machine-values no conversion is counted' '
+	gcc -O0 -fplugin="$ROI_PLUGIN" -c fconv.c -o plain-meta.o &&
+	meta_json plain-meta.o >pm.json &&
+	test_equal 0 "$(jq "[.[0].ops[] | select(.kind == \"norm\")] | length" pm.json)" "norm rows"
 '
 
 # The per-operation estimate prices a conversion by its conv row (the routine on typical
