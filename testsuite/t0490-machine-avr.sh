@@ -165,7 +165,6 @@ for opt in -O0 -Os; do
 		within "$(jq .total.cycles est.json)" "$(simavr_cycles strtol$opt-plain.elf)" 0.5
 	'
 
-	# (typical operands, and a call that stores no end is some 15 cycles shorter than those measured)
 	test_expect_success "200 strchr calls (avr-libc) at $opt: within 0.5 % of simavr, by the characters read" '
 		builds strchr$opt $opt strchr.c &&
 		machine strchr$opt $model >scan.json &&
@@ -174,6 +173,7 @@ for opt in -O0 -Os; do
 		within "$(jq .total.cycles scan.json)" "$(simavr_cycles strchr$opt-plain.elf)" 0.5
 	'
 
+	# (typical operands, and a call that stores no end is some 15 cycles shorter than those measured)
 	test_expect_success "200 strtol calls with no end pointer at $opt: within 3 % of simavr, by the model" '
 		builds strtol-typical$opt $opt strtol-typical.c &&
 		machine strtol-typical$opt $model >typical.json &&
